@@ -1,0 +1,155 @@
+// nf::array: a cheap value-semantics handle to a node of the lazy expression DAG.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <iosfwd>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ndfuse/dtype.hpp"
+#include "ndfuse/error.hpp"
+
+namespace ndfuse {
+
+using shape_t = std::vector<std::int64_t>;
+
+namespace ir {
+struct node;
+}
+
+// A host copy of an array's data, in C order (what cupy's .get() returns).
+struct host_array {
+  ndfuse::dtype dtype = dtype::float64;
+  shape_t shape;
+  std::vector<std::byte> bytes;
+  template <element_type T>
+  std::span<const T> values() const {
+    if (dtype_of<T> != dtype) throw dtype_error("host_array::values: element type does not match the dtype");
+    return {reinterpret_cast<const T*>(bytes.data()), bytes.size() / sizeof(T)};
+  }
+};
+
+std::string shape_str(const shape_t& s);  // "(2, 3)", as NumPy prints shapes
+
+class array {
+ public:
+  array() = default;  // an empty handle; using it throws
+  template <element_type T>
+  array(std::initializer_list<T> values) : array(from_host_copy(dtype_of<T>, {std::int64_t(values.size())}, values.begin())) {}
+  template <element_type T>
+  array(std::initializer_list<std::initializer_list<T>> rows);
+
+  explicit array(std::shared_ptr<ir::node> n);
+  array(const array& other);
+  array(array&& other) noexcept;
+  array& operator=(const array& other);
+  array& operator=(array&& other) noexcept;
+  ~array();
+
+  const shape_t& shape() const;
+  std::int64_t ndim() const;
+  std::int64_t size() const;
+  ndfuse::dtype dtype() const;
+  std::size_t itemsize() const { return ndfuse::itemsize(dtype()); }
+  std::size_t nbytes() const { return itemsize() * static_cast<std::size_t>(size()); }
+
+  // Casts with NumPy's astype rules (unsafe casting allowed, as NumPy's default).
+  array astype(ndfuse::dtype t) const;
+  // Enqueues the computation of this array and returns; only host reads wait.
+  array& eval();
+  const array& eval() const;
+  bool is_evaluated() const;
+
+  template <element_type T>
+  T item() const;
+  template <element_type T>
+  std::vector<T> to_vector() const;
+  host_array to_host() const;
+
+  // The in-place operators rebind this handle to a new node; the result is cast back to this
+  // array's dtype with NumPy's same_kind rule, and the result shape must equal this array's shape.
+  array& operator+=(const array& o);
+  array& operator-=(const array& o);
+  array& operator*=(const array& o);
+  array& operator/=(const array& o);
+  array& operator%=(const array& o);
+  array& operator&=(const array& o);
+  array& operator|=(const array& o);
+  array& operator^=(const array& o);
+  array& operator<<=(const array& o);
+  array& operator>>=(const array& o);
+  array& operator+=(scalar s);
+  array& operator-=(scalar s);
+  array& operator*=(scalar s);
+  array& operator/=(scalar s);
+  array& operator%=(scalar s);
+  array& operator&=(scalar s);
+  array& operator|=(scalar s);
+  array& operator^=(scalar s);
+  array& operator<<=(scalar s);
+  array& operator>>=(scalar s);
+
+  // Rebinds this handle to `value`, cast with same_kind and broadcast to this array's shape.
+  // This is what every `out=` form of an op does.
+  array& assign(const array& value, casting rule = casting::casting_same_kind);
+
+  const std::shared_ptr<ir::node>& node() const;  // the DAG node (library internals and tests)
+
+  static array from_host_copy(ndfuse::dtype t, const shape_t& shape, const void* data);
+
+ private:
+  std::shared_ptr<ir::node> node_;
+};
+
+template <element_type T>
+array::array(std::initializer_list<std::initializer_list<T>> rows) {
+  std::vector<T> flat;
+  std::int64_t cols = rows.size() ? std::int64_t(rows.begin()->size()) : 0;
+  for (const auto& r : rows) {
+    if (std::int64_t(r.size()) != cols) throw shape_error("array: nested initializer lists are ragged");
+    flat.insert(flat.end(), r.begin(), r.end());
+  }
+  *this = from_host_copy(dtype_of<T>, {std::int64_t(rows.size()), cols}, flat.data());
+}
+
+template <element_type T>
+std::vector<T> array::to_vector() const {
+  host_array h = astype(dtype_of<T>).to_host();
+  auto v = h.values<T>();
+  return {v.begin(), v.end()};
+}
+template <element_type T>
+T array::item() const {
+  if (size() != 1) throw error("item: can only convert an array of size 1 to a scalar, got shape " + shape_str(shape()));
+  return to_vector<T>()[0];
+}
+
+// Host data -> array (cp.asarray / np.asarray). The data is copied.
+template <element_type T>
+array asarray(std::span<const T> data, const shape_t& shape) {
+  return array::from_host_copy(dtype_of<T>, shape, data.data()) ;
+}
+template <element_type T>
+array asarray(const std::vector<T>& data, const shape_t& shape) {
+  return asarray(std::span<const T>(data), shape);
+}
+template <element_type T>
+array asarray(const std::vector<T>& data) {
+  return asarray(std::span<const T>(data), shape_t{std::int64_t(data.size())});
+}
+array asarray(const host_array& h);
+
+// Prints like NumPy's repr: array([1., 2.]), with dtype= when NumPy would show it.
+std::ostream& operator<<(std::ostream& os, const array& a);
+std::string repr(const array& a);
+
+// The out= argument of ops: nf::exp(x, nf::out(y)) rebinds y to the result (same_kind cast).
+struct out {
+  array& target;
+  explicit out(array& t) : target(t) {}
+};
+
+}  // namespace ndfuse

@@ -1,0 +1,34 @@
+// Exception types. Every bad call throws one of these at the call that built the bad node.
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace ndfuse {
+
+struct error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+struct shape_error : error {
+  using error::error;
+};
+struct dtype_error : error {
+  using error::error;
+};
+struct index_error : error {
+  using error::error;
+};
+struct linalg_error : error {
+  using error::error;
+};
+// Names the file holding the dumped kernel source, so the user can read what failed to compile.
+struct compile_error : error {
+  using error::error;
+};
+struct device_error : error {
+  using error::error;
+};
+struct out_of_memory : error {
+  using error::error;
+};
+
+}  // namespace ndfuse

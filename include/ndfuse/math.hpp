@@ -1,0 +1,162 @@
+// Elementwise ops (NumPy's ufuncs). Each builds one node; broadcasting and promotion follow NumPy 2.
+// Every function also has an out= form, f(args..., nf::out(y)), which rebinds y to the result.
+#pragma once
+#include "ndfuse/array.hpp"
+
+namespace ndfuse {
+
+// An operand of a binary op: an array, or a weak C++ scalar (NEP 50).
+struct operand {
+  operand(const array& a) : arr(&a) {}
+  template <scalar_type T>
+  operand(T v) : value(v) {}
+  operand(scalar v) : value(v) {}
+  const array* arr = nullptr;
+  scalar value;
+};
+
+#define NDFUSE_UNARY(name)     \
+  array name(const array& x); \
+  array& name(const array& x, out o);
+#define NDFUSE_BINARY(name)                       \
+  array name(const operand& a, const operand& b); \
+  array& name(const operand& a, const operand& b, out o);
+
+// arithmetic
+NDFUSE_BINARY(add)
+NDFUSE_BINARY(subtract)
+NDFUSE_BINARY(multiply)
+NDFUSE_BINARY(divide)  // true division
+NDFUSE_BINARY(true_divide)
+NDFUSE_BINARY(floor_divide)
+NDFUSE_BINARY(remainder)
+NDFUSE_BINARY(mod)
+NDFUSE_BINARY(fmod)
+NDFUSE_BINARY(power)
+NDFUSE_UNARY(negative)
+NDFUSE_UNARY(positive)
+NDFUSE_UNARY(absolute)
+NDFUSE_UNARY(abs)
+NDFUSE_UNARY(sign)
+// comparisons (bool results)
+NDFUSE_BINARY(equal)
+NDFUSE_BINARY(not_equal)
+NDFUSE_BINARY(less)
+NDFUSE_BINARY(less_equal)
+NDFUSE_BINARY(greater)
+NDFUSE_BINARY(greater_equal)
+// logical
+NDFUSE_BINARY(logical_and)
+NDFUSE_BINARY(logical_or)
+NDFUSE_BINARY(logical_xor)
+NDFUSE_UNARY(logical_not)
+// bitwise
+NDFUSE_BINARY(bitwise_and)
+NDFUSE_BINARY(bitwise_or)
+NDFUSE_BINARY(bitwise_xor)
+NDFUSE_UNARY(invert)
+NDFUSE_UNARY(bitwise_not)
+NDFUSE_BINARY(left_shift)
+NDFUSE_BINARY(right_shift)
+// exponents and logarithms
+NDFUSE_UNARY(exp)
+NDFUSE_UNARY(exp2)
+NDFUSE_UNARY(expm1)
+NDFUSE_UNARY(log)
+NDFUSE_UNARY(log2)
+NDFUSE_UNARY(log10)
+NDFUSE_UNARY(log1p)
+NDFUSE_UNARY(sqrt)
+NDFUSE_UNARY(cbrt)
+NDFUSE_UNARY(square)
+NDFUSE_UNARY(reciprocal)
+// trigonometric and hyperbolic
+NDFUSE_UNARY(sin)
+NDFUSE_UNARY(cos)
+NDFUSE_UNARY(tan)
+NDFUSE_UNARY(arcsin)
+NDFUSE_UNARY(arccos)
+NDFUSE_UNARY(arctan)
+NDFUSE_UNARY(sinh)
+NDFUSE_UNARY(cosh)
+NDFUSE_UNARY(tanh)
+NDFUSE_UNARY(arcsinh)
+NDFUSE_UNARY(arccosh)
+NDFUSE_UNARY(arctanh)
+NDFUSE_BINARY(arctan2)
+NDFUSE_BINARY(hypot)
+// rounding
+NDFUSE_UNARY(floor)
+NDFUSE_UNARY(ceil)
+NDFUSE_UNARY(trunc)
+NDFUSE_UNARY(rint)
+// extrema
+NDFUSE_BINARY(maximum)
+NDFUSE_BINARY(minimum)
+NDFUSE_BINARY(fmax)
+NDFUSE_BINARY(fmin)
+// floating-point classification
+NDFUSE_UNARY(isnan)
+NDFUSE_UNARY(isinf)
+NDFUSE_UNARY(isfinite)
+// complex parts
+NDFUSE_UNARY(real)
+NDFUSE_UNARY(imag)
+NDFUSE_UNARY(conj)
+NDFUSE_UNARY(conjugate)
+#undef NDFUSE_UNARY
+#undef NDFUSE_BINARY
+
+// np.round(x, decimals): half to even, as NumPy does. decimals=0 is rint.
+array round(const array& x, int decimals = 0);
+array& round(const array& x, int decimals, out o);
+array around(const array& x, int decimals = 0);
+// np.angle(z, deg)
+array angle(const array& z, bool deg = false);
+// np.clip(x, lo, hi): maximum(minimum(x, hi), lo) with NumPy 2's promotion of all three.
+array clip(const array& x, const operand& lo, const operand& hi);
+array& clip(const array& x, const operand& lo, const operand& hi, out o);
+// np.where(cond, a, b)
+array where(const array& cond, const operand& a, const operand& b);
+
+// Operators. Arrays combine with arrays and with weak C++ scalars on either side.
+array operator+(const array& a);
+array operator-(const array& a);
+array operator~(const array& a);
+array operator!(const array& a);
+#define NDFUSE_OPERATOR(op)                            \
+  array operator op(const array& a, const array& b);   \
+  array operator op(const array& a, const operand& b); \
+  array operator op(const operand& a, const array& b); \
+  template <scalar_type T>                             \
+  array operator op(const array& a, T b) {             \
+    return operator op(a, operand(b));                 \
+  }                                                    \
+  template <scalar_type T>                             \
+  array operator op(T a, const array& b) {             \
+    return operator op(operand(a), b);                 \
+  }
+NDFUSE_OPERATOR(+)
+NDFUSE_OPERATOR(-)
+NDFUSE_OPERATOR(*)
+NDFUSE_OPERATOR(/)
+NDFUSE_OPERATOR(%)
+NDFUSE_OPERATOR(&)
+NDFUSE_OPERATOR(|)
+NDFUSE_OPERATOR(^)
+NDFUSE_OPERATOR(<<)
+NDFUSE_OPERATOR(>>)
+NDFUSE_OPERATOR(==)
+NDFUSE_OPERATOR(!=)
+NDFUSE_OPERATOR(<)
+NDFUSE_OPERATOR(<=)
+NDFUSE_OPERATOR(>)
+NDFUSE_OPERATOR(>=)
+#undef NDFUSE_OPERATOR
+
+// np.result_type for two operands (weak scalars count by kind only).
+dtype result_type(const operand& a, const operand& b);
+// np.broadcast_shapes; throws shape_error naming `op` when the shapes do not broadcast.
+shape_t broadcast_shapes(const shape_t& a, const shape_t& b, const char* op = "broadcast_shapes");
+
+}  // namespace ndfuse

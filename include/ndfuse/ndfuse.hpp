@@ -1,0 +1,11 @@
+// The umbrella header: everything a user needs.
+#pragma once
+#include "ndfuse/array.hpp"
+#include "ndfuse/config.hpp"
+#include "ndfuse/creation.hpp"
+#include "ndfuse/dtype.hpp"
+#include "ndfuse/error.hpp"
+#include "ndfuse/io.hpp"
+#include "ndfuse/math.hpp"
+
+namespace nf = ndfuse;

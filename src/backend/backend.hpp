@@ -1,0 +1,35 @@
+// The backend interface: memory, transfers, and running kernel IR. The runtime drives it; the
+// fuser never sees it. Library calls (BLAS, FFT, solvers) join here as their issues land.
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <string_view>
+
+#include "ir/kernel_ir.hpp"
+
+namespace ndfuse::backend {
+
+// A backend's ready-to-run form of one kernel_ir (CPU: a resolved program; CUDA: a loaded CUfunction).
+struct compiled_kernel {
+  virtual ~compiled_kernel() = default;
+};
+
+class device_backend {
+ public:
+  virtual ~device_backend() = default;
+  virtual std::string_view name() const = 0;
+
+  virtual void* allocate(std::size_t nbytes) = 0;  // throws out_of_memory
+  virtual void deallocate(void* p, std::size_t nbytes) = 0;
+  virtual void copy_from_host(void* dst, const void* src, std::size_t nbytes) = 0;
+  virtual void copy_to_host(void* dst, const void* src, std::size_t nbytes) = 0;  // waits
+
+  virtual std::unique_ptr<compiled_kernel> compile(const ir::kernel_ir& k) = 0;
+  virtual void launch(const compiled_kernel& k, const ir::kernel_ir& ir, const ir::kernel_args& a) = 0;
+  virtual void synchronize() = 0;
+};
+
+// The process's backend: NDFUSE_BACKEND, else cuda when a device is present, else cpu.
+device_backend& current();
+
+}  // namespace ndfuse::backend

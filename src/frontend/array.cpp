@@ -1,0 +1,109 @@
+// The nf::array handle. It counts handles per node: the fuser writes a node that a handle still
+// holds as an extra kernel output, so later reads never recompute it.
+#include "ndfuse/array.hpp"
+
+#include "frontend/build.hpp"
+#include "ndfuse/config.hpp"
+#include "ndfuse/math.hpp"
+#include "runtime/realize.hpp"
+
+namespace ndfuse {
+
+array::array(std::shared_ptr<ir::node> n) : node_(std::move(n)) {
+  if (node_) ++node_->handles;
+}
+array::array(const array& other) : node_(other.node_) {
+  if (node_) ++node_->handles;
+}
+array::array(array&& other) noexcept : node_(std::move(other.node_)) {}
+array& array::operator=(const array& other) {
+  if (this != &other) {
+    if (other.node_) ++other.node_->handles;
+    if (node_) --node_->handles;
+    node_ = other.node_;
+  }
+  return *this;
+}
+array& array::operator=(array&& other) noexcept {
+  if (this != &other) {
+    if (node_) --node_->handles;
+    node_ = std::move(other.node_);
+  }
+  return *this;
+}
+array::~array() {
+  if (node_) --node_->handles;
+}
+
+const std::shared_ptr<ir::node>& array::node() const { return node_; }
+
+const shape_t& array::shape() const { return frontend::checked(*this, "shape")->shape; }
+std::int64_t array::ndim() const { return static_cast<std::int64_t>(shape().size()); }
+std::int64_t array::size() const { return ir::shape_size(shape()); }
+dtype array::dtype() const { return frontend::checked(*this, "dtype")->dt; }
+
+array array::astype(ndfuse::dtype t) const {
+  const auto& n = frontend::checked(*this, "astype");
+  if (n->dt == t) return *this;
+  return frontend::finish(frontend::cast_node(n, t));
+}
+
+array& array::eval() {
+  const auto& n = frontend::checked(*this, "eval");
+  if (!n->materialized()) runtime::realize({n});
+  return *this;
+}
+const array& array::eval() const {
+  const auto& n = frontend::checked(*this, "eval");
+  if (!n->materialized()) runtime::realize({n});
+  return *this;
+}
+bool array::is_evaluated() const { return frontend::checked(*this, "is_evaluated")->materialized(); }
+
+host_array array::to_host() const {
+  eval();
+  return runtime::read_to_host(node_);
+}
+
+array array::from_host_copy(ndfuse::dtype t, const shape_t& shape, const void* data) {
+  for (auto d : shape)
+    if (d < 0) throw shape_error("asarray: negative dimensions are not allowed, got shape " + shape_str(shape));
+  return array(runtime::upload(t, shape, data));
+}
+
+array asarray(const host_array& h) {
+  if (h.bytes.size() != itemsize(h.dtype) * static_cast<std::size_t>(ir::shape_size(h.shape)))
+    throw shape_error("asarray: host_array holds " + std::to_string(h.bytes.size()) + " bytes, but shape " +
+                      shape_str(h.shape) + " of " + std::string(dtype_name(h.dtype)) + " needs " +
+                      std::to_string(itemsize(h.dtype) * ir::shape_size(h.shape)));
+  return array::from_host_copy(h.dtype, h.shape, h.bytes.data());
+}
+
+array& array::assign(const array& value, casting rule) {
+  *this = frontend::assign_like(*this, value, rule, "assign");
+  return *this;
+}
+
+// In-place operators: compute, then cast back with same_kind (NumPy's rule for x op= y).
+#define NDFUSE_INPLACE(op, fn)                                                                   \
+  array& array::operator op(const array& o) {                                                   \
+    *this = frontend::assign_like(*this, fn(*this, o), casting::casting_same_kind, #fn);         \
+    return *this;                                                                                \
+  }                                                                                              \
+  array& array::operator op(scalar s) {                                                          \
+    *this = frontend::assign_like(*this, fn(*this, operand(s)), casting::casting_same_kind, #fn); \
+    return *this;                                                                                \
+  }
+NDFUSE_INPLACE(+=, add)
+NDFUSE_INPLACE(-=, subtract)
+NDFUSE_INPLACE(*=, multiply)
+NDFUSE_INPLACE(/=, true_divide)
+NDFUSE_INPLACE(%=, remainder)
+NDFUSE_INPLACE(&=, bitwise_and)
+NDFUSE_INPLACE(|=, bitwise_or)
+NDFUSE_INPLACE(^=, bitwise_xor)
+NDFUSE_INPLACE(<<=, left_shift)
+NDFUSE_INPLACE(>>=, right_shift)
+#undef NDFUSE_INPLACE
+
+}  // namespace ndfuse

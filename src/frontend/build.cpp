@@ -1,0 +1,229 @@
+#include "frontend/build.hpp"
+
+#include <cstring>
+#include <limits>
+#include <sstream>
+
+#include "ir/host_types.hpp"
+#include "ir/op_info.hpp"
+#include "ndfuse/config.hpp"
+#include "runtime/realize.hpp"
+
+namespace ndfuse::frontend {
+
+namespace {
+
+// Past these bounds a new node first materializes its inputs, so a loop like
+// `for (...) x += 1.0;` runs in bounded memory and bounded time per iteration.
+constexpr std::uint32_t max_pending_ops = 128;
+
+template <class T>
+void put(ir::scalar_bits& b, T v) {
+  static_assert(sizeof(T) <= sizeof(b.bytes));
+  std::memcpy(b.bytes, &v, sizeof(T));
+}
+
+std::string scalar_text(const scalar& s) {
+  std::ostringstream os;
+  switch (s.kind) {
+    case dtype_kind::dtype_kind_bool: os << (s.b ? "True" : "False"); break;
+    case dtype_kind::dtype_kind_int:
+      if (s.is_big_unsigned) os << s.u;
+      else os << s.i;
+      break;
+    case dtype_kind::dtype_kind_float: os << s.c.real(); break;
+    case dtype_kind::dtype_kind_complex: os << s.c; break;
+  }
+  return os.str();
+}
+
+template <class T>
+bool int_fits(const scalar& s) {
+  if (s.is_big_unsigned) return std::numeric_limits<T>::max() >= s.u && std::is_unsigned_v<T>;
+  if constexpr (std::is_unsigned_v<T>) return s.i >= 0 && static_cast<std::uint64_t>(s.i) <= std::numeric_limits<T>::max();
+  else return s.i >= std::numeric_limits<T>::min() && s.i <= std::numeric_limits<T>::max();
+}
+
+}  // namespace
+
+const node_ptr& checked(const array& a, const char* op) {
+  if (!a.node()) throw error(std::string(op) + ": the array handle is empty (default-constructed)");
+  return a.node();
+}
+
+ir::scalar_bits scalar_to_bits(const scalar& s, dtype t, const char* op) {
+  ir::scalar_bits b;
+  // Integer scalars go in exactly (and must fit); everything else converts like a C cast.
+  const bool from_int = s.kind == dtype_kind::dtype_kind_int;
+  const bool from_bool = s.kind == dtype_kind::dtype_kind_bool;
+  double re = from_bool ? double(s.b) : from_int ? (s.is_big_unsigned ? double(s.u) : double(s.i)) : s.c.real();
+  double im = (from_bool || from_int) ? 0.0 : s.c.imag();
+  auto check = [&](bool fits) {
+    if (!fits)
+      throw dtype_error(std::string(op) + ": Python integer " + scalar_text(s) + " out of bounds for " +
+                        std::string(dtype_name(t)));
+  };
+  auto int_value = [&]<class T>(T*) -> T {
+    if (from_int) {
+      check(int_fits<T>(s));
+      return s.is_big_unsigned ? static_cast<T>(s.u) : static_cast<T>(s.i);
+    }
+    if (from_bool) return static_cast<T>(s.b);
+    return static_cast<T>(re);
+  };
+  switch (t) {
+    case dtype::bool_: put(b, from_int ? (s.is_big_unsigned || s.i != 0) : (from_bool ? s.b : (re != 0 || im != 0))); break;
+    case dtype::int8: put(b, int_value((std::int8_t*)nullptr)); break;
+    case dtype::int16: put(b, int_value((std::int16_t*)nullptr)); break;
+    case dtype::int32: put(b, int_value((std::int32_t*)nullptr)); break;
+    case dtype::int64: put(b, int_value((std::int64_t*)nullptr)); break;
+    case dtype::uint8: put(b, int_value((std::uint8_t*)nullptr)); break;
+    case dtype::uint16: put(b, int_value((std::uint16_t*)nullptr)); break;
+    case dtype::uint32: put(b, int_value((std::uint32_t*)nullptr)); break;
+    case dtype::uint64: put(b, int_value((std::uint64_t*)nullptr)); break;
+    case dtype::float16: put(b, ir::double_to_half(re)); break;
+    case dtype::float32: put(b, static_cast<float>(re)); break;
+    case dtype::float64: put(b, re); break;
+    case dtype::complex64: put(b, std::complex<float>(static_cast<float>(re), static_cast<float>(im))); break;
+    case dtype::complex128: put(b, std::complex<double>(re, im)); break;
+  }
+  return b;
+}
+
+node_ptr scalar_node(const scalar& s, dtype t, const shape_t& shape, const char* op) {
+  auto n = std::make_shared<ir::node>();
+  n->op = ir::op_code::op_code_scalar;
+  n->dt = t;
+  n->shape = shape;
+  n->value = scalar_to_bits(s, t, op);
+  return n;
+}
+
+node_ptr cast_node(const node_ptr& x, dtype t, const shape_t& shape) {
+  if (x->dt == t && x->shape == shape) return x;
+  auto n = std::make_shared<ir::node>();
+  n->op = ir::op_code::op_code_cast;
+  n->dt = t;
+  n->shape = shape;
+  n->inputs = {x};
+  n->pending_ops = 1 + (x->materialized() ? 0 : x->pending_ops);
+  return n;
+}
+
+dtype common_dtype(const operand& a, const operand& b, const char* op) {
+  if (a.arr && b.arr) return promote_types(checked(*a.arr, op)->dt, checked(*b.arr, op)->dt);
+  if (a.arr) return weak_promote(checked(*a.arr, op)->dt, b.value.kind);
+  if (b.arr) return weak_promote(checked(*b.arr, op)->dt, a.value.kind);
+  // Two weak scalars: Python's own arithmetic, i.e. the default dtype of the higher kind.
+  auto k = std::max(static_cast<int>(a.value.kind), static_cast<int>(b.value.kind));
+  switch (static_cast<dtype_kind>(k)) {
+    case dtype_kind::dtype_kind_bool: return dtype::bool_;
+    case dtype_kind::dtype_kind_int: return dtype::int64;
+    case dtype_kind::dtype_kind_float: return dtype::float64;
+    default: return dtype::complex128;
+  }
+}
+
+std::string describe_operands(const char* op, const operand& a, const operand& b) {
+  auto one = [](const operand& o) {
+    if (!o.arr || !o.arr->node()) return std::string("scalar ") + scalar_text(o.value);
+    return shape_str(o.arr->shape()) + " " + std::string(dtype_name(o.arr->dtype()));
+  };
+  return std::string(op) + "(" + one(a) + ", " + one(b) + ")";
+}
+
+namespace {
+
+const ir::op_loop* find_loop(ir::op_code op, dtype in) {
+  for (const auto& l : ir::info(op).loops)
+    if (can_cast(in, l.in, casting::casting_safe)) return &l;
+  return nullptr;
+}
+
+node_ptr as_node(const operand& o, dtype t, const char* op) {
+  if (o.arr) return cast_node(checked(*o.arr, op), t);
+  return scalar_node(o.value, t, {}, op);
+}
+
+}  // namespace
+
+node_ptr make_node(ir::op_code op, dtype out, std::initializer_list<node_ptr> inputs, const shape_t& shape) {
+  auto n = std::make_shared<ir::node>();
+  n->op = op;
+  n->dt = out;
+  n->shape = shape;
+  n->inputs.assign(inputs.begin(), inputs.end());
+  std::uint32_t pending = 1;
+  for (const auto& in : n->inputs)
+    if (!in->materialized()) pending += in->pending_ops;
+  n->pending_ops = pending;
+  return n;
+}
+
+array unary(ir::op_code op, const array& x) {
+  const auto& info = ir::info(op);
+  const auto& xn = checked(x, info.name);
+  const ir::op_loop* loop = find_loop(op, xn->dt);
+  if (!loop)
+    throw dtype_error(std::string("ufunc '") + info.name + "' not supported for the input type " +
+                      std::string(dtype_name(xn->dt)) + " (shape " + shape_str(xn->shape) + ")");
+  return finish(make_node(op, loop->out, {cast_node(xn, loop->in)}, xn->shape));
+}
+
+array binary(ir::op_code op, const operand& a, const operand& b) {
+  const auto& info = ir::info(op);
+  dtype common = common_dtype(a, b, info.name);
+  const ir::op_loop* loop = find_loop(op, common);
+  if (!loop)
+    throw dtype_error(std::string("ufunc '") + info.name + "' not supported for the input types: " +
+                      describe_operands(info.name, a, b));
+  shape_t sa = a.arr ? a.arr->shape() : shape_t{};
+  shape_t sb = b.arr ? b.arr->shape() : shape_t{};
+  shape_t shape = a.arr ? sa : sb;
+  if (a.arr && b.arr) {
+    try {
+      shape = broadcast_shapes(sa, sb, info.name);
+    } catch (const shape_error&) {
+      throw shape_error("operands could not be broadcast together: " + describe_operands(info.name, a, b));
+    }
+  }
+  // Convert scalars at the array's common dtype first, so out-of-range ints raise as in NumPy.
+  node_ptr na = as_node(a, a.arr ? loop->in : common, info.name);
+  node_ptr nb = as_node(b, b.arr ? loop->in : common, info.name);
+  return finish(make_node(op, loop->out, {cast_node(na, loop->in), cast_node(nb, loop->in)}, shape));
+}
+
+array finish(node_ptr n) {
+  if (n->pending_ops > max_pending_ops) {
+    std::vector<node_ptr> pending;
+    for (const auto& in : n->inputs)
+      if (!in->materialized() && in->op != ir::op_code::op_code_scalar) pending.push_back(in);
+    runtime::realize(pending, /*automatic_split=*/true);
+    n->pending_ops = 1;
+    for (const auto& in : n->inputs)
+      if (!in->materialized()) n->pending_ops += in->pending_ops;
+  }
+  array result(std::move(n));
+  if (eager_enabled()) result.eval();
+  return result;
+}
+
+array assign_like(const array& target, const array& value, casting rule, const char* op) {
+  const auto& tn = checked(target, op);
+  const auto& vn = checked(value, op);
+  if (!can_cast(vn->dt, tn->dt, rule))
+    throw dtype_error(std::string(op) + ": cannot cast output from dtype " + std::string(dtype_name(vn->dt)) +
+                      " to dtype " + std::string(dtype_name(tn->dt)) + " with casting rule 'same_kind'");
+  shape_t b;
+  try {
+    b = broadcast_shapes(vn->shape, tn->shape, op);
+  } catch (const shape_error&) {
+    b.clear();
+  }
+  if (b != tn->shape)
+    throw shape_error(std::string(op) + ": non-broadcastable output operand with shape " + shape_str(tn->shape) +
+                      " doesn't match the broadcast shape " + shape_str(vn->shape));
+  return finish(cast_node(vn, tn->dt, tn->shape));
+}
+
+}  // namespace ndfuse::frontend

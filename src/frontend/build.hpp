@@ -1,0 +1,46 @@
+// Node builders shared by every frontend op: validate, resolve the loop, insert casts, build the
+// node, then apply the DAG growth bound and eager mode. Building never computes anything else.
+#pragma once
+#include <initializer_list>
+#include <memory>
+#include <string>
+
+#include "ndfuse/array.hpp"
+#include "ndfuse/math.hpp"
+#include "ir/node.hpp"
+#include "ir/op_code.hpp"
+
+namespace ndfuse::frontend {
+
+using node_ptr = std::shared_ptr<ir::node>;
+
+const node_ptr& checked(const array& a, const char* op);  // throws on an empty handle
+
+// A weak scalar's value stored as dtype `t`; throws dtype_error when an int does not fit `t`
+// (NumPy raises OverflowError there).
+ir::scalar_bits scalar_to_bits(const scalar& s, dtype t, const char* op);
+node_ptr scalar_node(const scalar& s, dtype t, const shape_t& shape, const char* op);
+
+// Cast (and optionally broadcast) without evaluating; returns x itself when nothing changes.
+node_ptr cast_node(const node_ptr& x, dtype t, const shape_t& shape);
+inline node_ptr cast_node(const node_ptr& x, dtype t) { return cast_node(x, t, x->shape); }
+
+// The dtype NumPy 2 gives `a op b` before loop selection (NEP 50: weak scalars count by kind).
+dtype common_dtype(const operand& a, const operand& b, const char* op);
+
+// Registry ops through NumPy's type resolution. Throw dtype_error when no loop fits.
+array unary(ir::op_code op, const array& x);
+array binary(ir::op_code op, const operand& a, const operand& b);
+// Same, with the loop's input dtype given (used by composite ops).
+node_ptr make_node(ir::op_code op, dtype out, std::initializer_list<node_ptr> inputs, const shape_t& shape);
+
+// Wraps a freshly built node in a handle, splitting the DAG if it grew past its bounds and
+// evaluating at once in eager mode.
+array finish(node_ptr n);
+
+// x.assign(value): same_kind cast and broadcast to x's shape, as every out= form needs.
+array assign_like(const array& target, const array& value, casting rule, const char* op);
+
+std::string describe_operands(const char* op, const operand& a, const operand& b);
+
+}  // namespace ndfuse::frontend

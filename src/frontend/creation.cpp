@@ -1,0 +1,135 @@
+// Creation ops. They build constant (scalar) or iota nodes, which fuse into their consumers and are
+// written to memory only when evaluated themselves.
+#include "ndfuse/creation.hpp"
+
+#include <cmath>
+#include <cstring>
+
+#include "frontend/build.hpp"
+#include "ndfuse/math.hpp"
+
+namespace ndfuse {
+
+namespace {
+
+void check_shape(const shape_t& shape, const char* op) {
+  for (auto d : shape)
+    if (d < 0) throw shape_error(std::string(op) + ": negative dimensions are not allowed, got shape " + shape_str(shape));
+}
+
+dtype default_dtype(const scalar& v) {
+  switch (v.kind) {
+    case dtype_kind::dtype_kind_bool: return dtype::bool_;
+    case dtype_kind::dtype_kind_int: return v.is_big_unsigned ? dtype::uint64 : dtype::int64;
+    case dtype_kind::dtype_kind_float: return dtype::float64;
+    default: return dtype::complex128;
+  }
+}
+
+double as_double(const scalar& v) {
+  switch (v.kind) {
+    case dtype_kind::dtype_kind_bool: return v.b;
+    case dtype_kind::dtype_kind_int: return v.is_big_unsigned ? double(v.u) : double(v.i);
+    default: return v.c.real();
+  }
+}
+
+// A double rounded to the precision of float dtype t (NumPy fills arange in the target dtype).
+double round_to(dtype t, double x) {
+  if (t == dtype::float32 || t == dtype::complex64) return static_cast<float>(x);
+  if (t == dtype::float16) {
+    auto bits = frontend::scalar_to_bits(scalar(x), t, "arange");
+    float16_t h;
+    std::memcpy(&h.bits, bits.bytes, 2);
+    return static_cast<float>(h);
+  }
+  return x;
+}
+
+array iota(dtype t, const shape_t& shape, std::complex<double> start, std::complex<double> step,
+           std::vector<std::int64_t> coeffs, std::int64_t offset = 0, bool equals = false) {
+  auto n = std::make_shared<ir::node>();
+  n->op = ir::op_code::op_code_iota;
+  n->dt = t;
+  n->shape = shape;
+  n->start = start;
+  n->step = step;
+  n->iota_coeffs = std::move(coeffs);
+  n->iota_offset = offset;
+  n->iota_equals = equals;
+  return frontend::finish(std::move(n));
+}
+
+}  // namespace
+
+array full(const shape_t& shape, scalar value, dtype t) {
+  check_shape(shape, "full");
+  return frontend::finish(frontend::scalar_node(value, t, shape, "full"));
+}
+array full(const shape_t& shape, scalar value) { return full(shape, value, default_dtype(value)); }
+array empty(const shape_t& shape, dtype t) { return full(shape, scalar(0), t); }
+array zeros(const shape_t& shape, dtype t) { return full(shape, scalar(0), t); }
+array ones(const shape_t& shape, dtype t) { return full(shape, scalar(1), t); }
+array empty_like(const array& a) { return empty(a.shape(), a.dtype()); }
+array zeros_like(const array& a) { return zeros(a.shape(), a.dtype()); }
+array ones_like(const array& a) { return ones(a.shape(), a.dtype()); }
+array full_like(const array& a, scalar value) { return full(a.shape(), value, a.dtype()); }
+array empty_like(const array& a, dtype t) { return empty(a.shape(), t); }
+array zeros_like(const array& a, dtype t) { return zeros(a.shape(), t); }
+array ones_like(const array& a, dtype t) { return ones(a.shape(), t); }
+array full_like(const array& a, scalar value, dtype t) { return full(a.shape(), value, t); }
+
+array arange(scalar stop) { return arange(scalar(0), stop, scalar(1)); }
+
+array arange(scalar start, scalar stop, scalar step) {
+  bool all_int = start.kind <= dtype_kind::dtype_kind_int && stop.kind <= dtype_kind::dtype_kind_int &&
+                 step.kind <= dtype_kind::dtype_kind_int;
+  return arange(start, stop, step, all_int ? dtype::int64 : dtype::float64);
+}
+
+array arange(scalar start, scalar stop, scalar step, dtype t) {
+  double s0 = as_double(start), s1 = as_double(stop), st = as_double(step);
+  if (st == 0) throw error("arange: step must not be zero (Maximum allowed size exceeded)");
+  bool all_int = start.kind <= dtype_kind::dtype_kind_int && stop.kind <= dtype_kind::dtype_kind_int &&
+                 step.kind <= dtype_kind::dtype_kind_int;
+  std::int64_t len;
+  if (all_int) {
+    std::int64_t a = start.i, b = stop.i, s = step.i;
+    std::int64_t span = b - a;
+    len = s > 0 ? (span + s - 1) / s : (span + s + 1) / s;
+  } else {
+    len = static_cast<std::int64_t>(std::ceil((s1 - s0) / st));
+  }
+  if (len < 0) len = 0;
+  if (is_inexact(t)) {
+    // NumPy writes start and start+step in the target dtype, then fills with their difference.
+    double first = round_to(t, s0);
+    double delta = round_to(t, round_to(t, s0 + st) - first);
+    return iota(t, {len}, first, delta, {1});
+  }
+  return iota(t, {len}, s0, st, {1});
+}
+
+array linspace(double start, double stop, std::int64_t num, bool endpoint, dtype t) {
+  if (num < 0) throw error("linspace: Number of samples, " + std::to_string(num) + ", must be non-negative.");
+  std::int64_t div = endpoint ? num - 1 : num;
+  double delta = stop - start;
+  // NumPy computes i * step + start in float64 (i * delta / div when the step underflows to 0).
+  double step = div > 0 ? delta / div : 0.0;
+  array y = iota(dtype::float64, {num}, start, step, {1});
+  if (div > 0 && step == 0) y = arange(scalar(0), scalar(num)).astype(dtype::float64) / double(div) * delta + start;
+  if (endpoint && num > 1) y = where(arange(scalar(num)) == (num - 1), stop, y);
+  if (is_integer(t)) y = floor(y);
+  return y.astype(t);
+}
+
+array eye(std::int64_t n, std::int64_t m, std::int64_t k, dtype t) {
+  if (m < 0) m = n;
+  check_shape({n, m}, "eye");
+  // value = (column - row - k == 0)
+  return iota(t, {n, m}, 0.0, 0.0, {-1, 1}, -k, true);
+}
+
+array identity(std::int64_t n, dtype t) { return eye(n, n, 0, t); }
+
+}  // namespace ndfuse

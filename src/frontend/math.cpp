@@ -1,0 +1,209 @@
+// The public elementwise API: thin wrappers from NumPy's names to registry ops, plus the few
+// composite ops NumPy defines in Python (round, angle, clip), built from registry ops so they fuse.
+#include "ndfuse/math.hpp"
+
+#include <cmath>
+
+#include "frontend/build.hpp"
+
+namespace ndfuse {
+
+using ir::op_code;
+
+#define NDFUSE_UNARY_IMPL(name, code)                                            \
+  array name(const array& x) { return frontend::unary(op_code::code, x); }       \
+  array& name(const array& x, out o) {                                           \
+    o.target.assign(name(x));                                                    \
+    return o.target;                                                             \
+  }
+#define NDFUSE_BINARY_IMPL(name, code)                                                           \
+  array name(const operand& a, const operand& b) { return frontend::binary(op_code::code, a, b); } \
+  array& name(const operand& a, const operand& b, out o) {                                       \
+    o.target.assign(name(a, b));                                                                 \
+    return o.target;                                                                             \
+  }
+
+NDFUSE_BINARY_IMPL(add, op_code_add)
+NDFUSE_BINARY_IMPL(subtract, op_code_subtract)
+NDFUSE_BINARY_IMPL(multiply, op_code_multiply)
+NDFUSE_BINARY_IMPL(divide, op_code_true_divide)
+NDFUSE_BINARY_IMPL(true_divide, op_code_true_divide)
+NDFUSE_BINARY_IMPL(floor_divide, op_code_floor_divide)
+NDFUSE_BINARY_IMPL(remainder, op_code_remainder)
+NDFUSE_BINARY_IMPL(mod, op_code_remainder)
+NDFUSE_BINARY_IMPL(fmod, op_code_fmod)
+NDFUSE_BINARY_IMPL(power, op_code_power)
+NDFUSE_UNARY_IMPL(negative, op_code_negative)
+NDFUSE_UNARY_IMPL(positive, op_code_positive)
+NDFUSE_UNARY_IMPL(absolute, op_code_absolute)
+NDFUSE_UNARY_IMPL(abs, op_code_absolute)
+NDFUSE_UNARY_IMPL(sign, op_code_sign)
+NDFUSE_BINARY_IMPL(equal, op_code_equal)
+NDFUSE_BINARY_IMPL(not_equal, op_code_not_equal)
+NDFUSE_BINARY_IMPL(less, op_code_less)
+NDFUSE_BINARY_IMPL(less_equal, op_code_less_equal)
+NDFUSE_BINARY_IMPL(greater, op_code_greater)
+NDFUSE_BINARY_IMPL(greater_equal, op_code_greater_equal)
+NDFUSE_BINARY_IMPL(logical_and, op_code_logical_and)
+NDFUSE_BINARY_IMPL(logical_or, op_code_logical_or)
+NDFUSE_BINARY_IMPL(logical_xor, op_code_logical_xor)
+NDFUSE_UNARY_IMPL(logical_not, op_code_logical_not)
+NDFUSE_BINARY_IMPL(bitwise_and, op_code_bitwise_and)
+NDFUSE_BINARY_IMPL(bitwise_or, op_code_bitwise_or)
+NDFUSE_BINARY_IMPL(bitwise_xor, op_code_bitwise_xor)
+NDFUSE_UNARY_IMPL(invert, op_code_invert)
+NDFUSE_UNARY_IMPL(bitwise_not, op_code_invert)
+NDFUSE_BINARY_IMPL(left_shift, op_code_left_shift)
+NDFUSE_BINARY_IMPL(right_shift, op_code_right_shift)
+NDFUSE_UNARY_IMPL(exp, op_code_exp)
+NDFUSE_UNARY_IMPL(exp2, op_code_exp2)
+NDFUSE_UNARY_IMPL(expm1, op_code_expm1)
+NDFUSE_UNARY_IMPL(log, op_code_log)
+NDFUSE_UNARY_IMPL(log2, op_code_log2)
+NDFUSE_UNARY_IMPL(log10, op_code_log10)
+NDFUSE_UNARY_IMPL(log1p, op_code_log1p)
+NDFUSE_UNARY_IMPL(sqrt, op_code_sqrt)
+NDFUSE_UNARY_IMPL(cbrt, op_code_cbrt)
+NDFUSE_UNARY_IMPL(square, op_code_square)
+NDFUSE_UNARY_IMPL(reciprocal, op_code_reciprocal)
+NDFUSE_UNARY_IMPL(sin, op_code_sin)
+NDFUSE_UNARY_IMPL(cos, op_code_cos)
+NDFUSE_UNARY_IMPL(tan, op_code_tan)
+NDFUSE_UNARY_IMPL(arcsin, op_code_arcsin)
+NDFUSE_UNARY_IMPL(arccos, op_code_arccos)
+NDFUSE_UNARY_IMPL(arctan, op_code_arctan)
+NDFUSE_UNARY_IMPL(sinh, op_code_sinh)
+NDFUSE_UNARY_IMPL(cosh, op_code_cosh)
+NDFUSE_UNARY_IMPL(tanh, op_code_tanh)
+NDFUSE_UNARY_IMPL(arcsinh, op_code_arcsinh)
+NDFUSE_UNARY_IMPL(arccosh, op_code_arccosh)
+NDFUSE_UNARY_IMPL(arctanh, op_code_arctanh)
+NDFUSE_BINARY_IMPL(arctan2, op_code_arctan2)
+NDFUSE_BINARY_IMPL(hypot, op_code_hypot)
+NDFUSE_UNARY_IMPL(floor, op_code_floor)
+NDFUSE_UNARY_IMPL(ceil, op_code_ceil)
+NDFUSE_UNARY_IMPL(trunc, op_code_trunc)
+NDFUSE_UNARY_IMPL(rint, op_code_rint)
+NDFUSE_BINARY_IMPL(maximum, op_code_maximum)
+NDFUSE_BINARY_IMPL(minimum, op_code_minimum)
+NDFUSE_BINARY_IMPL(fmax, op_code_fmax)
+NDFUSE_BINARY_IMPL(fmin, op_code_fmin)
+NDFUSE_UNARY_IMPL(isnan, op_code_isnan)
+NDFUSE_UNARY_IMPL(isinf, op_code_isinf)
+NDFUSE_UNARY_IMPL(isfinite, op_code_isfinite)
+NDFUSE_UNARY_IMPL(real, op_code_real)
+NDFUSE_UNARY_IMPL(imag, op_code_imag)
+NDFUSE_UNARY_IMPL(conj, op_code_conjugate)
+NDFUSE_UNARY_IMPL(conjugate, op_code_conjugate)
+#undef NDFUSE_UNARY_IMPL
+#undef NDFUSE_BINARY_IMPL
+
+namespace {
+// NumPy's power_of_ten in PyArray_Round: exact by repeated squaring for the usual range.
+double power_of_ten(int n) {
+  static const double p10[] = {1e1, 1e2, 1e4, 1e8, 1e16, 1e32, 1e64, 1e128, 1e256};
+  double ret = 1.0;
+  int bit = 0;
+  while (n && bit < 9) {
+    if (n & 1) ret *= p10[bit];
+    n >>= 1;
+    ++bit;
+  }
+  return ret;
+}
+}  // namespace
+
+// np.round follows PyArray_Round: scale by 10**decimals, rint, scale back; ints go through float64.
+array round(const array& x, int decimals) {
+  dtype t = frontend::checked(x, "round")->dt;
+  bool integer = is_integer(t);
+  if (integer && decimals >= 0) return x;
+  if (decimals == 0) return rint(x);
+  double f = power_of_ten(decimals >= 0 ? decimals : -decimals);
+  array base = integer ? x.astype(dtype::float64) : x;
+  array y = decimals > 0 ? multiply(base, f) : true_divide(base, f);
+  y = rint(y);
+  y = decimals > 0 ? true_divide(y, f) : multiply(y, f);
+  return integer ? y.astype(t) : y;
+}
+array& round(const array& x, int decimals, out o) {
+  o.target.assign(round(x, decimals));
+  return o.target;
+}
+array around(const array& x, int decimals) { return round(x, decimals); }
+
+array angle(const array& z, bool deg) {
+  array a = is_complex(frontend::checked(z, "angle")->dt) ? arctan2(imag(z), real(z)) : arctan2(0, z);
+  if (deg) a = multiply(a, 180.0 / 3.14159265358979323846);
+  return a;
+}
+
+array clip(const array& x, const operand& lo, const operand& hi) {
+  // NumPy 2's clip ufunc resolves one dtype for all three operands (weak scalars by kind).
+  dtype t = frontend::common_dtype(operand(x), lo, "clip");
+  array xt = x.astype(t);
+  t = frontend::common_dtype(operand(xt), hi, "clip");
+  return minimum(maximum(x.astype(t), lo), hi);
+}
+array& clip(const array& x, const operand& lo, const operand& hi, out o) {
+  o.target.assign(clip(x, lo, hi));
+  return o.target;
+}
+
+array where(const array& cond, const operand& a, const operand& b) {
+  const auto& cn = frontend::checked(cond, "where");
+  dtype t = frontend::common_dtype(a, b, "where");
+  shape_t shape = cn->shape;
+  if (a.arr) shape = broadcast_shapes(shape, a.arr->shape(), "where");
+  if (b.arr) shape = broadcast_shapes(shape, b.arr->shape(), "where");
+  auto side = [&](const operand& o) {
+    return o.arr ? frontend::cast_node(frontend::checked(*o.arr, "where"), t) : frontend::scalar_node(o.value, t, {}, "where");
+  };
+  return frontend::finish(frontend::make_node(ir::op_code::op_code_where, t,
+                                              {frontend::cast_node(cn, dtype::bool_), side(a), side(b)}, shape));
+}
+
+array operator+(const array& a) { return positive(a); }
+array operator-(const array& a) { return negative(a); }
+array operator~(const array& a) { return invert(a); }
+array operator!(const array& a) { return logical_not(a); }
+
+#define NDFUSE_OPERATOR_IMPL(op, fn)                                                \
+  array operator op(const array& a, const array& b) { return fn(a, b); }            \
+  array operator op(const array& a, const operand& b) { return fn(operand(a), b); } \
+  array operator op(const operand& a, const array& b) { return fn(a, operand(b)); }
+NDFUSE_OPERATOR_IMPL(+, add)
+NDFUSE_OPERATOR_IMPL(-, subtract)
+NDFUSE_OPERATOR_IMPL(*, multiply)
+NDFUSE_OPERATOR_IMPL(/, true_divide)
+NDFUSE_OPERATOR_IMPL(%, remainder)
+NDFUSE_OPERATOR_IMPL(&, bitwise_and)
+NDFUSE_OPERATOR_IMPL(|, bitwise_or)
+NDFUSE_OPERATOR_IMPL(^, bitwise_xor)
+NDFUSE_OPERATOR_IMPL(<<, left_shift)
+NDFUSE_OPERATOR_IMPL(>>, right_shift)
+NDFUSE_OPERATOR_IMPL(==, equal)
+NDFUSE_OPERATOR_IMPL(!=, not_equal)
+NDFUSE_OPERATOR_IMPL(<, less)
+NDFUSE_OPERATOR_IMPL(<=, less_equal)
+NDFUSE_OPERATOR_IMPL(>, greater)
+NDFUSE_OPERATOR_IMPL(>=, greater_equal)
+#undef NDFUSE_OPERATOR_IMPL
+
+dtype result_type(const operand& a, const operand& b) { return frontend::common_dtype(a, b, "result_type"); }
+
+shape_t broadcast_shapes(const shape_t& a, const shape_t& b, const char* op) {
+  std::size_t n = std::max(a.size(), b.size());
+  shape_t out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
+    std::int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
+    if (da != db && da != 1 && db != 1)
+      throw shape_error(std::string(op) + ": operands could not be broadcast together with shapes " + shape_str(a) +
+                        " " + shape_str(b));
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+}  // namespace ndfuse

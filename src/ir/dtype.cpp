@@ -1,0 +1,140 @@
+// dtype facts and NumPy 2 promotion (NEP 50). Promotion is derived from safe casting, as NumPy's
+// promote_types is: the first dtype in NumPy's order that both operands cast to safely.
+#include <array>
+#include <ostream>
+#include <string>
+
+#include "ndfuse/dtype.hpp"
+#include "ndfuse/error.hpp"
+
+namespace ndfuse {
+
+namespace {
+
+constexpr std::array<std::string_view, dtype_count> dtype_names = {
+    "bool",   "int8",   "int16",   "int32",   "int64",   "uint8",     "uint16",
+    "uint32", "uint64", "float16", "float32", "float64", "complex64", "complex128"};
+constexpr std::array<std::size_t, dtype_count> dtype_sizes = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 8, 16};
+
+int index(dtype t) { return static_cast<int>(t); }
+
+// Width in bits of the integer dtypes; float precision ranks for the rest.
+int int_bits(dtype t) { return static_cast<int>(itemsize(t) * 8); }
+
+// NumPy's same_kind order: bool < unsigned < signed < float < complex.
+int same_kind_rank(dtype t) {
+  if (t == dtype::bool_) return 0;
+  if (is_unsigned_integer(t)) return 1;
+  if (is_signed_integer(t)) return 2;
+  if (is_floating(t)) return 3;
+  return 4;
+}
+
+// The smallest float that holds every value of an integer dtype exactly (NumPy's safe casts).
+dtype float_for_int(dtype t) {
+  int bits = int_bits(t);
+  if (bits <= 8) return dtype::float16;
+  if (bits <= 16) return dtype::float32;
+  return dtype::float64;
+}
+
+bool safe_cast(dtype from, dtype to) {
+  if (from == to || from == dtype::bool_) return true;
+  if (to == dtype::bool_) return false;
+  if (is_signed_integer(from)) {
+    if (is_signed_integer(to)) return int_bits(to) >= int_bits(from);
+    if (is_unsigned_integer(to)) return false;
+  } else if (is_unsigned_integer(from)) {
+    if (is_unsigned_integer(to)) return int_bits(to) >= int_bits(from);
+    if (is_signed_integer(to)) return int_bits(to) > int_bits(from);
+  }
+  if (is_integer(from)) {
+    dtype f = float_for_int(from);
+    if (is_floating(to)) return itemsize(to) >= itemsize(f);
+    return itemsize(to) >= 2 * std::max<std::size_t>(itemsize(f), 4);  // complex64 holds float32 parts
+  }
+  if (is_floating(from)) {
+    if (is_floating(to)) return itemsize(to) >= itemsize(from);
+    if (is_complex(to)) return itemsize(to) >= 2 * std::max<std::size_t>(itemsize(from), 4);
+    return false;
+  }
+  // complex
+  return is_complex(to) && itemsize(to) >= itemsize(from);
+}
+
+// NumPy's order of candidate results for promote_types.
+constexpr std::array<dtype, dtype_count> promotion_order = {
+    dtype::bool_,  dtype::int8,   dtype::uint8,   dtype::int16,   dtype::uint16,    dtype::int32,
+    dtype::uint32, dtype::int64,  dtype::uint64,  dtype::float16, dtype::float32,   dtype::float64,
+    dtype::complex64, dtype::complex128};
+
+}  // namespace
+
+std::string_view dtype_name(dtype t) { return dtype_names.at(index(t)); }
+std::ostream& operator<<(std::ostream& os, dtype t) { return os << dtype_name(t); }
+
+dtype dtype_from_name(std::string_view name) {
+  for (int i = 0; i < dtype_count; ++i)
+    if (dtype_names[i] == name) return static_cast<dtype>(i);
+  if (name == "bool_" || name == "?" || name == "b1") return dtype::bool_;
+  if (name == "float" || name == "double" || name == "f8") return dtype::float64;
+  if (name == "f4") return dtype::float32;
+  if (name == "f2" || name == "half") return dtype::float16;
+  if (name == "complex" || name == "c16") return dtype::complex128;
+  if (name == "c8") return dtype::complex64;
+  if (name == "int" || name == "i8") return dtype::int64;
+  if (name == "i4") return dtype::int32;
+  if (name == "i2") return dtype::int16;
+  if (name == "i1") return dtype::int8;
+  if (name == "u8") return dtype::uint64;
+  if (name == "u4") return dtype::uint32;
+  if (name == "u2") return dtype::uint16;
+  if (name == "u1") return dtype::uint8;
+  throw dtype_error("data type '" + std::string(name) + "' not understood");
+}
+
+std::size_t itemsize(dtype t) { return dtype_sizes.at(index(t)); }
+
+dtype_kind kind_of(dtype t) {
+  if (t == dtype::bool_) return dtype_kind::dtype_kind_bool;
+  if (is_integer(t)) return dtype_kind::dtype_kind_int;
+  if (is_floating(t)) return dtype_kind::dtype_kind_float;
+  return dtype_kind::dtype_kind_complex;
+}
+bool is_signed_integer(dtype t) { return t >= dtype::int8 && t <= dtype::int64; }
+bool is_unsigned_integer(dtype t) { return t >= dtype::uint8 && t <= dtype::uint64; }
+bool is_integer(dtype t) { return is_signed_integer(t) || is_unsigned_integer(t); }
+bool is_floating(dtype t) { return t >= dtype::float16 && t <= dtype::float64; }
+bool is_complex(dtype t) { return t == dtype::complex64 || t == dtype::complex128; }
+
+dtype promote_types(dtype a, dtype b) {
+  for (dtype c : promotion_order)
+    if (safe_cast(a, c) && safe_cast(b, c)) return c;
+  return dtype::complex128;  // unreachable: everything casts safely to complex128 except nothing
+}
+
+bool can_cast(dtype from, dtype to, casting rule) {
+  switch (rule) {
+    case casting::casting_no:
+    case casting::casting_equiv: return from == to;
+    case casting::casting_safe: return safe_cast(from, to);
+    case casting::casting_same_kind: return safe_cast(from, to) || same_kind_rank(from) <= same_kind_rank(to);
+    case casting::casting_unsafe: return true;
+  }
+  return false;
+}
+
+dtype weak_promote(dtype t, dtype_kind kind) {
+  if (static_cast<int>(kind_of(t)) >= static_cast<int>(kind)) return t;
+  switch (kind) {
+    case dtype_kind::dtype_kind_bool: return t;
+    case dtype_kind::dtype_kind_int: return dtype::int64;
+    case dtype_kind::dtype_kind_float: return dtype::float64;
+    case dtype_kind::dtype_kind_complex:
+      if (t == dtype::float16 || t == dtype::float32) return dtype::complex64;
+      return dtype::complex128;
+  }
+  return t;
+}
+
+}  // namespace ndfuse

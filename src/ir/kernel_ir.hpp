@@ -1,0 +1,80 @@
+// Kernel IR: the contract between the fuser and the backends. A kernel_ir is structure only (it is
+// the cache key); kernel_args carries everything that varies between launches of the same kernel.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ndfuse/dtype.hpp"
+#include "ir/node.hpp"
+#include "ir/op_code.hpp"
+
+namespace ndfuse::ir {
+
+// How an input's element offset follows from the iteration index.
+enum class index_class : std::uint8_t {
+  index_class_flat,       // contiguous in iteration order: offset == linear index
+  index_class_broadcast,  // contiguous in iteration order except for zero-stride (broadcast) dims
+  index_class_strided,    // any strides, negative included
+};
+const char* index_class_name(index_class c);
+
+// One SSA instruction. Values are numbered by their position in kernel_ir::code.
+struct instr {
+  op_code op = op_code::op_code_buffer;
+  dtype dt = dtype::float64;        // the dtype of the value this instruction produces
+  dtype operand_dt = dtype::float64; // the dtype the op computes in (its loop's input dtype)
+  std::int32_t args[3] = {-1, -1, -1};
+  // op_code_buffer: input slot; op_code_scalar: scalar slot; op_code_iota: iota slot.
+  std::int32_t slot = -1;
+  std::string origin;  // the DAG node it computes, for comments in generated code (not in the key)
+};
+
+struct kernel_input {
+  dtype dt = dtype::float64;
+  index_class cls = index_class::index_class_flat;
+};
+
+struct kernel_output {
+  std::int32_t value = -1;  // SSA value written
+  dtype dt = dtype::float64;
+};
+
+struct kernel_ir {
+  std::int32_t ndim = 1;                // of the collapsed iteration space
+  bool index_64 = false;                // 64-bit indexing needed
+  std::vector<kernel_input> inputs;
+  std::vector<dtype> scalars;           // runtime scalar parameters
+  std::vector<index_class> iotas;       // affine index streams (arange, linspace, eye)
+  std::vector<instr> code;
+  std::vector<kernel_output> outputs;   // contiguous, in iteration order
+
+  // Canonical text of the structure: the cache key. Sizes and scalar values never enter it.
+  std::string key() const;
+};
+
+// A strided view that a kernel reads: element offset of index (i0..in) = offset + sum i_d*strides[d].
+struct strided_operand {
+  const void* data = nullptr;
+  std::int64_t offset = 0;
+  std::vector<std::int64_t> strides;
+};
+
+struct iota_params {
+  std::vector<std::int64_t> coeffs;  // per collapsed dim
+  std::int64_t offset = 0;
+  std::complex<double> start = 0, step = 0;
+  bool equals = false;
+};
+
+// Launch parameters of one kernel.
+struct kernel_args {
+  shape_t shape;  // collapsed iteration shape (ndim entries)
+  std::vector<strided_operand> inputs;
+  std::vector<scalar_bits> scalars;
+  std::vector<iota_params> iotas;
+  std::vector<void*> outputs;
+  std::int64_t size() const { return shape_size(shape); }
+};
+
+}  // namespace ndfuse::ir

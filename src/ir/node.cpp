@@ -1,0 +1,52 @@
+#include "ir/node.hpp"
+
+#include "backend/backend.hpp"
+#include "runtime/stats.hpp"
+
+namespace ndfuse::ir {
+
+buffer::buffer(backend::device_backend* o, std::size_t n) : owner(o), nbytes(n) {
+  data = owner->allocate(n == 0 ? 1 : n);
+  runtime::note_allocation(nbytes);
+}
+
+buffer::~buffer() {
+  owner->deallocate(data, nbytes == 0 ? 1 : nbytes);
+  runtime::note_release(nbytes);
+}
+
+std::int64_t shape_size(const shape_t& s) {
+  std::int64_t n = 1;
+  for (auto d : s) n *= d;
+  return n;
+}
+
+std::vector<std::int64_t> contiguous_strides(const shape_t& s) {
+  std::vector<std::int64_t> st(s.size());
+  std::int64_t acc = 1;
+  for (std::size_t i = s.size(); i-- > 0;) {
+    st[i] = acc;
+    acc *= s[i];
+  }
+  return st;
+}
+
+std::int64_t node::size() const { return shape_size(shape); }
+
+const char* op_name(op_code op) {
+  switch (op) {
+    case op_code::op_code_buffer: return "buffer";
+    case op_code::op_code_scalar: return "scalar";
+    case op_code::op_code_iota: return "iota";
+    case op_code::op_code_cast: return "cast";
+    case op_code::op_code_where: return "where";
+#define NDFUSE_OP_NAME(name, arity) \
+  case op_code::op_code_##name: return #name;
+      NDFUSE_ELEMENTWISE_OPS(NDFUSE_OP_NAME)
+#undef NDFUSE_OP_NAME
+    case op_code::op_code_count: break;
+  }
+  return "?";
+}
+
+}  // namespace ndfuse::ir

@@ -1,0 +1,68 @@
+// A node of the lazy expression DAG. Building an op creates one; evaluating it fills `storage` and
+// drops `inputs`, so everything upstream that nobody holds is freed.
+#pragma once
+#include <atomic>
+#include <complex>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "ndfuse/array.hpp"
+#include "ir/op_code.hpp"
+
+namespace ndfuse::backend {
+class device_backend;
+}
+
+namespace ndfuse::ir {
+
+// Owns one allocation of a backend. Freed when the last node viewing it goes away.
+struct buffer {
+  backend::device_backend* owner = nullptr;
+  void* data = nullptr;
+  std::size_t nbytes = 0;
+  buffer(backend::device_backend* o, std::size_t n);
+  ~buffer();
+  buffer(const buffer&) = delete;
+  buffer& operator=(const buffer&) = delete;
+};
+
+// A scalar value stored as the bits of a given dtype (at most complex128, 16 bytes).
+struct scalar_bits {
+  alignas(16) unsigned char bytes[16] = {};
+};
+
+struct node {
+  op_code op = op_code::op_code_buffer;
+  dtype dt = dtype::float64;
+  shape_t shape;
+  std::vector<std::shared_ptr<node>> inputs;
+
+  // Op parameters. scalar: `value`. iota: value = start + step * (sum_d index_d * iota_coeffs[d]),
+  // computed in float64 (or int64 for integer dtypes), then cast to dt; iota_coeffs are per dim of
+  // `shape` and may be negative (eye uses column - row).
+  scalar_bits value;
+  std::complex<double> start = 0, step = 0;
+  std::vector<std::int64_t> iota_coeffs;
+  std::int64_t iota_offset = 0;  // added to the affine index before scaling (eye's -k)
+  bool iota_equals = false;      // eye: value = (affine index == 0)
+
+  // Storage of a materialized node: element strides and offset into `storage`.
+  std::shared_ptr<buffer> storage;
+  std::vector<std::int64_t> strides;
+  std::int64_t offset = 0;
+
+  // Bounded DAG growth: pending elementwise ops upstream until the nearest materialized nodes
+  // (an over-estimate when the DAG shares nodes, which only splits earlier).
+  std::uint32_t pending_ops = 0;
+  // Number of nf::array handles pointing here. A held node is written when a plan consumes it.
+  std::atomic<int> handles{0};
+
+  bool materialized() const { return storage != nullptr; }
+  std::int64_t size() const;
+};
+
+std::int64_t shape_size(const shape_t& s);
+std::vector<std::int64_t> contiguous_strides(const shape_t& s);
+
+}  // namespace ndfuse::ir

@@ -1,0 +1,24 @@
+// What the frontend needs to know about an elementwise op, read off the registry once at start-up.
+#pragma once
+#include <vector>
+
+#include "ndfuse/dtype.hpp"
+#include "ir/op_code.hpp"
+
+namespace ndfuse::ir {
+
+struct op_loop {
+  dtype in;   // every input is cast to this
+  dtype out;
+};
+
+struct op_info {
+  const char* name = "";
+  int arity = 0;
+  std::vector<op_loop> loops;  // NumPy's loop order: type resolution takes the first that fits
+};
+
+// For op_code values that name registry ops (not buffer/scalar/iota/cast/where).
+const op_info& info(op_code op);
+
+}  // namespace ndfuse::ir

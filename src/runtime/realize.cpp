@@ -1,0 +1,170 @@
+#include "runtime/realize.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+#include "backend/backend.hpp"
+#include "ndfuse/config.hpp"
+#include "runtime/kernel_cache.hpp"
+#include "runtime/stats.hpp"
+#include "schedule/plan.hpp"
+
+namespace ndfuse {
+
+namespace runtime {
+
+namespace {
+
+int debug_level() {
+  static const int level = [] {
+    const char* v = std::getenv("NDFUSE_DEBUG");
+    return v ? std::atoi(v) : 0;
+  }();
+  return level;
+}
+
+ir::kernel_args launch_args(const schedule::kernel_step& step, const std::vector<std::shared_ptr<ir::buffer>>& outs) {
+  ir::kernel_args a;
+  a.shape = step.collapsed_shape;
+  for (const auto& in : step.inputs) {
+    ir::strided_operand op;
+    op.data = in.node->storage->data;
+    op.offset = in.offset;
+    op.strides = in.strides;
+    a.inputs.push_back(std::move(op));
+  }
+  for (const auto& s : step.scalars) a.scalars.push_back(s->value);
+  a.iotas = step.iotas;
+  for (const auto& b : outs) a.outputs.push_back(b->data);
+  return a;
+}
+
+void run_step(backend::device_backend& b, const schedule::kernel_step& step) {
+  auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::shared_ptr<ir::buffer>> outs;
+  for (std::size_t o = 0; o < step.outputs.size(); ++o) {
+    const auto& node = step.outputs[o];
+    if (step.donor[o] >= 0) {
+      outs.push_back(step.inputs[step.donor[o]].node->storage);
+      ++global_counters().buffers_donated;
+    } else {
+      outs.push_back(std::make_shared<ir::buffer>(&b, itemsize(node->dt) * static_cast<std::size_t>(node->size())));
+    }
+  }
+  if (ir::shape_size(step.iteration_shape) > 0) {
+    const std::string key = step.kernel.key();
+    std::uint64_t hits_before = global_counters().cache_hits_memory;
+    const auto& compiled = global_kernel_cache().get(b, step.kernel, key);
+    if (debug_level() >= 2)
+      std::cerr << "[ndfuse] " << step.name << (global_counters().cache_hits_memory > hits_before ? " cache hit" : " cache miss: compiled")
+                << '\n';
+    b.launch(compiled, step.kernel, launch_args(step, outs));
+    ++global_counters().kernels_launched;
+  }
+  // The outputs become buffers; their producers are released unless someone else holds them.
+  for (std::size_t o = 0; o < step.outputs.size(); ++o) {
+    auto& node = *step.outputs[o];
+    node.storage = outs[o];
+    node.strides = ir::contiguous_strides(node.shape);
+    node.offset = 0;
+    node.pending_ops = 0;
+    node.inputs.clear();
+  }
+  if (debug_level() >= 1) {
+    if (debug_level() >= 1) b.synchronize();
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    std::cerr << "[ndfuse] kernel " << step.name << " " << shape_str(step.iteration_shape) << " "
+              << step.kernel.code.size() << " instrs, " << step.outputs.size() << " outputs: " << ms << " ms\n";
+  }
+}
+
+}  // namespace
+
+void realize(const std::vector<std::shared_ptr<ir::node>>& roots, bool automatic_split) {
+  bool any = false;
+  for (const auto& r : roots) any = any || !r->materialized();
+  if (!any) return;
+  schedule::plan p = schedule::make_plan(roots);
+  if (debug_level() >= 2) std::cerr << "[ndfuse] " << (automatic_split ? "automatic split, " : "") << schedule::describe(p);
+  ++global_counters().evaluations;
+  if (automatic_split) ++global_counters().automatic_splits;
+  auto& b = backend::current();
+  for (const auto& step : p.steps) run_step(b, step);
+}
+
+std::string explain(const std::vector<std::shared_ptr<ir::node>>& roots) {
+  bool any = false;
+  for (const auto& r : roots) any = any || !r->materialized();
+  if (!any) return "plan: nothing to compute (already evaluated)\n";
+  return schedule::describe(schedule::make_plan(roots));
+}
+
+std::shared_ptr<ir::node> upload(dtype t, const shape_t& shape, const void* data) {
+  auto n = std::make_shared<ir::node>();
+  n->op = ir::op_code::op_code_buffer;
+  n->dt = t;
+  n->shape = shape;
+  n->strides = ir::contiguous_strides(shape);
+  std::size_t nbytes = itemsize(t) * static_cast<std::size_t>(ir::shape_size(shape));
+  auto& b = backend::current();
+  n->storage = std::make_shared<ir::buffer>(&b, nbytes);
+  if (nbytes) b.copy_from_host(n->storage->data, data, nbytes);
+  return n;
+}
+
+host_array read_to_host(const std::shared_ptr<ir::node>& n) {
+  std::shared_ptr<ir::node> src = n;
+  if (n->offset != 0 || n->strides != ir::contiguous_strides(n->shape)) {
+    // A strided view: gather it into a contiguous buffer first.
+    src = std::make_shared<ir::node>();
+    src->op = ir::op_code::op_code_cast;
+    src->dt = n->dt;
+    src->shape = n->shape;
+    src->inputs = {n};
+    realize({src});
+  }
+  host_array h;
+  h.dtype = src->dt;
+  h.shape = src->shape;
+  h.bytes.resize(itemsize(src->dt) * static_cast<std::size_t>(src->size()));
+  if (!h.bytes.empty()) backend::current().copy_to_host(h.bytes.data(), src->storage->data, h.bytes.size());
+  return h;
+}
+
+namespace {
+thread_local bool eager_flag = false;
+bool eager_env() {
+  static const bool on = [] {
+    const char* v = std::getenv("NDFUSE_EAGER");
+    return v && *v && std::strcmp(v, "0") != 0;
+  }();
+  return on;
+}
+}  // namespace
+
+}  // namespace runtime
+
+bool eager_enabled() { return runtime::eager_flag || runtime::eager_env(); }
+eager_scope::eager_scope() : previous_(runtime::eager_flag) { runtime::eager_flag = true; }
+eager_scope::~eager_scope() { runtime::eager_flag = previous_; }
+
+void eval(std::vector<array*> arrays) {
+  std::vector<std::shared_ptr<ir::node>> roots;
+  for (auto* a : arrays) {
+    if (!a->node()) throw error("eval: the array handle is empty (default-constructed)");
+    roots.push_back(a->node());
+  }
+  runtime::realize(roots);
+}
+
+std::string explain(const array& a) {
+  if (!a.node()) throw error("explain: the array handle is empty (default-constructed)");
+  return runtime::explain({a.node()});
+}
+
+void clear_kernel_cache() { runtime::global_kernel_cache().clear(); }
+std::string backend_name() { return std::string(backend::current().name()); }
+
+}  // namespace ndfuse

@@ -1,0 +1,21 @@
+// realize(): evaluate nodes. Plans with the fuser, then allocates, donates, compiles (through the
+// kernel cache) and launches each step on the current backend, and finally turns every planned
+// output node into a materialized buffer node.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/node.hpp"
+
+namespace ndfuse::runtime {
+
+void realize(const std::vector<std::shared_ptr<ir::node>>& roots, bool automatic_split = false);
+std::string explain(const std::vector<std::shared_ptr<ir::node>>& roots);
+
+// Reads a materialized node's elements to the host in C order (a strided node is copied first).
+host_array read_to_host(const std::shared_ptr<ir::node>& n);
+// A new materialized node holding a copy of host data.
+std::shared_ptr<ir::node> upload(dtype t, const shape_t& shape, const void* data);
+
+}  // namespace ndfuse::runtime

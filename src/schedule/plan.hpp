@@ -1,0 +1,43 @@
+// The fuser's output: an ordered list of steps. Each step is one fused kernel (kernel IR plus the
+// nodes that feed and receive it). Library calls and copies join as later issues land.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/kernel_ir.hpp"
+#include "ir/node.hpp"
+
+namespace ndfuse::schedule {
+
+struct strided_leaf {
+  std::shared_ptr<ir::node> node;     // materialized before the step runs
+  std::vector<std::int64_t> strides;  // element strides over the collapsed iteration shape
+  std::int64_t offset = 0;
+};
+
+struct kernel_step {
+  ir::kernel_ir kernel;
+  std::string name;                   // k_<structural hash>: stable across runs
+  shape_t iteration_shape;            // as the user sees it
+  shape_t collapsed_shape;            // what the kernel iterates over
+  std::vector<strided_leaf> inputs;   // per kernel input slot
+  std::vector<std::shared_ptr<ir::node>> scalars;  // per scalar slot: the node holding the value
+  std::vector<ir::iota_params> iotas;               // per iota slot
+  std::vector<std::shared_ptr<ir::node>> outputs;  // per kernel output: the node it materializes
+  std::vector<int> donor;             // per output: the input slot whose buffer it reuses, or -1
+};
+
+struct plan {
+  std::vector<kernel_step> steps;
+};
+
+// The fuser's passes, in order (NDFUSE_DEBUG=2 prints their names):
+//   collect_pending -> choose_outputs -> group_by_iteration_space -> lower_to_kernel_ir
+//   -> collapse_dimensions -> classify_indices -> choose_donations
+plan make_plan(const std::vector<std::shared_ptr<ir::node>>& roots);
+
+std::string describe(const plan& p);
+std::uint64_t structural_hash(const std::string& key);  // FNV-1a: stable across runs and platforms
+
+}  // namespace ndfuse::schedule
