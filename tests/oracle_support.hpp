@@ -3,6 +3,7 @@
 // Expected arrays are read here, independently of ndfuse's own loader, so a loader bug cannot hide
 // a wrong result; inputs go through nf::load like user data.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -83,6 +85,14 @@ inline nf::shape_t parse_shape(const std::string& s) {
   nf::shape_t out;
   if (s.empty()) return out;
   for (const auto& p : split(s, ',')) out.push_back(std::stoll(p));
+  return out;
+}
+
+// Python's spelling of a shape tuple, "(2, 3)", "(3,)" or "()" -> {2, 3}, {3}, {}
+inline nf::shape_t parse_numpy_shape(const std::string& s) {
+  nf::shape_t out;
+  for (const auto& p : split(s.substr(1, s.size() - 2), ','))
+    if (p.find_first_not_of(' ') != std::string::npos) out.push_back(std::stoll(p));
   return out;
 }
 
@@ -238,6 +248,9 @@ inline std::size_t element_count(const nf::host_array& h) {
 struct tolerance {
   bool transcendental = false;
   bool zero_sign = false;
+  // The dtype the op computed in, when the result was then cast to a wider one (out= targets): a
+  // float32 sin stored into float64 still carries float32 error.
+  std::optional<nf::dtype> computed_in;
 };
 
 inline tolerance tolerance_from(const std::map<std::string, std::string>& params) {
@@ -245,18 +258,35 @@ inline tolerance tolerance_from(const std::map<std::string, std::string>& params
   auto it = params.find("tol");
   t.transcendental = it != params.end() && it->second == "transc";
   t.zero_sign = params.count("zsign") && params.at("zsign") == "1";
+  if (params.count("prec")) t.computed_in = parse_dtype(params.at("prec"));
   return t;
 }
 
+// 0: half, 1: single, 2: double precision (integers and bools count as exact, i.e. double).
+inline int precision_level(nf::dtype t) {
+  if (t == nf::dtype::float16) return 0;
+  if (t == nf::dtype::float32 || t == nf::dtype::complex64) return 1;
+  return 2;
+}
+inline int precision_level(nf::dtype t, const tolerance& tol) {
+  int level = precision_level(t);
+  return tol.computed_in ? std::min(level, precision_level(*tol.computed_in)) : level;
+}
+
 inline double rtol_for(nf::dtype t, const tolerance& tol) {
-  bool single = t == nf::dtype::float32 || t == nf::dtype::complex64;
-  if (tol.transcendental) return single ? 4e-6 : 1e-13;
-  return single ? 1e-6 : 1e-15;
+  switch (precision_level(t, tol)) {
+    case 0: return 1e-3;  // one float16 ulp
+    case 1: return tol.transcendental ? 4e-6 : 1e-6;
+    default: return tol.transcendental ? 1e-13 : 1e-15;
+  }
 }
 inline double atol_for(nf::dtype t, const tolerance& tol) {
   if (!tol.transcendental) return 0.0;
-  bool single = t == nf::dtype::float32 || t == nf::dtype::complex64;
-  return single ? 1.1754943508222875e-38 : 2.2250738585072014e-308;
+  switch (precision_level(t, tol)) {  // the smallest normal: denormal results may differ
+    case 0: return 6.103515625e-05;
+    case 1: return 1.1754943508222875e-38;
+    default: return 2.2250738585072014e-308;
+  }
 }
 
 inline int half_ulps(std::uint16_t a, std::uint16_t b) {

@@ -84,15 +84,26 @@ array& array::assign(const array& value, casting rule) {
   return *this;
 }
 
-// In-place operators: compute, then cast back with same_kind (NumPy's rule for x op= y).
-#define NDFUSE_INPLACE(op, fn)                                                                   \
-  array& array::operator op(const array& o) {                                                   \
-    *this = frontend::assign_like(*this, fn(*this, o), casting::casting_same_kind, #fn);         \
-    return *this;                                                                                \
-  }                                                                                              \
-  array& array::operator op(scalar s) {                                                          \
-    *this = frontend::assign_like(*this, fn(*this, operand(s)), casting::casting_same_kind, #fn); \
-    return *this;                                                                                \
+// In-place operators: compute, then cast back with same_kind (NumPy's rule for x op= y). Eager mode
+// evaluates after the handle is rebound, so the old buffer can be reused in place.
+template <class Build>
+array& rebind_in_place(array& self, Build&& build, const char* op) {
+  array result;
+  {
+    runtime::defer_eager defer;
+    result = frontend::assign_like(self, build(), casting::casting_same_kind, op);
+  }
+  self = std::move(result);
+  if (eager_enabled()) self.eval();
+  return self;
+}
+
+#define NDFUSE_INPLACE(op, fn)                                                              \
+  array& array::operator op(const array& o) {                                              \
+    return rebind_in_place(*this, [&] { return fn(*this, o); }, #fn);                       \
+  }                                                                                         \
+  array& array::operator op(scalar s) {                                                     \
+    return rebind_in_place(*this, [&] { return fn(*this, operand(s)); }, #fn);              \
   }
 NDFUSE_INPLACE(+=, add)
 NDFUSE_INPLACE(-=, subtract)

@@ -67,9 +67,15 @@ struct float_value {
   double value = 0;  // exact widening of the element
 };
 
-float_value make_value(std::uint16_t half_bits) { return {decompose_half(half_bits), half_bits_to_float(half_bits)}; }
-float_value make_value(float f) { return {decompose(f), f}; }
-float_value make_value(double d) { return {decompose(d), d}; }
+float_value make_value(std::uint16_t half_bits) {
+  return {decompose_half(half_bits), half_bits_to_float(half_bits)};
+}
+float_value make_value(float f) {
+  return {decompose(f), f};
+}
+float_value make_value(double d) {
+  return {decompose(d), d};
+}
 
 // NumPy computes the notation thresholds in the array's own dtype, so a float16 ratio can round
 // down to exactly 1000 and a float32 value can equal float32(1e-4); both keep positional notation.
@@ -89,7 +95,8 @@ double in_kind(double v, float_kind kind) {
 // output needs fewer, and a common width.
 class floating_format {
  public:
-  floating_format(const std::vector<float_value>& data, float_kind kind, bool sign_plus) : sign_plus_(sign_plus) {
+  floating_format(const std::vector<float_value>& data, float_kind kind, bool sign_plus)
+      : sign_plus_(sign_plus) {
     std::vector<const float_value*> finite;
     bool has_negative_inf = false;
     for (const auto& v : data) {
@@ -120,7 +127,8 @@ class floating_format {
       std::string ret = x.bits.is_nan ? (sign_plus_ ? "+nan" : "nan")
                                       : (x.bits.negative ? "-inf" : (sign_plus_ ? "+inf" : "inf"));
       const int width = pad_left_ + pad_right_ + 1;
-      if (static_cast<int>(ret.size()) < width) ret.insert(0, static_cast<std::size_t>(width) - ret.size(), ' ');
+      if (static_cast<int>(ret.size()) < width)
+        ret.insert(0, static_cast<std::size_t>(width) - ret.size(), ' ');
       return ret;
     }
     float_format_options opt;
@@ -274,7 +282,8 @@ class complex_format final : public element_formatter {
   static float_value part(const host_array& h, std::size_t i, int which) {
     return make_value(load_element<T>(h, 2 * i + static_cast<std::size_t>(which)));
   }
-  static std::vector<float_value> collect(const host_array& h, const std::vector<std::size_t>& shown, int which) {
+  static std::vector<float_value> collect(const host_array& h, const std::vector<std::size_t>& shown,
+                                          int which) {
     std::vector<float_value> data;
     data.reserve(shown.size());
     for (std::size_t i : shown) data.push_back(part(h, i, which));
@@ -287,7 +296,8 @@ class complex_format final : public element_formatter {
 
 }  // namespace
 
-std::unique_ptr<element_formatter> make_element_formatter(const host_array& h, const std::vector<std::size_t>& shown) {
+std::unique_ptr<element_formatter> make_element_formatter(const host_array& h,
+                                                          const std::vector<std::size_t>& shown) {
   switch (h.dtype) {
     case dtype::bool_:
       return std::make_unique<bool_format>(h);

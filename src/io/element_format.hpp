@@ -21,6 +21,7 @@ class element_formatter {
 
 // `shown` lists the flat positions of the elements that will be printed (all of them, or the
 // corners of a summarized array); only they decide the common format, as in NumPy.
-std::unique_ptr<element_formatter> make_element_formatter(const host_array& h, const std::vector<std::size_t>& shown);
+std::unique_ptr<element_formatter> make_element_formatter(const host_array& h,
+                                                          const std::vector<std::size_t>& shown);
 
 }  // namespace ndfuse::io

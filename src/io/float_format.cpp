@@ -64,7 +64,8 @@ struct big_uint {
     if (limbs.size() < o.limbs.size()) limbs.resize(o.limbs.size(), 0);
     std::uint64_t carry = 0;
     for (std::size_t i = 0; i < limbs.size(); ++i) {
-      const std::uint64_t v = static_cast<std::uint64_t>(limbs[i]) + (i < o.limbs.size() ? o.limbs[i] : 0) + carry;
+      const std::uint64_t v =
+          static_cast<std::uint64_t>(limbs[i]) + (i < o.limbs.size() ? o.limbs[i] : 0) + carry;
       limbs[i] = static_cast<std::uint32_t>(v);
       carry = v >> 32;
     }
@@ -111,7 +112,8 @@ constexpr int max_digits = 16384;
 // the value among its neighbours (ties at the margins accepted for even mantissas, as IEEE rounding
 // would), but not before cutoff_min and never after cutoff_max; in exact mode digits are those of
 // the exact binary value, correctly rounded at cutoff_max.
-digit_string generate_digits(const float_bits& v, bool unique, bool total_length, int cutoff_max, int cutoff_min) {
+digit_string generate_digits(const float_bits& v, bool unique, bool total_length, int cutoff_max,
+                             int cutoff_min) {
   digit_string out;
   if (v.mantissa == 0) {
     out.digits = "0";
@@ -181,7 +183,8 @@ digit_string generate_digits(const float_bits& v, bool unique, bool total_length
       const int cmp_high = compare(value_high, scale);
       low = is_even ? cmp_low <= 0 : cmp_low < 0;
       high = is_even ? cmp_high >= 0 : cmp_high > 0;
-      if (((low || high) && digit_exponent <= cutoff_min_exponent) || digit_exponent == cutoff_max_exponent) break;
+      if (((low || high) && digit_exponent <= cutoff_min_exponent) || digit_exponent == cutoff_max_exponent)
+        break;
       out.digits.push_back(static_cast<char>('0' + digit));
       scaled_value.multiply(10);
       margin_low.multiply(10);
@@ -314,8 +317,8 @@ double round_to_half(double v) {
   const double mag = std::fabs(v);
   if (mag >= 65520.0) return std::copysign(std::numeric_limits<double>::infinity(), v);
   int e = 0;
-  std::frexp(mag, &e);  // mag = f * 2^e with f in [0.5, 1)
-  const int quantum_exp = std::max(e - 1, -14) - 10;  // subnormals share the 2^-24 quantum
+  std::frexp(mag, &e);                                             // mag = f * 2^e with f in [0.5, 1)
+  const int quantum_exp = std::max(e - 1, -14) - 10;               // subnormals share the 2^-24 quantum
   const double q = std::nearbyint(std::ldexp(mag, -quantum_exp));  // ties to even in the default mode
   return std::copysign(std::ldexp(q, quantum_exp), v);
 }

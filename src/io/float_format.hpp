@@ -38,7 +38,7 @@ struct float_format_options {
   bool sign = false;  // always print the sign
   trim_mode trim = trim_mode::trim_keep;
   int pad_left = -1;
-  int pad_right = -1;  // positional only
+  int pad_right = -1;   // positional only
   int exp_digits = -1;  // scientific only
 };
 

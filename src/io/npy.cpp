@@ -1,5 +1,6 @@
 #include "io/npy.hpp"
 
+#include <unistd.h>
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -7,7 +8,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include "io/npy_header.hpp"
 #include "ndfuse/io.hpp"
@@ -28,17 +28,21 @@ std::size_t byte_count(const host_array& h) {
   return n;
 }
 
-std::string errno_text() { return std::strerror(errno); }
+std::string errno_text() {
+  return std::strerror(errno);
+}
 
 // Complex values swap each component, not the pair.
 void swap_bytes(std::vector<std::byte>& bytes, dtype t) {
   const std::size_t width = is_complex(t) ? itemsize(t) / 2 : itemsize(t);
   if (width <= 1) return;
-  for (std::size_t i = 0; i + width <= bytes.size(); i += width) std::reverse(bytes.begin() + i, bytes.begin() + i + width);
+  for (std::size_t i = 0; i + width <= bytes.size(); i += width)
+    std::reverse(bytes.begin() + i, bytes.begin() + i + width);
 }
 
 // Fortran-order data is C-order data of the reversed shape; this gathers it into C order.
-std::vector<std::byte> fortran_to_c(const std::vector<std::byte>& src, const shape_t& shape, std::size_t item) {
+std::vector<std::byte> fortran_to_c(const std::vector<std::byte>& src, const shape_t& shape,
+                                    std::size_t item) {
   std::vector<std::byte> out(src.size());
   if (src.empty()) return out;
   const std::size_t ndim = shape.size();
@@ -93,7 +97,8 @@ void write_npy(const std::string& path, const host_array& h) {
   header += '\n';
 
   const std::size_t nbytes = byte_count(h);
-  if (h.bytes.size() < nbytes) throw error("save: '" + path + "': the host data is smaller than its shape says");
+  if (h.bytes.size() < nbytes)
+    throw error("save: '" + path + "': the host data is smaller than its shape says");
 
   const std::string tmp = temporary_path(path);
   {
@@ -121,15 +126,19 @@ host_array read_npy(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw error("load: cannot open '" + path + "': " + errno_text());
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw error("load: '" + path + "' is a directory, not a .npy file");
+  if (std::filesystem::is_directory(path, ec))
+    throw error("load: '" + path + "' is a directory, not a .npy file");
   in.seekg(0, std::ios::end);
   const auto file_size = static_cast<std::size_t>(in.tellg());
   in.seekg(0);
-  auto malformed = [&](const std::string& what) { return error("load: '" + path + "' is not a valid .npy file: " + what); };
+  auto malformed = [&](const std::string& what) {
+    return error("load: '" + path + "' is not a valid .npy file: " + what);
+  };
 
   char prefix[magic_len + 2];
   if (file_size < sizeof prefix || !in.read(prefix, sizeof prefix)) throw malformed("the file is too short");
-  if (std::memcmp(prefix, magic, magic_len) != 0) throw malformed("it does not start with the .npy magic string");
+  if (std::memcmp(prefix, magic, magic_len) != 0)
+    throw malformed("it does not start with the .npy magic string");
   const unsigned major = static_cast<unsigned char>(prefix[6]);
   const unsigned minor = static_cast<unsigned char>(prefix[7]);
   if (major < 1 || major > 3 || minor != 0) {
@@ -141,7 +150,8 @@ host_array read_npy(const std::string& path) {
     throw malformed("the file ends inside the header length");
   }
   std::size_t header_len = 0;
-  for (std::size_t i = 0; i < length_bytes; ++i) header_len |= static_cast<std::size_t>(len_buf[i]) << (8 * i);
+  for (std::size_t i = 0; i < length_bytes; ++i)
+    header_len |= static_cast<std::size_t>(len_buf[i]) << (8 * i);
   const std::size_t data_start = sizeof prefix + length_bytes + header_len;
   if (data_start > file_size) throw malformed("the file ends inside the header (truncated)");
   std::string text(header_len, '\0');
@@ -171,8 +181,12 @@ host_array read_npy(const std::string& path) {
 
 }  // namespace io
 
-void save(const std::string& path, const array& a) { io::write_npy(path, a.to_host()); }
+void save(const std::string& path, const array& a) {
+  io::write_npy(path, a.to_host());
+}
 
-array load(const std::string& path) { return asarray(io::read_npy(path)); }
+array load(const std::string& path) {
+  return asarray(io::read_npy(path));
+}
 
 }  // namespace ndfuse

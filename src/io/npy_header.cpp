@@ -18,8 +18,8 @@ struct py_value {
   std::string str;
   std::int64_t integer = 0;
   bool boolean = false;
-  std::vector<py_value> items;                            // tuple, list
-  std::vector<std::pair<py_value, py_value>> entries;     // dict
+  std::vector<py_value> items;                         // tuple, list
+  std::vector<std::pair<py_value, py_value>> entries;  // dict
 };
 
 class literal_parser {
@@ -52,7 +52,8 @@ class literal_parser {
   bool at_word(std::string_view w) const {
     if (text_.substr(pos_, w.size()) != w) return false;
     const std::size_t end = pos_ + w.size();
-    return end == text_.size() || !(std::isalnum(static_cast<unsigned char>(text_[end])) || text_[end] == '_');
+    return end == text_.size() ||
+           !(std::isalnum(static_cast<unsigned char>(text_[end])) || text_[end] == '_');
   }
 
   py_value parse_value(int depth) {
@@ -61,8 +62,9 @@ class literal_parser {
     if (pos_ >= text_.size()) fail("unexpected end");
     const char c = text_[pos_];
     py_value v;
-    if (c == '\'' || c == '"' || ((c == 'u' || c == 'U') && pos_ + 1 < text_.size() &&
-                                  (text_[pos_ + 1] == '\'' || text_[pos_ + 1] == '"'))) {
+    if (c == '\'' || c == '"' ||
+        ((c == 'u' || c == 'U') && pos_ + 1 < text_.size() &&
+         (text_[pos_ + 1] == '\'' || text_[pos_ + 1] == '"'))) {
       v.k = py_value::kind::kind_str;
       v.str = parse_string();
     } else if (c == '-' || c == '+' || std::isdigit(static_cast<unsigned char>(c))) {
@@ -143,7 +145,8 @@ class literal_parser {
   std::int64_t parse_int() {
     bool negative = false;
     if (text_[pos_] == '-' || text_[pos_] == '+') negative = text_[pos_++] == '-';
-    if (pos_ >= text_.size() || !std::isdigit(static_cast<unsigned char>(text_[pos_]))) fail("expected a digit");
+    if (pos_ >= text_.size() || !std::isdigit(static_cast<unsigned char>(text_[pos_])))
+      fail("expected a digit");
     std::uint64_t v = 0;
     while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
       const auto d = static_cast<std::uint64_t>(text_[pos_++] - '0');
@@ -183,10 +186,10 @@ descr_info parse_descr(const std::string& descr, const std::string& file) {
     d.remove_prefix(1);
   }
   static const std::map<std::string_view, dtype> codes = {
-      {"?", dtype::bool_},     {"b1", dtype::bool_},    {"i1", dtype::int8},     {"i2", dtype::int16},
-      {"i4", dtype::int32},    {"i8", dtype::int64},    {"u1", dtype::uint8},    {"u2", dtype::uint16},
-      {"u4", dtype::uint32},   {"u8", dtype::uint64},   {"f2", dtype::float16},  {"f4", dtype::float32},
-      {"f8", dtype::float64},  {"c8", dtype::complex64}, {"c16", dtype::complex128}};
+      {"?", dtype::bool_},    {"b1", dtype::bool_},     {"i1", dtype::int8},       {"i2", dtype::int16},
+      {"i4", dtype::int32},   {"i8", dtype::int64},     {"u1", dtype::uint8},      {"u2", dtype::uint16},
+      {"u4", dtype::uint32},  {"u8", dtype::uint64},    {"f2", dtype::float16},    {"f4", dtype::float32},
+      {"f8", dtype::float64}, {"c8", dtype::complex64}, {"c16", dtype::complex128}};
   const auto it = codes.find(d);
   if (it == codes.end()) return unsupported();
   const bool native_little = std::endian::native == std::endian::little;
@@ -235,7 +238,8 @@ npy_header parse_npy_header(std::string_view text, const std::string& file) {
   if (shape->k != py_value::kind::kind_tuple) bad_header(file, "the shape is not a tuple");
   std::int64_t count = 1;
   for (const auto& dim : shape->items) {
-    if (dim.k != py_value::kind::kind_int || dim.integer < 0) bad_header(file, "the shape holds a non-size entry");
+    if (dim.k != py_value::kind::kind_int || dim.integer < 0)
+      bad_header(file, "the shape holds a non-size entry");
     if (dim.integer > 0 && count > std::numeric_limits<std::int64_t>::max() / dim.integer) {
       bad_header(file, "the shape is too large");
     }
@@ -299,7 +303,8 @@ std::string npy_descr(dtype t) {
 }
 
 std::string format_npy_header_dict(dtype t, const shape_t& shape) {
-  std::string text = "{'descr': '" + npy_descr(t) + "', 'fortran_order': False, 'shape': " + shape_str(shape) + ", }";
+  std::string text =
+      "{'descr': '" + npy_descr(t) + "', 'fortran_order': False, 'shape': " + shape_str(shape) + ", }";
   // np.save leaves room for the first dimension to grow to 21 digits, so that appending rows
   // can rewrite the header in place.
   constexpr std::size_t growth_axis_max_digits = 21;

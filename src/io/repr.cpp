@@ -39,7 +39,8 @@ std::vector<std::size_t> shown_positions(const shape_t& shape, bool summarize) {
     std::vector<std::size_t> next;
     next.reserve(out.size() * keep.size());
     for (std::size_t base : out) {
-      for (std::int64_t i : keep) next.push_back(base * static_cast<std::size_t>(n) + static_cast<std::size_t>(i));
+      for (std::int64_t i : keep)
+        next.push_back(base * static_cast<std::size_t>(n) + static_cast<std::size_t>(i));
     }
     out = std::move(next);
   }
@@ -171,15 +172,16 @@ std::string repr_host(const host_array& h) {
   } else {
     const auto formatter = make_element_formatter(h, shown_positions(h.shape, summarize));
     const std::string next_line_prefix = " " + std::string(prefix.size(), ' ');
-    body = array_layout(h.shape, *formatter, summarize).format(next_line_prefix, line_width - static_cast<std::int64_t>(suffix.size()));
+    body = array_layout(h.shape, *formatter, summarize)
+               .format(next_line_prefix, line_width - static_cast<std::int64_t>(suffix.size()));
   }
 
   // dtype= and shape= appear when the printed values do not imply them.
   std::vector<std::string> extras;
   const bool shape_is_0 = h.shape.size() == 1 && h.shape[0] == 0;
   if ((size == 0 && !shape_is_0) || size > threshold) extras.push_back("shape=" + shape_str(h.shape));
-  const bool dtype_implied = h.dtype == dtype::int64 || h.dtype == dtype::float64 || h.dtype == dtype::complex128 ||
-                             h.dtype == dtype::bool_;
+  const bool dtype_implied = h.dtype == dtype::int64 || h.dtype == dtype::float64 ||
+                             h.dtype == dtype::complex128 || h.dtype == dtype::bool_;
   if (!dtype_implied || size == 0) extras.push_back(std::string("dtype=") + numpy_dtype_name(h.dtype));
   if (extras.empty()) return prefix + body + suffix;
 
@@ -188,7 +190,8 @@ std::string repr_host(const host_array& h) {
   for (std::size_t i = 0; i < extras.size(); ++i) extra_str += (i ? ", " : "") + extras[i];
   extra_str += suffix;
   const auto last_newline = arr_str.rfind('\n');
-  const std::size_t last_line_len = last_newline == std::string::npos ? arr_str.size() : arr_str.size() - last_newline - 1;
+  const std::size_t last_line_len =
+      last_newline == std::string::npos ? arr_str.size() : arr_str.size() - last_newline - 1;
   const bool new_line = static_cast<std::int64_t>(last_line_len + extra_str.size() + 1) > line_width;
   const std::string spacer = new_line ? "\n" + std::string(prefix.size(), ' ') : " ";
   return arr_str + spacer + extra_str;
@@ -206,8 +209,12 @@ std::string shape_str(const shape_t& s) {
   return out + ")";
 }
 
-std::string repr(const array& a) { return io::repr_host(a.to_host()); }
+std::string repr(const array& a) {
+  return io::repr_host(a.to_host());
+}
 
-std::ostream& operator<<(std::ostream& os, const array& a) { return os << repr(a); }
+std::ostream& operator<<(std::ostream& os, const array& a) {
+  return os << repr(a);
+}
 
 }  // namespace ndfuse

@@ -135,6 +135,7 @@ host_array read_to_host(const std::shared_ptr<ir::node>& n) {
 
 namespace {
 thread_local bool eager_flag = false;
+thread_local bool eager_deferred = false;
 bool eager_env() {
   static const bool on = [] {
     const char* v = std::getenv("NDFUSE_EAGER");
@@ -144,9 +145,12 @@ bool eager_env() {
 }
 }  // namespace
 
+defer_eager::defer_eager() : previous_(eager_deferred) { eager_deferred = true; }
+defer_eager::~defer_eager() { eager_deferred = previous_; }
+
 }  // namespace runtime
 
-bool eager_enabled() { return runtime::eager_flag || runtime::eager_env(); }
+bool eager_enabled() { return !runtime::eager_deferred && (runtime::eager_flag || runtime::eager_env()); }
 eager_scope::eager_scope() : previous_(runtime::eager_flag) { runtime::eager_flag = true; }
 eager_scope::~eager_scope() { runtime::eager_flag = previous_; }
 

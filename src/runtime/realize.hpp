@@ -18,4 +18,17 @@ host_array read_to_host(const std::shared_ptr<ir::node>& n);
 // A new materialized node holding a copy of host data.
 std::shared_ptr<ir::node> upload(dtype t, const shape_t& shape, const void* data);
 
+// While alive, eager mode waits: an in-place operator builds its node, rebinds the handle, and only
+// then evaluates, so the old buffer (now unheld) can be donated as NumPy's in-place ops write in place.
+class defer_eager {
+ public:
+  defer_eager();
+  ~defer_eager();
+  defer_eager(const defer_eager&) = delete;
+  defer_eager& operator=(const defer_eager&) = delete;
+
+ private:
+  bool previous_;
+};
+
 }  // namespace ndfuse::runtime

@@ -3,6 +3,7 @@
 
 Usage: gen_repr.py OUTDIR. Writes OUTDIR/repr/manifest.txt, one case name per line, and for each case
 OUTDIR/repr/<name>.npy (the input array) and OUTDIR/repr/<name>.txt (exactly repr(array), no newline).
+OUTDIR/repr/shapes.txt holds shapes as Python prints them, one a line: "<sizes, space-separated>|<repr>".
 
 The test loads each .npy with nf::load, prints it with nf::repr and compares the strings exactly.
 NumPy before 2.3 chose scientific notation and the shape= suffix by older rules; with such a NumPy
@@ -158,6 +159,9 @@ def main():
             names.append(name)
         with open(os.path.join(tmp, "manifest.txt"), "w") as f:
             f.write("\n".join(names) + "\n")
+    with open(os.path.join(tmp, "shapes.txt"), "w") as f:
+        for shape in [(), (0,), (3,), (2, 3), (0, 5, 1), (7, 1, 2, 9), (2**40, 3)]:
+            f.write(" ".join(str(s) for s in shape) + "|" + repr(np.empty(shape, dtype=np.uint8).shape if np.prod(shape) < 10**6 else shape) + "\n")
     shutil.rmtree(out, ignore_errors=True)
     os.rename(tmp, out)
 

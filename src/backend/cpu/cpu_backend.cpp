@@ -7,7 +7,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 
 #include "backend/cpu/loops.hpp"
 #include "backend/cpu/thread_pool.hpp"
@@ -170,12 +172,39 @@ class cpu_backend final : public device_backend {
  public:
   std::string_view name() const override { return "cpu"; }
 
+  // Freed buffers are kept for reuse by size (as CuPy's pool does): a fresh allocation of a big
+  // buffer costs a page fault per 4 KiB, which would dominate eager chains.
   void* allocate(std::size_t nbytes) override {
+    {
+      std::lock_guard lock(pool_mutex_);
+      auto it = pool_.find(nbytes);
+      if (it != pool_.end() && !it->second.empty()) {
+        void* p = it->second.back();
+        it->second.pop_back();
+        pooled_bytes_ -= nbytes;
+        return p;
+      }
+    }
     void* p = ::operator new(nbytes, std::align_val_t(64), std::nothrow);
+    if (!p) {
+      release_pool();
+      p = ::operator new(nbytes, std::align_val_t(64), std::nothrow);
+    }
     if (!p) throw out_of_memory("cpu backend: cannot allocate " + std::to_string(nbytes) + " bytes");
     return p;
   }
-  void deallocate(void* p, std::size_t) override { ::operator delete(p, std::align_val_t(64)); }
+  void deallocate(void* p, std::size_t nbytes) override {
+    {
+      std::lock_guard lock(pool_mutex_);
+      if (pooled_bytes_ + nbytes <= pool_limit_bytes) {
+        pool_[nbytes].push_back(p);
+        pooled_bytes_ += nbytes;
+        return;
+      }
+    }
+    ::operator delete(p, std::align_val_t(64));
+  }
+  ~cpu_backend() override { release_pool(); }
   void copy_from_host(void* dst, const void* src, std::size_t n) override { std::memcpy(dst, src, n); }
   void copy_to_host(void* dst, const void* src, std::size_t n) override { std::memcpy(dst, src, n); }
   void synchronize() override {}
@@ -213,6 +242,19 @@ class cpu_backend final : public device_backend {
     }
     global_pool().parallel_for(blocks, [&](unsigned, std::int64_t b, std::int64_t e) { run_range(prog, k, a, b, e); });
   }
+
+ private:
+  static constexpr std::size_t pool_limit_bytes = std::size_t(4) << 30;
+  void release_pool() {
+    std::lock_guard lock(pool_mutex_);
+    for (auto& [size, list] : pool_)
+      for (void* p : list) ::operator delete(p, std::align_val_t(64));
+    pool_.clear();
+    pooled_bytes_ = 0;
+  }
+  std::mutex pool_mutex_;
+  std::unordered_map<std::size_t, std::vector<void*>> pool_;
+  std::size_t pooled_bytes_ = 0;
 };
 
 }  // namespace

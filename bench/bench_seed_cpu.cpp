@@ -1,0 +1,96 @@
+// The seed chain x *= 5; x *= x; x += x; x.eval() on the CPU backend: fused (one kernel, in place)
+// against eager (three kernels), each reported as a ratio to a memcpy of the same bytes measured in
+// the same process. Times are wall-clock medians; nothing here asserts a time.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <optional>
+#include <vector>
+
+#include "ndfuse/ndfuse.hpp"
+
+namespace {
+
+constexpr std::int64_t elements = 50'000'000;  // 400 MB of float64
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Median time of one read + one write of `bytes` with memcpy: the bandwidth limit for a chain that
+// reads its input once and writes its output once.
+double memcpy_seconds(std::size_t bytes) {
+  static double cached = 0;
+  if (cached > 0) return cached;
+  std::vector<char> a(bytes, 1), b(bytes, 2);
+  std::vector<double> t;
+  for (int i = 0; i < 7; ++i) {
+    auto t0 = std::chrono::steady_clock::now();
+    std::memcpy(b.data(), a.data(), bytes);
+    benchmark::DoNotOptimize(b.data());
+    t.push_back(seconds_since(t0));
+  }
+  std::sort(t.begin(), t.end());
+  return cached = t[t.size() / 2];
+}
+
+void report(benchmark::State& state, double total_seconds, std::int64_t iters) {
+  double per_iter = total_seconds / static_cast<double>(iters);
+  double bytes = 2.0 * elements * sizeof(double);
+  state.counters["GB/s"] = bytes / per_iter / 1e9;
+  state.counters["x_memcpy"] = per_iter / memcpy_seconds(static_cast<std::size_t>(elements * sizeof(double)));
+}
+
+void seed_chain(benchmark::State& state, bool eager) {
+  nf::array x = nf::ones({elements});
+  x.eval();
+  double total = 0;
+  std::int64_t iters = 0;
+  for (auto _ : state) {
+    auto t0 = std::chrono::steady_clock::now();
+    {
+      std::optional<nf::eager_scope> scope;
+      if (eager) scope.emplace();
+      x *= 5;
+      x *= x;
+      x += x;
+      x.eval();
+    }
+    double dt = seconds_since(t0);
+    state.SetIterationTime(dt);
+    total += dt;
+    ++iters;
+  }
+  report(state, total, iters);
+  state.SetBytesProcessed(state.iterations() * 2 * elements * static_cast<std::int64_t>(sizeof(double)));
+}
+
+void BM_memcpy_same_bytes(benchmark::State& state) {
+  std::size_t bytes = elements * sizeof(double);
+  std::vector<char> a(bytes, 1), b(bytes, 2);
+  double total = 0;
+  std::int64_t iters = 0;
+  for (auto _ : state) {
+    auto t0 = std::chrono::steady_clock::now();
+    std::memcpy(b.data(), a.data(), bytes);
+    benchmark::DoNotOptimize(b.data());
+    double dt = seconds_since(t0);
+    state.SetIterationTime(dt);
+    total += dt;
+    ++iters;
+  }
+  report(state, total, iters);
+}
+
+void BM_seed_chain_fused(benchmark::State& state) { seed_chain(state, false); }
+void BM_seed_chain_eager(benchmark::State& state) { seed_chain(state, true); }
+
+}  // namespace
+
+BENCHMARK(BM_memcpy_same_bytes)->UseManualTime()->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true)->MinTime(0.5);
+BENCHMARK(BM_seed_chain_fused)->UseManualTime()->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true)->MinTime(0.5);
+BENCHMARK(BM_seed_chain_eager)->UseManualTime()->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true)->MinTime(0.5);
+
+BENCHMARK_MAIN();

@@ -1,0 +1,196 @@
+// The fuser's contract, shown through nf::stats(): one kernel per elementwise chain, held nodes
+// written as extra outputs, donation, bounded DAG growth, and a structure-only kernel cache.
+// Expected values are NumPy's (given as the NumPy expression in a comment) and are exact here.
+#include <cmath>
+#include <vector>
+
+#include "catch.hpp"
+#include "ir/node.hpp"
+#include "ndfuse/ndfuse.hpp"
+
+namespace {
+
+nf::array evaluated_arange(std::int64_t n) {
+  nf::array x = nf::arange(n).astype(nf::float64);
+  x.eval();
+  return x;
+}
+
+}  // namespace
+
+TEST_CASE("seed chain compiles and launches exactly one kernel", "[fusion]") {
+  nf::array x = evaluated_arange(10);
+  nf::clear_kernel_cache();
+  nf::reset_stats();
+  x *= 5;
+  x *= x;
+  x += x;
+  CHECK(nf::stats().kernels_launched == 0);  // building does no work
+  x.eval();
+  auto s = nf::stats();
+  CHECK(s.kernels_launched == 1);
+  CHECK(s.kernels_compiled == 1);
+  CHECK(s.evaluations == 1);
+  CHECK(s.buffers_donated == 1);  // nobody else holds the input: the output reuses it
+  // NumPy: x = np.arange(10.); x *= 5; x *= x; x += x
+  std::vector<double> expected = {0, 50, 200, 450, 800, 1250, 1800, 2450, 3200, 4050};
+  CHECK(x.to_vector<double>() == expected);
+}
+
+TEST_CASE("a copy taken before an in-place op keeps its value and blocks donation", "[fusion]") {
+  nf::array x = evaluated_arange(4);
+  nf::array before = x;
+  nf::reset_stats();
+  x *= 2;
+  x.eval();
+  CHECK(nf::stats().buffers_donated == 0);
+  CHECK(before.to_vector<double>() == std::vector<double>{0, 1, 2, 3});
+  CHECK(x.to_vector<double>() == std::vector<double>{0, 2, 4, 6});
+}
+
+TEST_CASE("a held intermediate is written by the same kernel, never recomputed", "[fusion]") {
+  nf::array x = evaluated_arange(6);
+  nf::array y = x * 2 + 1;  // held by a handle
+  nf::array z = y * y;
+  nf::reset_stats();
+  z.eval();
+  CHECK(nf::stats().kernels_launched == 1);
+  CHECK(y.is_evaluated());  // extra output of that one kernel
+  nf::reset_stats();
+  CHECK(y.to_vector<double>() == std::vector<double>{1, 3, 5, 7, 9, 11});  // NumPy: np.arange(6.)*2+1
+  CHECK(nf::stats().kernels_launched == 0);
+  CHECK(z.to_vector<double>() == std::vector<double>{1, 9, 25, 49, 81, 121});
+}
+
+TEST_CASE("nf::eval of several results runs one plan, one kernel per iteration shape", "[fusion]") {
+  nf::array x = evaluated_arange(6);
+  nf::array col = nf::asarray(std::vector<double>{1, 2}, {2, 1});
+  nf::array a = x + 1;
+  nf::array b = x * 3;
+  nf::array c = col * 10 + x;  // shape (2, 6): a second iteration space
+  nf::reset_stats();
+  nf::eval(a, b, c);
+  CHECK(nf::stats().evaluations == 1);
+  CHECK(nf::stats().kernels_launched == 2);
+  CHECK(a.to_vector<double>() == std::vector<double>{1, 2, 3, 4, 5, 6});
+  CHECK(b.to_vector<double>() == std::vector<double>{0, 3, 6, 9, 12, 15});
+  // NumPy: np.array([[1.],[2.]])*10 + np.arange(6.)
+  CHECK(c.to_vector<double>() == std::vector<double>{10, 11, 12, 13, 14, 15, 20, 21, 22, 23, 24, 25});
+}
+
+TEST_CASE("a held node of a smaller shape gets its own kernel first and is read back", "[fusion]") {
+  nf::array col = nf::asarray(std::vector<float>{1, 2, 3}, {3, 1});
+  nf::array row = nf::asarray(std::vector<float>{10, 20}, {1, 2});
+  nf::array t = col * 2;  // held, shape (3, 1)
+  nf::array r = t + row;  // shape (3, 2)
+  nf::reset_stats();
+  r.eval();
+  CHECK(nf::stats().kernels_launched == 2);
+  CHECK(t.is_evaluated());
+  CHECK(t.to_vector<float>() == std::vector<float>{2, 4, 6});
+  CHECK(r.to_vector<float>() == std::vector<float>{12, 22, 14, 24, 16, 26});
+}
+
+TEST_CASE("creation ops consumed by a kernel are never written", "[fusion]") {
+  nf::reset_stats();
+  nf::array y = nf::ones({1000}) * 3 + nf::arange(1000);
+  y.eval();
+  auto s = nf::stats();
+  CHECK(s.kernels_launched == 1);
+  CHECK(s.bytes_allocated == 1000 * sizeof(double));  // the result only
+  CHECK(y.to_vector<double>()[999] == 1002.0);         // NumPy: (np.ones(1000)*3 + np.arange(1000))[999]
+}
+
+TEST_CASE("a loop over changing scalars compiles one kernel structure", "[fusion]") {
+  nf::array x = nf::ones({64});
+  x.eval();
+  nf::clear_kernel_cache();
+  nf::reset_stats();
+  for (int i = 0; i < 1000; ++i) {
+    x *= double(i % 3 == 0 ? 1.0 : -1.0);
+    x.eval();
+  }
+  auto s = nf::stats();
+  CHECK(s.kernels_compiled == 1);
+  CHECK(s.kernels_launched == 1000);
+  CHECK(s.cache_hits_memory == 999);
+  // 1000 factors: i%3==0 gives +1 (334 times), others -1 (666 times): (-1)**666 == 1
+  CHECK(x.to_vector<double>() == std::vector<double>(64, 1.0));
+}
+
+TEST_CASE("the same structure over different sizes of one rank reuses the kernel", "[fusion]") {
+  nf::clear_kernel_cache();
+  nf::reset_stats();
+  for (std::int64_t n : {10, 1000, 100000}) {
+    nf::array x = evaluated_arange(n);
+    nf::array y = nf::sqrt(x) + 1.5;
+    y.eval();
+  }
+  // the arange kernel and the sqrt kernel, each compiled once
+  CHECK(nf::stats().kernels_compiled == 2);
+}
+
+TEST_CASE("an unbounded loop of in-place adds runs in bounded memory", "[fusion]") {
+  nf::array x = nf::zeros({256});
+  x.eval();
+  nf::reset_stats();
+  std::uint64_t max_in_use = 0;
+  for (int i = 0; i < 100000; ++i) {
+    x += 1.0;
+    max_in_use = std::max(max_in_use, nf::stats().bytes_in_use);
+    REQUIRE(x.node()->pending_ops <= 256);  // the DAG never grows past its bound
+  }
+  CHECK(nf::stats().automatic_splits > 0);
+  CHECK(max_in_use <= 4 * 256 * sizeof(double));
+  CHECK(x.to_vector<double>() == std::vector<double>(256, 100000.0));
+}
+
+TEST_CASE("eager mode launches one kernel per op through the same path", "[fusion]") {
+  nf::array x = evaluated_arange(8);
+  nf::reset_stats();
+  {
+    nf::eager_scope eager;
+    x *= 5;
+    x *= x;
+    x += x;
+  }
+  CHECK(nf::stats().kernels_launched == 3);
+  CHECK(x.is_evaluated());
+  CHECK(x.to_vector<double>() == std::vector<double>{0, 50, 200, 450, 800, 1250, 1800, 2450});
+}
+
+TEST_CASE("explain shows the plan without running it", "[fusion]") {
+  nf::array x = evaluated_arange(5);
+  nf::array y = nf::exp(x) * 2;
+  nf::reset_stats();
+  std::string plan = nf::explain(y);
+  CHECK(nf::stats().kernels_launched == 0);
+  CHECK(plan.find("1 kernel") != std::string::npos);
+  CHECK(plan.find("exp(") != std::string::npos);
+  CHECK(plan.find("multiply(") != std::string::npos);
+  CHECK(!y.is_evaluated());
+}
+
+TEST_CASE("broadcast, strided and flat inputs get their index class", "[fusion]") {
+  nf::array m = nf::asarray(std::vector<double>(12, 1.0), {3, 4});
+  nf::array r = nf::asarray(std::vector<double>{1, 2, 3, 4}, {4});
+  m.eval();
+  std::string plan = nf::explain(m + r);
+  CHECK(plan.find("flat") != std::string::npos);
+  CHECK(plan.find("broadcast") != std::string::npos);
+  // NumPy: np.ones((3,4)) + np.array([1.,2,3,4])
+  CHECK((m + r).to_vector<double>() == std::vector<double>{2, 3, 4, 5, 2, 3, 4, 5, 2, 3, 4, 5});
+}
+
+TEST_CASE("errors are raised where the node is built and leave arrays unchanged", "[fusion]") {
+  nf::array x = nf::ones({3}, nf::int32);
+  nf::array y = nf::ones({2, 3});
+  CHECK_THROWS_AS(x += y, nf::dtype_error);  // float64 -> int32 is not same_kind
+  CHECK_THROWS_AS(x += nf::ones({2, 3}, nf::int32), nf::shape_error);
+  CHECK_THROWS_AS(nf::ones({3}) + nf::ones({4}), nf::shape_error);
+  CHECK(x.shape() == nf::shape_t{3});
+  CHECK(x.dtype() == nf::int32);
+  CHECK(x.to_vector<std::int32_t>() == std::vector<std::int32_t>{1, 1, 1});
+  nf::array empty_handle;
+  CHECK_THROWS_AS(empty_handle + 1, nf::error);
+}
