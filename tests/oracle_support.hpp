@@ -27,7 +27,9 @@ inline const char* const dtype_names[nf::dtype_count] = {
     "bool",   "int8",   "int16",   "int32",   "int64",   "uint8",     "uint16",
     "uint32", "uint64", "float16", "float32", "float64", "complex64", "complex128"};
 
-inline std::string name_of(nf::dtype t) { return dtype_names[static_cast<int>(t)]; }
+inline std::string name_of(nf::dtype t) {
+  return dtype_names[static_cast<int>(t)];
+}
 
 inline nf::dtype parse_dtype(const std::string& name) {
   for (int i = 0; i < nf::dtype_count; ++i)
@@ -106,18 +108,25 @@ inline std::string numpy_shape(const nf::shape_t& s) {
 // --- weak scalars: the C++ literal types a user writes -------------------------------------------------
 using scalar_value = std::variant<bool, std::int64_t, std::uint64_t, double, std::complex<double>>;
 
-inline bool is_scalar_token(const std::string& t) { return t.size() > 2 && t[1] == ':' && t.find('/') == std::string::npos; }
+inline bool is_scalar_token(const std::string& t) {
+  return t.size() > 2 && t[1] == ':' && t.find('/') == std::string::npos;
+}
 
 inline scalar_value parse_scalar(const std::string& t) {
   std::string rest = t.substr(2);
   switch (t[0]) {
-    case 'b': return rest == "1";
-    case 'i': return static_cast<std::int64_t>(std::stoll(rest));
-    case 'u': return static_cast<std::uint64_t>(std::stoull(rest));
-    case 'f': return std::strtod(rest.c_str(), nullptr);
+    case 'b':
+      return rest == "1";
+    case 'i':
+      return static_cast<std::int64_t>(std::stoll(rest));
+    case 'u':
+      return static_cast<std::uint64_t>(std::stoull(rest));
+    case 'f':
+      return std::strtod(rest.c_str(), nullptr);
     case 'c': {
       auto parts = split(rest, ':');
-      return std::complex<double>(std::strtod(parts.at(0).c_str(), nullptr), std::strtod(parts.at(1).c_str(), nullptr));
+      return std::complex<double>(std::strtod(parts.at(0).c_str(), nullptr),
+                                  std::strtod(parts.at(1).c_str(), nullptr));
     }
   }
   throw std::runtime_error("oracle: bad scalar token '" + t + "'");
@@ -132,7 +141,8 @@ inline nf::host_array read_npy(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("oracle: cannot open " + path);
   std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (data.size() < 10 || data.compare(0, 6, "\x93NUMPY") != 0) throw std::runtime_error("oracle: not .npy: " + path);
+  if (data.size() < 10 || data.compare(0, 6, "\x93NUMPY") != 0)
+    throw std::runtime_error("oracle: not .npy: " + path);
   int major = static_cast<unsigned char>(data[6]);
   std::size_t header_len, header_start;
   if (major == 1) {
@@ -156,9 +166,9 @@ inline nf::host_array read_npy(const std::string& path) {
   if (order.compare(order.find_first_not_of(' '), 5, "False") != 0)
     throw std::runtime_error("oracle: Fortran-order expected file " + path);
   static const std::map<std::string, nf::dtype> descrs = {
-      {"|b1", nf::bool_},   {"|i1", nf::int8},    {"<i2", nf::int16},   {"<i4", nf::int32},
-      {"<i8", nf::int64},   {"|u1", nf::uint8},   {"<u2", nf::uint16},  {"<u4", nf::uint32},
-      {"<u8", nf::uint64},  {"<f2", nf::float16}, {"<f4", nf::float32}, {"<f8", nf::float64},
+      {"|b1", nf::bool_},     {"|i1", nf::int8},       {"<i2", nf::int16},   {"<i4", nf::int32},
+      {"<i8", nf::int64},     {"|u1", nf::uint8},      {"<u2", nf::uint16},  {"<u4", nf::uint32},
+      {"<u8", nf::uint64},    {"<f2", nf::float16},    {"<f4", nf::float32}, {"<f8", nf::float64},
       {"<c8", nf::complex64}, {"<c16", nf::complex128}};
   auto it = descrs.find(descr);
   if (it == descrs.end()) throw std::runtime_error("oracle: unsupported descr " + descr + " in " + path);
@@ -196,12 +206,18 @@ inline T element(const nf::host_array& h, std::size_t i) {
 // Real or complex value of element i, as complex<double> (exact for every float dtype).
 inline std::complex<double> element_c(const nf::host_array& h, std::size_t i) {
   switch (h.dtype) {
-    case nf::dtype::float16: return half_to_double(element<std::uint16_t>(h, i));
-    case nf::dtype::float32: return element<float>(h, i);
-    case nf::dtype::float64: return element<double>(h, i);
-    case nf::dtype::complex64: return std::complex<double>(element<std::complex<float>>(h, i));
-    case nf::dtype::complex128: return element<std::complex<double>>(h, i);
-    default: return 0.0;
+    case nf::dtype::float16:
+      return half_to_double(element<std::uint16_t>(h, i));
+    case nf::dtype::float32:
+      return element<float>(h, i);
+    case nf::dtype::float64:
+      return element<double>(h, i);
+    case nf::dtype::complex64:
+      return std::complex<double>(element<std::complex<float>>(h, i));
+    case nf::dtype::complex128:
+      return element<std::complex<double>>(h, i);
+    default:
+      return 0.0;
   }
 }
 
@@ -215,21 +231,35 @@ inline std::string format_real(double v) {
 
 inline std::string value_str(const nf::host_array& h, std::size_t i) {
   switch (h.dtype) {
-    case nf::dtype::bool_: return element<std::uint8_t>(h, i) ? "True" : "False";
-    case nf::dtype::int8: return std::to_string(element<std::int8_t>(h, i));
-    case nf::dtype::int16: return std::to_string(element<std::int16_t>(h, i));
-    case nf::dtype::int32: return std::to_string(element<std::int32_t>(h, i));
-    case nf::dtype::int64: return std::to_string(element<std::int64_t>(h, i));
-    case nf::dtype::uint8: return std::to_string(element<std::uint8_t>(h, i));
-    case nf::dtype::uint16: return std::to_string(element<std::uint16_t>(h, i));
-    case nf::dtype::uint32: return std::to_string(element<std::uint32_t>(h, i));
-    case nf::dtype::uint64: return std::to_string(element<std::uint64_t>(h, i));
+    case nf::dtype::bool_:
+      return element<std::uint8_t>(h, i) ? "True" : "False";
+    case nf::dtype::int8:
+      return std::to_string(element<std::int8_t>(h, i));
+    case nf::dtype::int16:
+      return std::to_string(element<std::int16_t>(h, i));
+    case nf::dtype::int32:
+      return std::to_string(element<std::int32_t>(h, i));
+    case nf::dtype::int64:
+      return std::to_string(element<std::int64_t>(h, i));
+    case nf::dtype::uint8:
+      return std::to_string(element<std::uint8_t>(h, i));
+    case nf::dtype::uint16:
+      return std::to_string(element<std::uint16_t>(h, i));
+    case nf::dtype::uint32:
+      return std::to_string(element<std::uint32_t>(h, i));
+    case nf::dtype::uint64:
+      return std::to_string(element<std::uint64_t>(h, i));
     case nf::dtype::complex64:
     case nf::dtype::complex128: {
       auto c = element_c(h, i);
-      return "(" + format_real(c.real()) + (std::signbit(c.imag()) ? "" : "+") + format_real(c.imag()) + "j)";
+      std::string s = "(";  // appended piecewise: GCC 12 misreports "literal" + string as -Wrestrict
+      s += format_real(c.real());
+      s += std::signbit(c.imag()) ? "" : "+";
+      s += format_real(c.imag());
+      return s + "j)";
     }
-    default: return format_real(element_c(h, i).real());
+    default:
+      return format_real(element_c(h, i).real());
   }
 }
 
@@ -275,17 +305,23 @@ inline int precision_level(nf::dtype t, const tolerance& tol) {
 
 inline double rtol_for(nf::dtype t, const tolerance& tol) {
   switch (precision_level(t, tol)) {
-    case 0: return 1e-3;  // one float16 ulp
-    case 1: return tol.transcendental ? 4e-6 : 1e-6;
-    default: return tol.transcendental ? 1e-13 : 1e-15;
+    case 0:
+      return 1e-3;  // one float16 ulp
+    case 1:
+      return tol.transcendental ? 4e-6 : 1e-6;
+    default:
+      return tol.transcendental ? 1e-13 : 1e-15;
   }
 }
 inline double atol_for(nf::dtype t, const tolerance& tol) {
   if (!tol.transcendental) return 0.0;
   switch (precision_level(t, tol)) {  // the smallest normal: denormal results may differ
-    case 0: return 6.103515625e-05;
-    case 1: return 1.1754943508222875e-38;
-    default: return 2.2250738585072014e-308;
+    case 0:
+      return 6.103515625e-05;
+    case 1:
+      return 1.1754943508222875e-38;
+    default:
+      return 2.2250738585072014e-308;
   }
 }
 
@@ -303,11 +339,13 @@ inline bool real_close(double got, double expected, double rtol, double atol, bo
   return std::abs(got - expected) <= atol + rtol * std::abs(expected);
 }
 
-inline bool element_close(const nf::host_array& g, const nf::host_array& e, std::size_t i, const tolerance& tol) {
+inline bool element_close(const nf::host_array& g, const nf::host_array& e, std::size_t i,
+                          const tolerance& tol) {
   nf::dtype t = e.dtype;
   std::size_t size = nf::itemsize(t);
   switch (t) {
-    case nf::dtype::bool_: return (element<std::uint8_t>(g, i) != 0) == (element<std::uint8_t>(e, i) != 0);
+    case nf::dtype::bool_:
+      return (element<std::uint8_t>(g, i) != 0) == (element<std::uint8_t>(e, i) != 0);
     case nf::dtype::float16: {
       auto gb = element<std::uint16_t>(g, i), eb = element<std::uint16_t>(e, i);
       double gv = half_to_double(gb), ev = half_to_double(eb);
@@ -331,8 +369,10 @@ inline bool element_close(const nf::host_array& g, const nf::host_array& e, std:
       // Relative to |expected|: a small component next to a large one carries the large one's error.
       if (std::abs(gv - ev) > atol + rtol * std::abs(ev)) return false;
       if (tol.zero_sign) {
-        if (ev.real() == 0 && (gv.real() != 0 || std::signbit(gv.real()) != std::signbit(ev.real()))) return false;
-        if (ev.imag() == 0 && (gv.imag() != 0 || std::signbit(gv.imag()) != std::signbit(ev.imag()))) return false;
+        if (ev.real() == 0 && (gv.real() != 0 || std::signbit(gv.real()) != std::signbit(ev.real())))
+          return false;
+        if (ev.imag() == 0 && (gv.imag() != 0 || std::signbit(gv.imag()) != std::signbit(ev.imag())))
+          return false;
       }
       return true;
     }
@@ -352,18 +392,20 @@ inline std::string compare(const nf::host_array& got, const nf::host_array& expe
     return "shape: got " + numpy_shape(got.shape) + ", expected " + numpy_shape(expected.shape);
   std::size_t n = element_count(expected);
   if (got.bytes.size() != n * nf::itemsize(expected.dtype))
-    return "host_array holds " + std::to_string(got.bytes.size()) + " bytes for " + std::to_string(n) + " elements";
+    return "host_array holds " + std::to_string(got.bytes.size()) + " bytes for " + std::to_string(n) +
+           " elements";
   if (!values) return "";
   std::string out;
   std::size_t bad = 0;
   for (std::size_t i = 0; i < n; ++i) {
     if (element_close(got, expected, i, tol)) continue;
     if (++bad <= 5)
-      out += "\n  [" + std::to_string(i) + "] got " + value_str(got, i) + ", expected " + value_str(expected, i) +
-             context(i);
+      out += "\n  [" + std::to_string(i) + "] got " + value_str(got, i) + ", expected " +
+             value_str(expected, i) + context(i);
   }
   if (!bad) return "";
-  return std::to_string(bad) + " of " + std::to_string(n) + " elements differ" + (bad > 5 ? " (first 5)" : "") + out;
+  return std::to_string(bad) + " of " + std::to_string(n) + " elements differ" +
+         (bad > 5 ? " (first 5)" : "") + out;
 }
 
 inline std::string compare(const nf::host_array& got, const nf::host_array& expected, const tolerance& tol) {

@@ -8,7 +8,9 @@ namespace {
 
 using params_t = std::map<std::string, std::string>;
 
-bool has(const params_t& p, const char* key) { return p.count(key) != 0; }
+bool has(const params_t& p, const char* key) {
+  return p.count(key) != 0;
+}
 
 // Calls f with the scalar token's value as the C++ literal type it stands for (bool, int64_t, ...).
 template <class F>
@@ -25,13 +27,15 @@ nf::array build(const std::string& func, const params_t& p, const std::string& d
   if (func == "ones") return typed ? nf::ones(shape(), dtype()) : nf::ones(shape());
   if (func == "empty") return typed ? nf::empty(shape(), dtype()) : nf::empty(shape());
   if (func == "full")
-    return with_literal(p.at("value"), [&](auto v) { return typed ? nf::full(shape(), v, dtype()) : nf::full(shape(), v); });
+    return with_literal(p.at("value"),
+                        [&](auto v) { return typed ? nf::full(shape(), v, dtype()) : nf::full(shape(), v); });
   if (func == "zeros_like") return typed ? nf::zeros_like(like(), dtype()) : nf::zeros_like(like());
   if (func == "ones_like") return typed ? nf::ones_like(like(), dtype()) : nf::ones_like(like());
   if (func == "empty_like") return typed ? nf::empty_like(like(), dtype()) : nf::empty_like(like());
   if (func == "full_like")
-    return with_literal(p.at("value"),
-                        [&](auto v) { return typed ? nf::full_like(like(), v, dtype()) : nf::full_like(like(), v); });
+    return with_literal(p.at("value"), [&](auto v) {
+      return typed ? nf::full_like(like(), v, dtype()) : nf::full_like(like(), v);
+    });
   if (func == "arange") {
     auto stop = oracle::to_nf_scalar(oracle::parse_scalar(p.at("stop")));
     if (!has(p, "start")) return nf::arange(stop);
@@ -45,7 +49,8 @@ nf::array build(const std::string& func, const params_t& p, const std::string& d
     double stop = std::get<double>(oracle::parse_scalar(p.at("stop")));
     return nf::linspace(start, stop, std::stoll(p.at("num")), p.at("endpoint") == "1", dtype());
   }
-  if (func == "eye") return nf::eye(std::stoll(p.at("n")), std::stoll(p.at("m")), std::stoll(p.at("k")), dtype());
+  if (func == "eye")
+    return nf::eye(std::stoll(p.at("n")), std::stoll(p.at("m")), std::stoll(p.at("k")), dtype());
   if (func == "identity") return nf::identity(std::stoll(p.at("n")), dtype());
   throw std::runtime_error("test: unknown creation function " + func);
 }
@@ -68,16 +73,20 @@ std::string run_case(const std::string& dir, const std::vector<std::string>& row
   // Filled values are exact, -0.0 included; computed sequences (arange, linspace) get the arithmetic
   // tolerance, since NumPy computes float32 aranges in float32 and others may compute in float64.
   bool computed = func == "arange" || func == "linspace";
-  oracle::tolerance tol{false, !computed};
+  oracle::tolerance tol;
+  tol.zero_sign = !computed;
   bool values = func != "empty" && func != "empty_like";
-  return oracle::compare(a.to_host(), expected, tol, [](std::size_t) { return std::string(); }, values);
+  return oracle::compare(
+      a.to_host(), expected, tol, [](std::size_t) { return std::string(); }, values);
 }
 
 }  // namespace
 
-TEST_CASE("creation oracle: zeros, ones, empty, full, *_like, arange, linspace, eye, identity", "[oracle][creation]") {
+TEST_CASE("creation oracle: zeros, ones, empty, full, *_like, arange, linspace, eye, identity",
+          "[oracle][creation]") {
   std::string dir = oracle::oracle_dir("creation");
-  if (dir.empty()) NDFUSE_SKIP("no NumPy oracle data: tests/oracle/gen_creation.py writes $NDFUSE_ORACLE_DIR/creation");
+  if (dir.empty())
+    NDFUSE_SKIP("no NumPy oracle data: tests/oracle/gen_creation.py writes $NDFUSE_ORACLE_DIR/creation");
   int passed = 0, failed = 0;
   for (const auto& row : oracle::read_manifest(dir)) {
     std::string failure;

@@ -15,8 +15,10 @@ struct side {
   std::optional<nf::array> arr;
   oracle::scalar_value value;
   explicit side(const std::string& t) : token(t) {
-    if (t.rfind("a:", 0) == 0) arr = nf::zeros({2}, oracle::parse_dtype(t.substr(2)));
-    else value = oracle::parse_scalar(t);
+    if (t.rfind("a:", 0) == 0)
+      arr = nf::zeros({2}, oracle::parse_dtype(t.substr(2)));
+    else
+      value = oracle::parse_scalar(t);
   }
   nf::operand operand() const {
     if (arr) return nf::operand(*arr);
@@ -50,11 +52,15 @@ std::string check_dtype(const std::string& what, const std::string& expected, F&
 
 nf::dtype_kind kind_of_token(const std::string& t) {
   switch (t[0]) {
-    case 'b': return nf::dtype_kind::dtype_kind_bool;
+    case 'b':
+      return nf::dtype_kind::dtype_kind_bool;
     case 'i':
-    case 'u': return nf::dtype_kind::dtype_kind_int;
-    case 'f': return nf::dtype_kind::dtype_kind_float;
-    default: return nf::dtype_kind::dtype_kind_complex;
+    case 'u':
+      return nf::dtype_kind::dtype_kind_int;
+    case 'f':
+      return nf::dtype_kind::dtype_kind_float;
+    default:
+      return nf::dtype_kind::dtype_kind_complex;
   }
 }
 
@@ -79,17 +85,20 @@ std::string check_row(const std::vector<std::string>& row) {
     const side& array_side = a.arr ? a : b;
     const side& scalar_side = a.arr ? b : a;
     try {
-      std::string got = oracle::name_of(nf::weak_promote(array_side.arr->dtype(), kind_of_token(scalar_side.token)));
+      std::string got =
+          oracle::name_of(nf::weak_promote(array_side.arr->dtype(), kind_of_token(scalar_side.token)));
       if (got != result_type) note("nf::weak_promote: got " + got + ", expected " + result_type);
     } catch (const std::exception& e) {
       note(std::string("nf::weak_promote threw '") + e.what() + "', expected " + result_type);
     }
   }
-  note(check_dtype("a + b", row.at(5),
-                   [&] { return apply([](const auto& x, const auto& y) -> nf::array { return x + y; }, a, b); }));
+  note(check_dtype("a + b", row.at(5), [&] {
+    return apply([](const auto& x, const auto& y) -> nf::array { return x + y; }, a, b);
+  }));
   note(check_dtype("nf::multiply(a, b)", row.at(6), [&] { return nf::multiply(a.operand(), b.operand()); }));
-  note(check_dtype("a / b", row.at(7),
-                   [&] { return apply([](const auto& x, const auto& y) -> nf::array { return x / y; }, a, b); }));
+  note(check_dtype("a / b", row.at(7), [&] {
+    return apply([](const auto& x, const auto& y) -> nf::array { return x / y; }, a, b);
+  }));
   note(check_dtype("nf::maximum(a, b)", row.at(8), [&] { return nf::maximum(a.operand(), b.operand()); }));
   return out;
 }
@@ -109,7 +118,8 @@ int run_kind(const std::string& dir, const std::string& kind) {
     if (row.at(1) != kind) continue;
     std::string failure;
     if (kind == "can_cast") {
-      bool got = nf::can_cast(oracle::parse_dtype(row.at(2)), oracle::parse_dtype(row.at(3)), parse_casting(row.at(4)));
+      bool got = nf::can_cast(oracle::parse_dtype(row.at(2)), oracle::parse_dtype(row.at(3)),
+                              parse_casting(row.at(4)));
       if (got != (row.at(5) == "1"))
         failure = std::string("\n  nf::can_cast: got ") + (got ? "true" : "false") + ", NumPy says " +
                   (row.at(5) == "1" ? "true" : "false");
@@ -132,13 +142,16 @@ int run_kind(const std::string& dir, const std::string& kind) {
 
 #define PROMOTION_ORACLE(kind)                                                                              \
   std::string dir = oracle::oracle_dir("promotion");                                                        \
-  if (dir.empty()) NDFUSE_SKIP("no NumPy oracle data: tests/oracle/gen_promotion.py writes $NDFUSE_ORACLE_DIR/promotion"); \
+  if (dir.empty())                                                                                          \
+    NDFUSE_SKIP("no NumPy oracle data: tests/oracle/gen_promotion.py writes $NDFUSE_ORACLE_DIR/promotion"); \
   CHECK(run_kind(dir, kind) == 0)
 
-TEST_CASE("promotion oracle: every pair of the 14 dtypes (result_type, promote_types, op dtypes)", "[oracle][promotion]") {
+TEST_CASE("promotion oracle: every pair of the 14 dtypes (result_type, promote_types, op dtypes)",
+          "[oracle][promotion]") {
   PROMOTION_ORACLE("pair");
 }
-TEST_CASE("promotion oracle: array x weak scalar of each kind, both orders, overflowing ints", "[oracle][promotion]") {
+TEST_CASE("promotion oracle: array x weak scalar of each kind, both orders, overflowing ints",
+          "[oracle][promotion]") {
   PROMOTION_ORACLE("scalar");
 }
 TEST_CASE("promotion oracle: can_cast for every pair and casting rule", "[oracle][promotion]") {

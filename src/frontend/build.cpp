@@ -4,6 +4,7 @@
 #include <limits>
 #include <sstream>
 
+#include "frontend/compare.hpp"
 #include "ir/host_types.hpp"
 #include "ir/op_info.hpp"
 #include "ndfuse/config.hpp"
@@ -134,10 +135,30 @@ std::string describe_operands(const char* op, const operand& a, const operand& b
 
 namespace {
 
-const ir::op_loop* find_loop(ir::op_code op, dtype in) {
-  for (const auto& l : ir::info(op).loops)
-    if (can_cast(in, l.in, casting::casting_safe)) return &l;
+// NumPy's legacy type resolution: the first loop (in NumPy's order) that every input casts to
+// safely. A weak scalar takes part as the dtype NEP 50 gives it next to the array.
+const ir::op_loop* find_loop(ir::op_code op, std::initializer_list<dtype> input_dtypes) {
+  const auto& info = ir::info(op);
+  std::vector<dtype> inputs(input_dtypes);
+  bool all_bool = true, all_integral = true;
+  for (dtype t : inputs) {
+    all_bool = all_bool && t == dtype::bool_;
+    all_integral = all_integral && (t == dtype::bool_ || is_integer(t));
+  }
+  if (info.bool_unsupported && all_bool) return nullptr;
+  if (info.integer_inputs_as && all_integral) inputs.assign(inputs.size(), *info.integer_inputs_as);
+  if (info.all_inputs_as) inputs.assign(inputs.size(), *info.all_inputs_as);
+  for (const auto& l : info.loops) {
+    bool fits = true;
+    for (dtype t : inputs) fits = fits && can_cast(t, l.in, casting::casting_safe);
+    if (fits) return &l;
+  }
   return nullptr;
+}
+
+dtype operand_dtype(const operand& o, const operand& other, const char* op) {
+  if (o.arr) return checked(*o.arr, op)->dt;
+  return common_dtype(o, other, op);
 }
 
 node_ptr as_node(const operand& o, dtype t, const char* op) {
@@ -163,7 +184,7 @@ node_ptr make_node(ir::op_code op, dtype out, std::initializer_list<node_ptr> in
 array unary(ir::op_code op, const array& x) {
   const auto& info = ir::info(op);
   const auto& xn = checked(x, info.name);
-  const ir::op_loop* loop = find_loop(op, xn->dt);
+  const ir::op_loop* loop = find_loop(op, {xn->dt});
   if (!loop)
     throw dtype_error(std::string("ufunc '") + info.name + "' not supported for the input type " +
                       std::string(dtype_name(xn->dt)) + " (shape " + shape_str(xn->shape) + ")");
@@ -172,8 +193,8 @@ array unary(ir::op_code op, const array& x) {
 
 array binary(ir::op_code op, const operand& a, const operand& b) {
   const auto& info = ir::info(op);
-  dtype common = common_dtype(a, b, info.name);
-  const ir::op_loop* loop = find_loop(op, common);
+  if (auto exact = exact_integer_comparison(op, a, b)) return *exact;
+  const ir::op_loop* loop = find_loop(op, {operand_dtype(a, b, info.name), operand_dtype(b, a, info.name)});
   if (!loop)
     throw dtype_error(std::string("ufunc '") + info.name + "' not supported for the input types: " +
                       describe_operands(info.name, a, b));
@@ -187,10 +208,9 @@ array binary(ir::op_code op, const operand& a, const operand& b) {
       throw shape_error("operands could not be broadcast together: " + describe_operands(info.name, a, b));
     }
   }
-  // Convert scalars at the array's common dtype first, so out-of-range ints raise as in NumPy.
-  node_ptr na = as_node(a, a.arr ? loop->in : common, info.name);
-  node_ptr nb = as_node(b, b.arr ? loop->in : common, info.name);
-  return finish(make_node(op, loop->out, {cast_node(na, loop->in), cast_node(nb, loop->in)}, shape));
+  // A weak scalar converts straight to the loop's dtype; an int that does not fit raises there, as
+  // NumPy's OverflowError does (int8 + 300 raises, int8 / 300 does not).
+  return finish(make_node(op, loop->out, {as_node(a, loop->in, info.name), as_node(b, loop->in, info.name)}, shape));
 }
 
 array finish(node_ptr n) {

@@ -118,6 +118,9 @@ array round(const array& x, int decimals) {
   dtype t = frontend::checked(x, "round")->dt;
   bool integer = is_integer(t);
   if (integer && decimals >= 0) return x;
+  // NumPy computes into a bool output there, which same_kind casting refuses.
+  if (t == dtype::bool_ && decimals != 0)
+    throw dtype_error("round: cannot cast ufunc 'multiply' output from dtype float64 to dtype bool with casting rule 'same_kind'");
   if (decimals == 0) return rint(x);
   double f = power_of_ten(decimals >= 0 ? decimals : -decimals);
   array base = integer ? x.astype(dtype::float64) : x;
@@ -138,7 +141,33 @@ array angle(const array& z, bool deg) {
   return a;
 }
 
+namespace {
+// NumPy's _clip drops a Python-int bound that lies beyond an integer dtype's range, instead of
+// raising OverflowError for it (NEP 50 without value-based promotion).
+bool bound_is_void(const array& x, const operand& bound, bool lower) {
+  if (bound.arr || bound.value.kind != dtype_kind::dtype_kind_int) return false;
+  dtype t = x.dtype();
+  if (!is_integer(t)) return false;
+  const scalar& s = bound.value;
+  if (s.is_big_unsigned) return !lower;  // above every int64; uint64's max is 2**64-1, above that too
+  if (lower) {
+    if (is_unsigned_integer(t)) return s.i <= 0;
+    std::int64_t min = t == dtype::int8 ? INT8_MIN : t == dtype::int16 ? INT16_MIN : t == dtype::int32 ? INT32_MIN : INT64_MIN;
+    return s.i <= min;
+  }
+  std::int64_t max = t == dtype::int8 ? INT8_MAX : t == dtype::int16 ? INT16_MAX : t == dtype::int32 ? INT32_MAX
+                   : t == dtype::uint8 ? UINT8_MAX : t == dtype::uint16 ? UINT16_MAX : t == dtype::uint32 ? UINT32_MAX
+                   : INT64_MAX;
+  return t != dtype::uint64 && s.i >= max;
+}
+}  // namespace
+
 array clip(const array& x, const operand& lo, const operand& hi) {
+  frontend::checked(x, "clip");
+  bool no_lo = bound_is_void(x, lo, true), no_hi = bound_is_void(x, hi, false);
+  if (no_lo && no_hi) return positive(x);
+  if (no_lo) return minimum(x, hi);
+  if (no_hi) return maximum(x, lo);
   // NumPy 2's clip ufunc resolves one dtype for all three operands (weak scalars by kind).
   dtype t = frontend::common_dtype(operand(x), lo, "clip");
   array xt = x.astype(t);

@@ -1,9 +1,7 @@
 #include "io/element_format.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
-#include <complex>
 #include <cstring>
 #include <limits>
 
@@ -274,7 +272,7 @@ class complex_format final : public element_formatter {
     std::string r = real_(part(h_, i, 0));
     std::string im = imag_(part(h_, i, 1));
     const auto end = im.find_last_not_of(' ') + 1;
-    im.insert(end, "j");
+    im.insert(end, 1, 'j');
     return r + im;
   }
 

@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <cstring>
+#include <limits>
+#include <string>
 #include <vector>
 
 namespace ndfuse::io {
@@ -116,7 +117,7 @@ digit_string generate_digits(const float_bits& v, bool unique, bool total_length
                              int cutoff_min) {
   digit_string out;
   if (v.mantissa == 0) {
-    out.digits = "0";
+    out.digits.assign(1, '0');
     return out;
   }
   const bool is_even = (v.mantissa & 1) == 0;
@@ -213,7 +214,7 @@ digit_string generate_digits(const float_bits& v, bool unique, bool total_length
     // Carry through trailing nines; all nines become a 1 one decade up.
     while (!out.digits.empty() && out.digits.back() == '9') out.digits.pop_back();
     if (out.digits.empty()) {
-      out.digits = "1";
+      out.digits.assign(1, '1');
       out.exponent += 1;
     } else {
       out.digits.back() += 1;
@@ -232,71 +233,40 @@ std::string format_non_finite(const float_bits& x, const float_format_options& o
   return sign_prefix(x, opt) + "inf";
 }
 
+// Splits IEEE binary bits into value = mantissa * 2^exponent, as Dragon4 wants its input.
+float_bits decompose_ieee(std::uint64_t bits, int fraction_bits, int exponent_bits) {
+  float_bits r;
+  r.negative = ((bits >> (fraction_bits + exponent_bits)) & 1) != 0;
+  const std::uint64_t frac = bits & ((std::uint64_t{1} << fraction_bits) - 1);
+  const int exp_field = static_cast<int>((bits >> fraction_bits) & ((1u << exponent_bits) - 1));
+  const int bias = (1 << (exponent_bits - 1)) - 1;
+  if (exp_field == (1 << exponent_bits) - 1) {
+    r.is_nan = frac != 0;
+    r.is_inf = frac == 0;
+  } else if (exp_field != 0) {
+    r.mantissa = (std::uint64_t{1} << fraction_bits) | frac;
+    r.exponent = exp_field - bias - fraction_bits;
+    r.mantissa_bit = fraction_bits;
+    // The float below is closer than the float above, except next to the subnormals.
+    r.unequal_margins = exp_field != 1 && frac == 0;
+  } else {
+    r.mantissa = frac;
+    r.exponent = 1 - bias - fraction_bits;
+    r.mantissa_bit = frac ? std::bit_width(frac) - 1 : 0;
+  }
+  return r;
+}
+
 }  // namespace
 
 float_bits decompose(double v) {
-  const auto bits = std::bit_cast<std::uint64_t>(v);
-  float_bits r;
-  r.negative = (bits >> 63) != 0;
-  const auto frac = bits & ((std::uint64_t{1} << 52) - 1);
-  const auto exp = static_cast<int>((bits >> 52) & 0x7ff);
-  if (exp == 0x7ff) {
-    r.is_nan = frac != 0;
-    r.is_inf = frac == 0;
-  } else if (exp != 0) {
-    r.mantissa = (std::uint64_t{1} << 52) | frac;
-    r.exponent = exp - 1023 - 52;
-    r.mantissa_bit = 52;
-    r.unequal_margins = exp != 1 && frac == 0;
-  } else {
-    r.mantissa = frac;
-    r.exponent = 1 - 1023 - 52;
-    r.mantissa_bit = frac ? std::bit_width(frac) - 1 : 0;
-  }
-  return r;
+  return decompose_ieee(std::bit_cast<std::uint64_t>(v), 52, 11);
 }
-
 float_bits decompose(float v) {
-  const auto bits = std::bit_cast<std::uint32_t>(v);
-  float_bits r;
-  r.negative = (bits >> 31) != 0;
-  const std::uint32_t frac = bits & ((1u << 23) - 1);
-  const auto exp = static_cast<int>((bits >> 23) & 0xff);
-  if (exp == 0xff) {
-    r.is_nan = frac != 0;
-    r.is_inf = frac == 0;
-  } else if (exp != 0) {
-    r.mantissa = (1u << 23) | frac;
-    r.exponent = exp - 127 - 23;
-    r.mantissa_bit = 23;
-    r.unequal_margins = exp != 1 && frac == 0;
-  } else {
-    r.mantissa = frac;
-    r.exponent = 1 - 127 - 23;
-    r.mantissa_bit = frac ? std::bit_width(frac) - 1 : 0;
-  }
-  return r;
+  return decompose_ieee(std::bit_cast<std::uint32_t>(v), 23, 8);
 }
-
 float_bits decompose_half(std::uint16_t bits) {
-  float_bits r;
-  r.negative = (bits >> 15) != 0;
-  const std::uint32_t frac = bits & 0x3ffu;
-  const int exp = (bits >> 10) & 0x1f;
-  if (exp == 0x1f) {
-    r.is_nan = frac != 0;
-    r.is_inf = frac == 0;
-  } else if (exp != 0) {
-    r.mantissa = (1u << 10) | frac;
-    r.exponent = exp - 15 - 10;
-    r.mantissa_bit = 10;
-    r.unequal_margins = exp != 1 && frac == 0;
-  } else {
-    r.mantissa = frac;
-    r.exponent = 1 - 15 - 10;
-    r.mantissa_bit = frac ? std::bit_width(frac) - 1 : 0;
-  }
-  return r;
+  return decompose_ieee(bits, 10, 5);
 }
 
 float half_bits_to_float(std::uint16_t bits) {

@@ -75,22 +75,18 @@ std::string temporary_path(const std::string& path) {
 
 void write_npy(const std::string& path, const host_array& h) {
   const std::string dict = format_npy_header_dict(h.dtype, h.shape);
-  // Pad with spaces and a final newline so that the data starts on a 64-byte boundary.
-  auto wrap = [&](std::size_t length_bytes) {
-    const std::size_t hlen = dict.size() + 1;
-    const std::size_t pad = array_align - (magic_len + 2 + length_bytes + hlen) % array_align;
-    return std::pair{hlen + pad, pad};
+  // Pad with spaces and a final newline so that the data starts on a 64-byte boundary. Like
+  // np.save, use format 1.0 unless the header length does not fit its 16-bit field.
+  auto padding = [&](std::size_t length_bytes) {
+    return array_align - (magic_len + 2 + length_bytes + dict.size() + 1) % array_align;
   };
-  unsigned major = 1;
-  auto [total, pad] = wrap(2);
-  if (total > 0xffff) {
-    major = 2;
-    std::tie(total, pad) = wrap(4);
-  }
+  const unsigned major = dict.size() + 1 + padding(2) > 0xffff ? 2 : 1;
+  const std::size_t length_bytes = major == 1 ? 2 : 4;
+  const std::size_t pad = padding(length_bytes);
+  const std::size_t total = dict.size() + 1 + pad;
   std::string header(magic, magic_len);
   header += static_cast<char>(major);
   header += '\0';
-  const std::size_t length_bytes = major == 1 ? 2 : 4;
   for (std::size_t i = 0; i < length_bytes; ++i) header += static_cast<char>((total >> (8 * i)) & 0xff);
   header += dict;
   header.append(pad, ' ');

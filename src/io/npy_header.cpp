@@ -4,12 +4,20 @@
 #include <cctype>
 #include <limits>
 #include <map>
-#include <memory>
 #include <vector>
 
 namespace ndfuse::io {
 
 namespace {
+
+// The header text as error messages quote it: without its padding, and short.
+std::string excerpt(std::string_view text) {
+  constexpr std::size_t max_len = 200;
+  const auto end = text.find_last_not_of(" \n");
+  text = text.substr(0, end == std::string_view::npos ? 0 : end + 1);
+  if (text.size() <= max_len) return std::string(text);
+  return std::string(text.substr(0, max_len)) + "...";
+}
 
 // The subset of Python literals a header can hold.
 struct py_value {
@@ -36,7 +44,7 @@ class literal_parser {
  private:
   [[noreturn]] void fail(const std::string& what) const {
     throw error("load: '" + file_ + "' is not a valid .npy file: malformed header (" + what + " at offset " +
-                std::to_string(pos_) + "): " + std::string(text_));
+                std::to_string(pos_) + "): " + excerpt(text_));
   }
   void skip_space() {
     while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
@@ -204,7 +212,7 @@ descr_info parse_descr(const std::string& descr, const std::string& file) {
 
 npy_header parse_npy_header(std::string_view text, const std::string& file) {
   const py_value dict = literal_parser(text, file).parse_all();
-  if (dict.k != py_value::kind::kind_dict) bad_header(file, "the header is not a dict: " + std::string(text));
+  if (dict.k != py_value::kind::kind_dict) bad_header(file, "the header is not a dict: " + excerpt(text));
 
   const py_value* descr = nullptr;
   const py_value* fortran = nullptr;
@@ -216,12 +224,12 @@ npy_header parse_npy_header(std::string_view text, const std::string& file) {
       if (key.str == "fortran_order") slot = &fortran;
       if (key.str == "shape") slot = &shape;
     }
-    if (!slot) bad_header(file, "unexpected key in the header: " + std::string(text));
-    if (*slot) bad_header(file, "repeated key '" + key.str + "' in the header");
+    if (!slot) bad_header(file, "unexpected key in the header: " + excerpt(text));
+    // A repeated key keeps its last value, as Python's dict literal does.
     *slot = &value;
   }
   if (!descr || !fortran || !shape) {
-    bad_header(file, "the header lacks one of 'descr', 'fortran_order', 'shape': " + std::string(text));
+    bad_header(file, "the header lacks one of 'descr', 'fortran_order', 'shape': " + excerpt(text));
   }
 
   npy_header h;

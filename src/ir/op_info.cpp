@@ -39,6 +39,9 @@ std::array<op_info, static_cast<std::size_t>(op_code::op_code_count)> build_tabl
     entry.name = op_name(op::code);
     entry.arity = op::arity;
     entry.loops = parse_loops(op::types);
+    if constexpr (requires { op::integer_inputs_as; }) entry.integer_inputs_as = op::integer_inputs_as;
+    if constexpr (requires { op::all_inputs_as; }) entry.all_inputs_as = op::all_inputs_as;
+    if constexpr (requires { op::bool_unsupported; }) entry.bool_unsupported = op::bool_unsupported;
   });
   return table;
 }

@@ -13,6 +13,7 @@ import sys
 
 import numpy as np
 
+sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen_ops import DTYPES, OracleWriter, evaluate, pyscalar  # noqa: E402
 
@@ -91,12 +92,12 @@ def main():
         for i, (args, fn) in enumerate(aranges):
             case("arange/%d/%s" % (i, ",".join(args)), "arange", args, fn)
         # linspace
-        for start, stop, num, endpoint, d in [(0, 1, 50, 1, "float64"), (0, 1, 50, 0, "float64"), (2, 3, 5, 1, "float32"),
-                                              (-1, 1, 0, 1, "float64"), (-1, 1, 1, 1, "float64"),
-                                              (-1, 1, 1, 0, "float64"), (5, -5, 11, 1, "float64"),
-                                              (0.1, 0.7, 7, 0, "float32"), (1, 1e6, 9, 1, "float32"),
-                                              (-5, 5, 7, 1, "int64"), (0, 10, 4, 1, "int32"), (0, 1, 5, 1, "complex128"),
-                                              (0, 1, 5, 1, "float16"), (3, 3, 4, 1, "float64")]:
+        linspaces = [(0, 1, 50, 1, "float64"), (0, 1, 50, 0, "float64"), (2, 3, 5, 1, "float32"),
+                     (-1, 1, 0, 1, "float64"), (-1, 1, 1, 1, "float64"), (-1, 1, 1, 0, "float64"),
+                     (5, -5, 11, 1, "float64"), (0.1, 0.7, 7, 0, "float32"), (1, 1e6, 9, 1, "float32"),
+                     (-5, 5, 7, 1, "int64"), (0, 10, 4, 1, "int32"), (0, 1, 5, 1, "complex128"),
+                     (0, 1, 5, 1, "float16"), (3, 3, 4, 1, "float64")]
+        for start, stop, num, endpoint, d in linspaces:
             args = ["start=f:%r" % float(start), "stop=f:%r" % float(stop), "num=%d" % num, "endpoint=%d" % endpoint,
                     "dtype=" + d]
             case("linspace/%s" % ",".join(args), "linspace", args,

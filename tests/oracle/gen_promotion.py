@@ -15,6 +15,7 @@ import warnings
 
 import numpy as np
 
+sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen_ops import DTYPES, OracleWriter, pyscalar, raises_token  # noqa: E402
 

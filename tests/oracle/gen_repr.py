@@ -3,6 +3,8 @@
 
 Usage: gen_repr.py OUTDIR. Writes OUTDIR/repr/manifest.txt, one case name per line, and for each case
 OUTDIR/repr/<name>.npy (the input array) and OUTDIR/repr/<name>.txt (exactly repr(array), no newline).
+OUTDIR/repr/lazy_input.npy and OUTDIR/repr/lazy_times_two.txt: an input and repr(input * 2.0), which the
+test prints from an unevaluated ndfuse expression.
 OUTDIR/repr/shapes.txt holds shapes as Python prints them, one a line: "<sizes, space-separated>|<repr>".
 
 The test loads each .npy with nf::load, prints it with nf::repr and compares the strings exactly.
@@ -159,6 +161,10 @@ def main():
             names.append(name)
         with open(os.path.join(tmp, "manifest.txt"), "w") as f:
             f.write("\n".join(names) + "\n")
+        lazy = np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)
+        np.save(os.path.join(tmp, "lazy_input.npy"), lazy)
+        with open(os.path.join(tmp, "lazy_times_two.txt"), "w") as f:
+            f.write(repr(lazy * 2.0))
     with open(os.path.join(tmp, "shapes.txt"), "w") as f:
         for shape in [(), (0,), (3,), (2, 3), (0, 5, 1), (7, 1, 2, 9), (2**40, 3)]:
             f.write(" ".join(str(s) for s in shape) + "|" + repr(np.empty(shape, dtype=np.uint8).shape if np.prod(shape) < 10**6 else shape) + "\n")

@@ -30,6 +30,8 @@ struct subtract {
   static constexpr std::string_view types =
       "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q ee->e ff->f dd->d gg->g FF->F DD->D "
       "GG->G Mm->M mm->m MM->m OO->O";
+  // NumPy's resolver refuses bool here even though bool casts safely to int8.
+  static constexpr bool bool_unsupported = true;
   template <class T>
   static T apply(T a, T b) {
     if constexpr (is_bool_v<T>) return a != b;  // no loop: NumPy rejects bool subtraction
@@ -57,6 +59,8 @@ struct true_divide {
   static constexpr op_code code = op_code::op_code_true_divide;
   static constexpr int arity = 2;
   static constexpr std::string_view types = "ee->e ff->f dd->d gg->g FF->F DD->D GG->G mq->m md->m mm->d OO->O";
+  // NumPy's TrueDivisionTypeResolver: bool and integer inputs divide as float64, never float16.
+  static constexpr dtype integer_inputs_as = dtype::float64;
   template <class T>
   static T apply(T a, T b) {
     if constexpr (is_complex_v<T>) {
@@ -240,6 +244,8 @@ struct negative {
   static constexpr int arity = 1;
   static constexpr std::string_view types =
       "b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d g->g m->m F->F D->D G->G O->O";
+  // NumPy's resolver refuses bool here even though bool casts safely to int8.
+  static constexpr bool bool_unsupported = true;
   template <class T>
   static T apply(T a) {
     if constexpr (is_bool_v<T>) return a;  // no loop: NumPy rejects negating bools
@@ -253,6 +259,8 @@ struct positive {
   static constexpr int arity = 1;
   static constexpr std::string_view types =
       "b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d g->g m->m F->F D->D G->G O->O";
+  // NumPy's resolver refuses bool here even though bool casts safely to int8.
+  static constexpr bool bool_unsupported = true;
   template <class T>
   static T apply(T a) {
     return a;
@@ -279,6 +287,8 @@ struct sign {
   static constexpr int arity = 1;
   static constexpr std::string_view types =
       "b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d g->g F->F D->D G->G m->m O->O";
+  // NumPy's resolver refuses bool here even though bool casts safely to int8.
+  static constexpr bool bool_unsupported = true;
   template <class T>
   static T apply(T a) {
     if constexpr (is_uint_v<T>) {

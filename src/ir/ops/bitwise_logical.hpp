@@ -11,6 +11,8 @@ struct logical_and {
   static constexpr std::string_view types =
       "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? qq->? QQ->? ee->? ff->? dd->? gg->? "
       "FF->? DD->? GG->? OO->O";
+  // NumPy 2 promotes every input of the logical ufuncs to bool (so uint8 and -2 is True).
+  static constexpr dtype all_inputs_as = dtype::bool_;
   template <class T>
   static bool apply(T a, T b) {
     return detail::truthy(a) && detail::truthy(b);
@@ -23,6 +25,8 @@ struct logical_or {
   static constexpr std::string_view types =
       "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? qq->? QQ->? ee->? ff->? dd->? gg->? "
       "FF->? DD->? GG->? OO->O";
+  // NumPy 2 promotes every input of the logical ufuncs to bool (so uint8 and -2 is True).
+  static constexpr dtype all_inputs_as = dtype::bool_;
   template <class T>
   static bool apply(T a, T b) {
     return detail::truthy(a) || detail::truthy(b);
@@ -35,6 +39,8 @@ struct logical_xor {
   static constexpr std::string_view types =
       "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? qq->? QQ->? ee->? ff->? dd->? gg->? "
       "FF->? DD->? GG->? OO->O";
+  // NumPy 2 promotes every input of the logical ufuncs to bool (so uint8 and -2 is True).
+  static constexpr dtype all_inputs_as = dtype::bool_;
   template <class T>
   static bool apply(T a, T b) {
     return detail::truthy(a) != detail::truthy(b);
@@ -47,6 +53,8 @@ struct logical_not {
   static constexpr std::string_view types =
       "?->? b->? B->? h->? H->? i->? I->? l->? L->? q->? Q->? e->? f->? d->? g->? F->? D->? G->? "
       "O->O";
+  // NumPy 2 promotes every input of the logical ufuncs to bool (so uint8 and -2 is True).
+  static constexpr dtype all_inputs_as = dtype::bool_;
   template <class T>
   static bool apply(T a) {
     return !detail::truthy(a);
