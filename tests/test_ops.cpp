@@ -93,26 +93,46 @@ nf::array apply_inplace(F f, const arg& a, const arg& b) {
   return x;
 }
 
-#define OPERATOR(sym)                                                                                    \
-  if (op == "op" #sym)                                                                                   \
-    return apply_operator([](const auto& x, const auto& y) -> nf::array { return x sym y; }, args.at(0), \
-                          args.at(1));
+#define OPERATOR(sym)                                                                                  \
+  if (op == "op" #sym)                                                                                 \
+  return apply_operator([](const auto& x, const auto& y) -> nf::array { return x sym y; }, args.at(0), \
+                        args.at(1))
 #define INPLACE(sym, assign) \
   if (op == "op" #sym "=")   \
-    return apply_inplace([](nf::array& x, const auto& y) { x assign y; }, args.at(0), args.at(1));
+  return apply_inplace([](nf::array& x, const auto& y) { x assign y; }, args.at(0), args.at(1))
 
 nf::array build_operator(const std::string& op, const std::vector<arg>& args) {
   if (op == "op_neg") return -args.at(0).array();
   if (op == "op_pos") return +args.at(0).array();
   if (op == "op_inv") return ~args.at(0).array();
   if (op == "op_not") return !args.at(0).array();
-  OPERATOR(+)
-  OPERATOR(-)
-  OPERATOR(*) OPERATOR(/) OPERATOR(%) OPERATOR(&) OPERATOR(|) OPERATOR(^) OPERATOR(<<) OPERATOR(>>)
-      OPERATOR(==) OPERATOR(!=) OPERATOR(<) OPERATOR(<=) OPERATOR(>) OPERATOR(>=) INPLACE(+, +=)
-          INPLACE(-, -=) INPLACE(*, *=) INPLACE(/, /=) INPLACE(%, %=) INPLACE(&, &=) INPLACE(|, |=)
-              INPLACE(^, ^=) INPLACE(<<, <<=)
-                  INPLACE(>>, >>=) throw std::runtime_error("test: unknown operator " + op);
+  OPERATOR(+);
+  OPERATOR(-);
+  OPERATOR(*);
+  OPERATOR(/);
+  OPERATOR(%);
+  OPERATOR(&);
+  OPERATOR(|);
+  OPERATOR(^);
+  OPERATOR(<<);
+  OPERATOR(>>);
+  OPERATOR(==);
+  OPERATOR(!=);
+  OPERATOR(<);
+  OPERATOR(<=);
+  OPERATOR(>);
+  OPERATOR(>=);
+  INPLACE(+, +=);
+  INPLACE(-, -=);
+  INPLACE(*, *=);
+  INPLACE(/, /=);
+  INPLACE(%, %=);
+  INPLACE(&, &=);
+  INPLACE(|, |=);
+  INPLACE(^, ^=);
+  INPLACE(<<, <<=);
+  INPLACE(>>, >>=);
+  throw std::runtime_error("test: unknown operator " + op);
 }
 #undef OPERATOR
 #undef INPLACE

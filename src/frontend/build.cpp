@@ -17,6 +17,21 @@ namespace {
 // Past these bounds a new node first materializes its inputs, so a loop like
 // `for (...) x += 1.0;` runs in bounded memory and bounded time per iteration.
 constexpr std::uint32_t max_pending_ops = 128;
+constexpr std::uint32_t max_pending_leaves = 64;
+
+// Recomputes a new node's growth counters from its inputs.
+void count_growth(ir::node& n) {
+  n.pending_ops = 1;
+  n.pending_leaves = n.inputs.empty() ? 1 : 0;
+  for (const auto& in : n.inputs) {
+    if (in->materialized()) {
+      n.pending_leaves += 1;
+    } else {
+      n.pending_ops += in->pending_ops;
+      n.pending_leaves += in->pending_leaves;
+    }
+  }
+}
 
 template <class T>
 void put(ir::scalar_bits& b, T v) {
@@ -107,7 +122,7 @@ node_ptr cast_node(const node_ptr& x, dtype t, const shape_t& shape) {
   n->dt = t;
   n->shape = shape;
   n->inputs = {x};
-  n->pending_ops = 1 + (x->materialized() ? 0 : x->pending_ops);
+  count_growth(*n);
   return n;
 }
 
@@ -174,10 +189,7 @@ node_ptr make_node(ir::op_code op, dtype out, std::initializer_list<node_ptr> in
   n->dt = out;
   n->shape = shape;
   n->inputs.assign(inputs.begin(), inputs.end());
-  std::uint32_t pending = 1;
-  for (const auto& in : n->inputs)
-    if (!in->materialized()) pending += in->pending_ops;
-  n->pending_ops = pending;
+  count_growth(*n);
   return n;
 }
 
@@ -214,14 +226,12 @@ array binary(ir::op_code op, const operand& a, const operand& b) {
 }
 
 array finish(node_ptr n) {
-  if (n->pending_ops > max_pending_ops) {
+  if (n->pending_ops > max_pending_ops || n->pending_leaves > max_pending_leaves) {
     std::vector<node_ptr> pending;
     for (const auto& in : n->inputs)
       if (!in->materialized() && in->op != ir::op_code::op_code_scalar) pending.push_back(in);
     runtime::realize(pending, /*automatic_split=*/true);
-    n->pending_ops = 1;
-    for (const auto& in : n->inputs)
-      if (!in->materialized()) n->pending_ops += in->pending_ops;
+    count_growth(*n);
   }
   array result(std::move(n));
   if (eager_enabled()) result.eval();

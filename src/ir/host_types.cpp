@@ -9,7 +9,9 @@
 namespace ndfuse {
 
 float16_t::float16_t(float f) : bits(ir::float_to_half(f)) {}
-float16_t::operator float() const { return ir::half_to_float(bits); }
+float16_t::operator float() const {
+  return ir::half_to_float(bits);
+}
 
 }  // namespace ndfuse
 
@@ -28,7 +30,7 @@ std::uint16_t narrow_to_half(Bits x) {
   constexpr Bits mant_mask = (Bits{1} << Mant) - 1;
   // The smallest magnitude that rounds to +inf: 65520, halfway between 65504 and 2^16.
   constexpr Bits overflow = (Bits{Bias + 15} << Mant) | (Bits{0x3ff} << drop) | (Bits{1} << (drop - 1));
-  constexpr Bits min_normal = Bits{Bias - 14} << Mant;  // 2^-14
+  constexpr Bits min_normal = Bits{Bias - 14} << Mant;    // 2^-14
   constexpr Bits half_min_sub = Bits{Bias - 25} << Mant;  // 2^-25: half the smallest subnormal
 
   const auto sign = static_cast<std::uint16_t>((x >> (width - 16)) & 0x8000u);
@@ -73,7 +75,9 @@ float half_to_float(std::uint16_t h) {
   return std::bit_cast<float>(sign | std::bit_cast<std::uint32_t>(mag));
 }
 
-std::uint16_t float_to_half(float f) { return narrow_to_half<std::uint32_t, 23, 127>(std::bit_cast<std::uint32_t>(f)); }
+std::uint16_t float_to_half(float f) {
+  return narrow_to_half<std::uint32_t, 23, 127>(std::bit_cast<std::uint32_t>(f));
+}
 
 std::uint16_t double_to_half(double d) {
   return narrow_to_half<std::uint64_t, 52, 1023>(std::bit_cast<std::uint64_t>(d));

@@ -55,6 +55,8 @@ struct node {
   // Bounded DAG growth: pending elementwise ops upstream until the nearest materialized nodes
   // (an over-estimate when the DAG shares nodes, which only splits earlier).
   std::uint32_t pending_ops = 0;
+  // Leaves (buffers, scalars, iotas) those pending ops read: a bound on a fused kernel's inputs.
+  std::uint32_t pending_leaves = 1;
   // Number of nf::array handles pointing here. A held node is written when a plan consumes it.
   std::atomic<int> handles{0};
 

@@ -18,9 +18,12 @@ struct add {
       "DD->D GG->G Mm->M mm->m mM->M OO->O";
   template <class T>
   static T apply(T a, T b) {
-    if constexpr (is_bool_v<T>) return a || b;
-    else if constexpr (is_int_v<T>) return detail::wrap_add(a, b);
-    else return a + b;
+    if constexpr (is_bool_v<T>)
+      return a || b;
+    else if constexpr (is_int_v<T>)
+      return detail::wrap_add(a, b);
+    else
+      return a + b;
   }
 };
 
@@ -34,9 +37,12 @@ struct subtract {
   static constexpr bool bool_unsupported = true;
   template <class T>
   static T apply(T a, T b) {
-    if constexpr (is_bool_v<T>) return a != b;  // no loop: NumPy rejects bool subtraction
-    else if constexpr (is_int_v<T>) return detail::wrap_sub(a, b);
-    else return a - b;
+    if constexpr (is_bool_v<T>)
+      return a != b;  // no loop: NumPy rejects bool subtraction
+    else if constexpr (is_int_v<T>)
+      return detail::wrap_sub(a, b);
+    else
+      return a - b;
   }
 };
 
@@ -48,17 +54,22 @@ struct multiply {
       "DD->D GG->G mq->m qm->m md->m dm->m OO->O";
   template <class T>
   static T apply(T a, T b) {
-    if constexpr (is_bool_v<T>) return a && b;
-    else if constexpr (is_int_v<T>) return detail::wrap_mul(a, b);
-    else if constexpr (is_complex_v<T>) return detail::cmul_fused(a, b);
-    else return a * b;
+    if constexpr (is_bool_v<T>)
+      return a && b;
+    else if constexpr (is_int_v<T>)
+      return detail::wrap_mul(a, b);
+    else if constexpr (is_complex_v<T>)
+      return detail::cmul_fused(a, b);
+    else
+      return a * b;
   }
 };
 
 struct true_divide {
   static constexpr op_code code = op_code::op_code_true_divide;
   static constexpr int arity = 2;
-  static constexpr std::string_view types = "ee->e ff->f dd->d gg->g FF->F DD->D GG->G mq->m md->m mm->d OO->O";
+  static constexpr std::string_view types =
+      "ee->e ff->f dd->d gg->g FF->F DD->D GG->G mq->m md->m mm->d OO->O";
   // NumPy's TrueDivisionTypeResolver: bool and integer inputs divide as float64, never float16.
   static constexpr dtype integer_inputs_as = dtype::float64;
   template <class T>
@@ -77,7 +88,8 @@ struct true_divide {
       }
       if (std::isgreaterequal(abs_br, abs_bi)) {
         if (abs_br == 0 && abs_bi == 0) {
-          if ((ar_nan && (ai == 0 || ai_nan)) || (ar == 0 && ai_nan)) return {ar_nan ? ar : ai, ai_nan ? ai : ar};
+          if ((ar_nan && (ai == 0 || ai_nan)) || (ar == 0 && ai_nan))
+            return {ar_nan ? ar : ai, ai_nan ? ai : ar};
           return {ar / abs_br, ai / abs_bi};
         }
         const R rat = bi / br;
@@ -248,9 +260,12 @@ struct negative {
   static constexpr bool bool_unsupported = true;
   template <class T>
   static T apply(T a) {
-    if constexpr (is_bool_v<T>) return a;  // no loop: NumPy rejects negating bools
-    else if constexpr (is_int_v<T>) return detail::wrap_neg(a);
-    else return -a;
+    if constexpr (is_bool_v<T>)
+      return a;  // no loop: NumPy rejects negating bools
+    else if constexpr (is_int_v<T>)
+      return detail::wrap_neg(a);
+    else
+      return -a;
   }
 };
 
@@ -275,10 +290,14 @@ struct absolute {
       "O->O";
   template <class T>
   static auto apply(T a) {
-    if constexpr (is_sint_v<T>) return a < 0 ? detail::wrap_neg(a) : a;  // abs(MIN) == MIN
-    else if constexpr (is_real_v<T>) return std::fabs(a);
-    else if constexpr (is_complex_v<T>) return detail::cabs_numpy(a);
-    else return a;  // bool, unsigned
+    if constexpr (is_sint_v<T>)
+      return a < 0 ? detail::wrap_neg(a) : a;  // abs(MIN) == MIN
+    else if constexpr (is_real_v<T>)
+      return std::fabs(a);
+    else if constexpr (is_complex_v<T>)
+      return detail::cabs_numpy(a);
+    else
+      return a;  // bool, unsigned
   }
 };
 
@@ -327,10 +346,14 @@ struct square {
       "b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
-    if constexpr (is_bool_v<T>) return a;  // no loop
-    else if constexpr (is_int_v<T>) return detail::wrap_mul(a, a);
-    else if constexpr (is_complex_v<T>) return detail::cmul_fused(a, a);
-    else return a * a;
+    if constexpr (is_bool_v<T>)
+      return a;  // no loop
+    else if constexpr (is_int_v<T>)
+      return detail::wrap_mul(a, a);
+    else if constexpr (is_complex_v<T>)
+      return detail::cmul_fused(a, a);
+    else
+      return a * a;
   }
 };
 
@@ -346,8 +369,10 @@ struct reciprocal {
       // "integer indefinite" value: MIN for 32- and 64-bit signed types, 0 after truncation for
       // narrower ones and for unsigned types.
       if (a == 0) {
-        if constexpr (is_sint_v<T> && sizeof(T) >= 4) return std::numeric_limits<T>::min();
-        else return 0;
+        if constexpr (is_sint_v<T> && sizeof(T) >= 4)
+          return std::numeric_limits<T>::min();
+        else
+          return 0;
       }
       return static_cast<T>(T(1) / a);
     } else if constexpr (is_real_v<T>) {

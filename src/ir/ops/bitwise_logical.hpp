@@ -68,9 +68,12 @@ struct bitwise_and {
       "?\?->? bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q OO->O";
   template <class T>
   static T apply(T a, T b) {
-    if constexpr (is_bool_v<T>) return a && b;
-    else if constexpr (is_int_v<T>) return static_cast<T>(a & b);
-    else return a;  // no loop (floating point, complex)
+    if constexpr (is_bool_v<T>)
+      return a && b;
+    else if constexpr (is_int_v<T>)
+      return static_cast<T>(a & b);
+    else
+      return a;  // no loop (floating point, complex)
   }
 };
 
@@ -81,9 +84,12 @@ struct bitwise_or {
       "?\?->? bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q OO->O";
   template <class T>
   static T apply(T a, T b) {
-    if constexpr (is_bool_v<T>) return a || b;
-    else if constexpr (is_int_v<T>) return static_cast<T>(a | b);
-    else return a;  // no loop (floating point, complex)
+    if constexpr (is_bool_v<T>)
+      return a || b;
+    else if constexpr (is_int_v<T>)
+      return static_cast<T>(a | b);
+    else
+      return a;  // no loop (floating point, complex)
   }
 };
 
@@ -94,9 +100,12 @@ struct bitwise_xor {
       "?\?->? bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q OO->O";
   template <class T>
   static T apply(T a, T b) {
-    if constexpr (is_bool_v<T>) return a != b;
-    else if constexpr (is_int_v<T>) return static_cast<T>(a ^ b);
-    else return a;  // no loop (floating point, complex)
+    if constexpr (is_bool_v<T>)
+      return a != b;
+    else if constexpr (is_int_v<T>)
+      return static_cast<T>(a ^ b);
+    else
+      return a;  // no loop (floating point, complex)
   }
 };
 
@@ -106,9 +115,12 @@ struct invert {
   static constexpr std::string_view types = "?->? b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q O->O";
   template <class T>
   static T apply(T a) {
-    if constexpr (is_bool_v<T>) return !a;
-    else if constexpr (is_int_v<T>) return static_cast<T>(~a);
-    else return a;  // no loop (floating point, complex)
+    if constexpr (is_bool_v<T>)
+      return !a;
+    else if constexpr (is_int_v<T>)
+      return static_cast<T>(~a);
+    else
+      return a;  // no loop (floating point, complex)
   }
 };
 
@@ -123,7 +135,8 @@ struct left_shift {
       // A count that is negative (huge once unsigned) or >= the width shifts every bit out: 0.
       using W = detail::wide_t<T>;
       const auto n = static_cast<detail::uint_t<T>>(b);
-      const auto shifted = static_cast<W>(static_cast<W>(static_cast<detail::uint_t<T>>(a)) << (n & (sizeof(T) * 8 - 1)));
+      const auto shifted =
+          static_cast<W>(static_cast<W>(static_cast<detail::uint_t<T>>(a)) << (n & (sizeof(T) * 8 - 1)));
       return n < sizeof(T) * 8 ? static_cast<T>(static_cast<detail::uint_t<T>>(shifted)) : T{0};
     } else {
       return a;  // no loop (bool, floating point, complex)

@@ -15,9 +15,12 @@ struct isnan {
       "m->? M->?";
   template <class T>
   static bool apply(T a) {
-    if constexpr (is_complex_v<T>) return std::isnan(a.real()) || std::isnan(a.imag());
-    else if constexpr (is_real_v<T>) return std::isnan(a);
-    else return false;
+    if constexpr (is_complex_v<T>)
+      return std::isnan(a.real()) || std::isnan(a.imag());
+    else if constexpr (is_real_v<T>)
+      return std::isnan(a);
+    else
+      return false;
   }
 };
 
@@ -29,9 +32,12 @@ struct isinf {
       "m->? M->?";
   template <class T>
   static bool apply(T a) {
-    if constexpr (is_complex_v<T>) return std::isinf(a.real()) || std::isinf(a.imag());
-    else if constexpr (is_real_v<T>) return std::isinf(a);
-    else return false;
+    if constexpr (is_complex_v<T>)
+      return std::isinf(a.real()) || std::isinf(a.imag());
+    else if constexpr (is_real_v<T>)
+      return std::isinf(a);
+    else
+      return false;
   }
 };
 
@@ -43,9 +49,12 @@ struct isfinite {
       "m->? M->?";
   template <class T>
   static bool apply(T a) {
-    if constexpr (is_complex_v<T>) return std::isfinite(a.real()) && std::isfinite(a.imag());
-    else if constexpr (is_real_v<T>) return std::isfinite(a);
-    else return true;
+    if constexpr (is_complex_v<T>)
+      return std::isfinite(a.real()) && std::isfinite(a.imag());
+    else if constexpr (is_real_v<T>)
+      return std::isfinite(a);
+    else
+      return true;
   }
 };
 
@@ -56,8 +65,10 @@ struct real {
       "?->? b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d F->f D->d";
   template <class T>
   static auto apply(T a) {
-    if constexpr (is_complex_v<T>) return a.real();
-    else return a;
+    if constexpr (is_complex_v<T>)
+      return a.real();
+    else
+      return a;
   }
 };
 
@@ -68,8 +79,10 @@ struct imag {
       "?->? b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d F->f D->d";
   template <class T>
   static auto apply(T a) {
-    if constexpr (is_complex_v<T>) return a.imag();
-    else return T{};
+    if constexpr (is_complex_v<T>)
+      return a.imag();
+    else
+      return T{};
   }
 };
 
@@ -80,8 +93,10 @@ struct conjugate {
       "b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
-    if constexpr (is_complex_v<T>) return std::conj(a);
-    else return a;
+    if constexpr (is_complex_v<T>)
+      return std::conj(a);
+    else
+      return a;
   }
 };
 

@@ -20,9 +20,9 @@ inline constexpr bool is_bool_v = std::is_same_v<T, bool>;
 template <class T>
 inline constexpr bool is_int_v = std::is_integral_v<T> && !is_bool_v<T>;
 template <class T>
-inline constexpr bool is_sint_v = is_int_v<T> && std::is_signed_v<T>;
+inline constexpr bool is_sint_v = is_int_v<T>&& std::is_signed_v<T>;
 template <class T>
-inline constexpr bool is_uint_v = is_int_v<T> && std::is_unsigned_v<T>;
+inline constexpr bool is_uint_v = is_int_v<T>&& std::is_unsigned_v<T>;
 template <class T>
 inline constexpr bool is_real_v = std::is_floating_point_v<T>;
 
@@ -57,8 +57,10 @@ inline T wrap_neg(T a) {
 // Truthiness as C sees it: NaN is true, a complex number is true when either part is.
 template <class T>
 inline bool truthy(T a) {
-  if constexpr (is_complex_v<T>) return a.real() != 0 || a.imag() != 0;
-  else return a != T{};
+  if constexpr (is_complex_v<T>)
+    return a.real() != 0 || a.imag() != 0;
+  else
+    return a != T{};
 }
 
 // The complex product NumPy computes on FMA hardware (its AVX2/AVX-512/NEON loops use a fused

@@ -54,8 +54,10 @@ struct less {
       "dd->? gg->? FF->? DD->? GG->? MM->? mm->? OO->? OO->O";
   template <class T>
   static bool apply(T a, T b) {
-    if constexpr (is_complex_v<T>) return detail::complex_less(a, b);
-    else return a < b;
+    if constexpr (is_complex_v<T>)
+      return detail::complex_less(a, b);
+    else
+      return a < b;
   }
 };
 
@@ -67,8 +69,10 @@ struct less_equal {
       "dd->? gg->? FF->? DD->? GG->? MM->? mm->? OO->? OO->O";
   template <class T>
   static bool apply(T a, T b) {
-    if constexpr (is_complex_v<T>) return detail::complex_less_equal(a, b);
-    else return a <= b;
+    if constexpr (is_complex_v<T>)
+      return detail::complex_less_equal(a, b);
+    else
+      return a <= b;
   }
 };
 
@@ -80,8 +84,10 @@ struct greater {
       "dd->? gg->? FF->? DD->? GG->? MM->? mm->? OO->? OO->O";
   template <class T>
   static bool apply(T a, T b) {
-    if constexpr (is_complex_v<T>) return detail::complex_less(b, a);
-    else return a > b;
+    if constexpr (is_complex_v<T>)
+      return detail::complex_less(b, a);
+    else
+      return a > b;
   }
 };
 
@@ -93,8 +99,10 @@ struct greater_equal {
       "dd->? gg->? FF->? DD->? GG->? MM->? mm->? OO->? OO->O";
   template <class T>
   static bool apply(T a, T b) {
-    if constexpr (is_complex_v<T>) return detail::complex_less_equal(b, a);
-    else return a >= b;
+    if constexpr (is_complex_v<T>)
+      return detail::complex_less_equal(b, a);
+    else
+      return a >= b;
   }
 };
 

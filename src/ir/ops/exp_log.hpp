@@ -10,14 +10,14 @@ namespace detail {
 
 // log(2), log2(e) and log10(e) rounded to R, as NumPy's NPY_LOGE2f / NPY_LOGE2 etc.
 template <class R>
-inline constexpr R ln2_v =
-    std::is_same_v<R, float> ? R(0.693147180559945309417232121458176568F) : R(0.693147180559945309417232121458176568);
+inline constexpr R ln2_v = std::is_same_v<R, float> ? R(0.693147180559945309417232121458176568F)
+                                                    : R(0.693147180559945309417232121458176568);
 template <class R>
-inline constexpr R log2e_v =
-    std::is_same_v<R, float> ? R(1.442695040888963407359924681001892137F) : R(1.442695040888963407359924681001892137);
+inline constexpr R log2e_v = std::is_same_v<R, float> ? R(1.442695040888963407359924681001892137F)
+                                                      : R(1.442695040888963407359924681001892137);
 template <class R>
-inline constexpr R log10e_v =
-    std::is_same_v<R, float> ? R(0.434294481903251827651128918916605082F) : R(0.434294481903251827651128918916605082);
+inline constexpr R log10e_v = std::is_same_v<R, float> ? R(0.434294481903251827651128918916605082F)
+                                                       : R(0.434294481903251827651128918916605082);
 
 // Complex log1p as NumPy 2.4 computes it: log|z + 1| + i arg(z + 1), through hypot and atan2 (no
 // extra precision near |z + 1| = 1; later NumPy versions add it there).
@@ -35,8 +35,10 @@ struct exp {
   static constexpr std::string_view types = "e->e f->f d->d f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
-    if constexpr (is_real_v<T> || is_complex_v<T>) return std::exp(a);
-    else return a;  // no loop (integers go through float64)
+    if constexpr (is_real_v<T> || is_complex_v<T>)
+      return std::exp(a);
+    else
+      return a;  // no loop (integers go through float64)
   }
 };
 
@@ -83,8 +85,10 @@ struct log {
   static constexpr std::string_view types = "e->e f->f d->d f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
-    if constexpr (is_real_v<T> || is_complex_v<T>) return std::log(a);
-    else return a;
+    if constexpr (is_real_v<T> || is_complex_v<T>)
+      return std::log(a);
+    else
+      return a;
   }
 };
 
@@ -130,9 +134,12 @@ struct log1p {
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
-    if constexpr (is_real_v<T>) return std::log1p(a);
-    else if constexpr (is_complex_v<T>) return detail::complex_log1p(a);
-    else return a;
+    if constexpr (is_real_v<T>)
+      return std::log1p(a);
+    else if constexpr (is_complex_v<T>)
+      return detail::complex_log1p(a);
+    else
+      return a;
   }
 };
 
@@ -142,8 +149,10 @@ struct sqrt {
   static constexpr std::string_view types = "e->e f->f d->d f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
-    if constexpr (is_real_v<T> || is_complex_v<T>) return std::sqrt(a);
-    else return a;
+    if constexpr (is_real_v<T> || is_complex_v<T>)
+      return std::sqrt(a);
+    else
+      return a;
   }
 };
 
@@ -153,8 +162,10 @@ struct cbrt {
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g O->O";
   template <class T>
   static T apply(T a) {
-    if constexpr (is_real_v<T>) return std::cbrt(a);
-    else return a;  // no loop (integers, complex)
+    if constexpr (is_real_v<T>)
+      return std::cbrt(a);
+    else
+      return a;  // no loop (integers, complex)
   }
 };
 

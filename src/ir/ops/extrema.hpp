@@ -10,9 +10,12 @@ namespace detail {
 
 template <class T>
 inline bool has_nan(T a) {
-  if constexpr (is_complex_v<T>) return std::isnan(a.real()) || std::isnan(a.imag());
-  else if constexpr (is_real_v<T>) return std::isnan(a);
-  else return false;
+  if constexpr (is_complex_v<T>)
+    return std::isnan(a.real()) || std::isnan(a.imag());
+  else if constexpr (is_real_v<T>)
+    return std::isnan(a);
+  else
+    return false;
 }
 
 }  // namespace detail
@@ -25,10 +28,14 @@ struct maximum {
       "FF->F DD->D GG->G mm->m MM->M OO->O";
   template <class T>
   static T apply(T a, T b) {
-    if constexpr (is_bool_v<T>) return a || b;
-    else if constexpr (is_complex_v<T>) return detail::has_nan(a) || detail::complex_less_equal(b, a) ? a : b;
-    else if constexpr (is_real_v<T>) return (a > b || std::isnan(a)) ? a : b;
-    else return a > b ? a : b;
+    if constexpr (is_bool_v<T>)
+      return a || b;
+    else if constexpr (is_complex_v<T>)
+      return detail::has_nan(a) || detail::complex_less_equal(b, a) ? a : b;
+    else if constexpr (is_real_v<T>)
+      return (a > b || std::isnan(a)) ? a : b;
+    else
+      return a > b ? a : b;
   }
 };
 
@@ -40,10 +47,14 @@ struct minimum {
       "FF->F DD->D GG->G mm->m MM->M OO->O";
   template <class T>
   static T apply(T a, T b) {
-    if constexpr (is_bool_v<T>) return a && b;
-    else if constexpr (is_complex_v<T>) return detail::has_nan(a) || detail::complex_less_equal(a, b) ? a : b;
-    else if constexpr (is_real_v<T>) return (a < b || std::isnan(a)) ? a : b;
-    else return a < b ? a : b;
+    if constexpr (is_bool_v<T>)
+      return a && b;
+    else if constexpr (is_complex_v<T>)
+      return detail::has_nan(a) || detail::complex_less_equal(a, b) ? a : b;
+    else if constexpr (is_real_v<T>)
+      return (a < b || std::isnan(a)) ? a : b;
+    else
+      return a < b ? a : b;
   }
 };
 
@@ -55,10 +66,14 @@ struct fmax {
       "FF->F DD->D GG->G mm->m MM->M OO->O";
   template <class T>
   static T apply(T a, T b) {
-    if constexpr (is_bool_v<T>) return a || b;
-    else if constexpr (is_complex_v<T>) return detail::has_nan(b) || detail::complex_less_equal(b, a) ? a : b;
-    else if constexpr (is_real_v<T>) return (a > b || std::isnan(b)) ? a : b;
-    else return a > b ? a : b;
+    if constexpr (is_bool_v<T>)
+      return a || b;
+    else if constexpr (is_complex_v<T>)
+      return detail::has_nan(b) || detail::complex_less_equal(b, a) ? a : b;
+    else if constexpr (is_real_v<T>)
+      return (a > b || std::isnan(b)) ? a : b;
+    else
+      return a > b ? a : b;
   }
 };
 
@@ -70,10 +85,14 @@ struct fmin {
       "FF->F DD->D GG->G mm->m MM->M OO->O";
   template <class T>
   static T apply(T a, T b) {
-    if constexpr (is_bool_v<T>) return a && b;
-    else if constexpr (is_complex_v<T>) return detail::has_nan(b) || detail::complex_less_equal(a, b) ? a : b;
-    else if constexpr (is_real_v<T>) return (a < b || std::isnan(b)) ? a : b;
-    else return a < b ? a : b;
+    if constexpr (is_bool_v<T>)
+      return a && b;
+    else if constexpr (is_complex_v<T>)
+      return detail::has_nan(b) || detail::complex_less_equal(a, b) ? a : b;
+    else if constexpr (is_real_v<T>)
+      return (a < b || std::isnan(b)) ? a : b;
+    else
+      return a < b ? a : b;
   }
 };
 

@@ -12,8 +12,10 @@ struct floor {
       "?->? b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d f->f d->d g->g O->O";
   template <class T>
   static T apply(T a) {
-    if constexpr (is_real_v<T>) return std::floor(a);
-    else return a;  // bool, integers (complex: no loop)
+    if constexpr (is_real_v<T>)
+      return std::floor(a);
+    else
+      return a;  // bool, integers (complex: no loop)
   }
 };
 
@@ -24,8 +26,10 @@ struct ceil {
       "?->? b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d f->f d->d g->g O->O";
   template <class T>
   static T apply(T a) {
-    if constexpr (is_real_v<T>) return std::ceil(a);
-    else return a;
+    if constexpr (is_real_v<T>)
+      return std::ceil(a);
+    else
+      return a;
   }
 };
 
@@ -36,8 +40,10 @@ struct trunc {
       "?->? b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d f->f d->d g->g O->O";
   template <class T>
   static T apply(T a) {
-    if constexpr (is_real_v<T>) return std::trunc(a);
-    else return a;
+    if constexpr (is_real_v<T>)
+      return std::trunc(a);
+    else
+      return a;
   }
 };
 
@@ -47,9 +53,12 @@ struct rint {
   static constexpr std::string_view types = "e->e f->f d->d f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
-    if constexpr (is_real_v<T>) return std::rint(a);
-    else if constexpr (is_complex_v<T>) return {std::rint(a.real()), std::rint(a.imag())};
-    else return a;  // no loop (integers go through a float dtype)
+    if constexpr (is_real_v<T>)
+      return std::rint(a);
+    else if constexpr (is_complex_v<T>)
+      return {std::rint(a.real()), std::rint(a.imag())};
+    else
+      return a;  // no loop (integers go through a float dtype)
   }
 };
 

@@ -11,8 +11,10 @@ struct sin {
   static constexpr std::string_view types = "e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
-    if constexpr (is_real_v<T> || is_complex_v<T>) return std::sin(a);
-    else return a;  // no loop (integers go through a float dtype)
+    if constexpr (is_real_v<T> || is_complex_v<T>)
+      return std::sin(a);
+    else
+      return a;  // no loop (integers go through a float dtype)
   }
 };
 
@@ -22,8 +24,10 @@ struct cos {
   static constexpr std::string_view types = "e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
-    if constexpr (is_real_v<T> || is_complex_v<T>) return std::cos(a);
-    else return a;  // no loop (integers go through a float dtype)
+    if constexpr (is_real_v<T> || is_complex_v<T>)
+      return std::cos(a);
+    else
+      return a;  // no loop (integers go through a float dtype)
   }
 };
 
@@ -33,8 +37,10 @@ struct tan {
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
-    if constexpr (is_real_v<T> || is_complex_v<T>) return std::tan(a);
-    else return a;  // no loop (integers go through a float dtype)
+    if constexpr (is_real_v<T> || is_complex_v<T>)
+      return std::tan(a);
+    else
+      return a;  // no loop (integers go through a float dtype)
   }
 };
 
@@ -44,8 +50,10 @@ struct arcsin {
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
-    if constexpr (is_real_v<T> || is_complex_v<T>) return std::asin(a);
-    else return a;  // no loop (integers go through a float dtype)
+    if constexpr (is_real_v<T> || is_complex_v<T>)
+      return std::asin(a);
+    else
+      return a;  // no loop (integers go through a float dtype)
   }
 };
 
@@ -55,8 +63,10 @@ struct arccos {
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
-    if constexpr (is_real_v<T> || is_complex_v<T>) return std::acos(a);
-    else return a;  // no loop (integers go through a float dtype)
+    if constexpr (is_real_v<T> || is_complex_v<T>)
+      return std::acos(a);
+    else
+      return a;  // no loop (integers go through a float dtype)
   }
 };
 
@@ -66,8 +76,10 @@ struct arctan {
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
-    if constexpr (is_real_v<T> || is_complex_v<T>) return std::atan(a);
-    else return a;  // no loop (integers go through a float dtype)
+    if constexpr (is_real_v<T> || is_complex_v<T>)
+      return std::atan(a);
+    else
+      return a;  // no loop (integers go through a float dtype)
   }
 };
 
@@ -77,8 +89,10 @@ struct sinh {
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
-    if constexpr (is_real_v<T> || is_complex_v<T>) return std::sinh(a);
-    else return a;  // no loop (integers go through a float dtype)
+    if constexpr (is_real_v<T> || is_complex_v<T>)
+      return std::sinh(a);
+    else
+      return a;  // no loop (integers go through a float dtype)
   }
 };
 
@@ -88,8 +102,10 @@ struct cosh {
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
-    if constexpr (is_real_v<T> || is_complex_v<T>) return std::cosh(a);
-    else return a;  // no loop (integers go through a float dtype)
+    if constexpr (is_real_v<T> || is_complex_v<T>)
+      return std::cosh(a);
+    else
+      return a;  // no loop (integers go through a float dtype)
   }
 };
 
@@ -99,8 +115,10 @@ struct tanh {
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
-    if constexpr (is_real_v<T> || is_complex_v<T>) return std::tanh(a);
-    else return a;  // no loop (integers go through a float dtype)
+    if constexpr (is_real_v<T> || is_complex_v<T>)
+      return std::tanh(a);
+    else
+      return a;  // no loop (integers go through a float dtype)
   }
 };
 
@@ -110,8 +128,10 @@ struct arcsinh {
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
-    if constexpr (is_real_v<T> || is_complex_v<T>) return std::asinh(a);
-    else return a;  // no loop (integers go through a float dtype)
+    if constexpr (is_real_v<T> || is_complex_v<T>)
+      return std::asinh(a);
+    else
+      return a;  // no loop (integers go through a float dtype)
   }
 };
 
@@ -121,8 +141,10 @@ struct arccosh {
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
-    if constexpr (is_real_v<T> || is_complex_v<T>) return std::acosh(a);
-    else return a;  // no loop (integers go through a float dtype)
+    if constexpr (is_real_v<T> || is_complex_v<T>)
+      return std::acosh(a);
+    else
+      return a;  // no loop (integers go through a float dtype)
   }
 };
 
@@ -132,8 +154,10 @@ struct arctanh {
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
-    if constexpr (is_real_v<T> || is_complex_v<T>) return std::atanh(a);
-    else return a;  // no loop (integers go through a float dtype)
+    if constexpr (is_real_v<T> || is_complex_v<T>)
+      return std::atanh(a);
+    else
+      return a;  // no loop (integers go through a float dtype)
   }
 };
 
@@ -143,8 +167,10 @@ struct arctan2 {
   static constexpr std::string_view types = "ee->e ff->f dd->d gg->g OO->O";
   template <class T>
   static T apply(T a, T b) {
-    if constexpr (is_real_v<T>) return std::atan2(a, b);
-    else return a;  // no loop (integers, complex)
+    if constexpr (is_real_v<T>)
+      return std::atan2(a, b);
+    else
+      return a;  // no loop (integers, complex)
   }
 };
 
@@ -154,8 +180,10 @@ struct hypot {
   static constexpr std::string_view types = "ee->e ff->f dd->d gg->g OO->O";
   template <class T>
   static T apply(T a, T b) {
-    if constexpr (is_real_v<T>) return std::hypot(a, b);
-    else return a;  // no loop (integers, complex)
+    if constexpr (is_real_v<T>)
+      return std::hypot(a, b);
+    else
+      return a;  // no loop (integers, complex)
   }
 };
 
