@@ -34,6 +34,8 @@ struct step {
 
 struct program final : compiled_kernel {
   std::vector<step> steps;
+  int direct_value = -1;   // the last instruction, when it is an op that produces an output
+  int direct_output = -1;  // which output it writes straight into
 };
 
 // Walks the multi-index of a collapsed iteration space from a linear position, running along the
@@ -154,12 +156,19 @@ void run_range(const program& prog, const ir::kernel_ir& k, const ir::kernel_arg
         default: {
           const void* args[3] = {nullptr, nullptr, nullptr};
           for (int j = 0; j < 3 && s.args[j] >= 0; ++j) args[j] = r.ptr[s.args[j]];
-          s.fn(r.slab[v], args, n);
-          r.ptr[v] = r.slab[v];
+          // The last instruction may write its output in place: nothing reads after it, so even a
+          // donated (aliased) input is safe. That saves a pass over the block.
+          if (static_cast<int>(v) == prog.direct_value) {
+            s.fn(static_cast<char*>(a.outputs[prog.direct_output]) + begin * static_cast<std::int64_t>(s.bytes), args, n);
+          } else {
+            s.fn(r.slab[v], args, n);
+            r.ptr[v] = r.slab[v];
+          }
         }
       }
     }
     for (std::size_t o = 0; o < k.outputs.size(); ++o) {
+      if (static_cast<int>(o) == prog.direct_output) continue;
       const auto& out = k.outputs[o];
       std::size_t bytes = prog.steps[out.value].bytes;
       std::memcpy(static_cast<char*>(a.outputs[o]) + begin * static_cast<std::int64_t>(bytes), r.ptr[out.value],
@@ -230,6 +239,15 @@ class cpu_backend final : public device_backend {
                     std::string(dtype_name(in.operand_dt)));
       prog->steps.push_back(s);
     }
+    const int last = static_cast<int>(k.code.size()) - 1;
+    const auto last_op = k.code.back().op;
+    if (last_op != ir::op_code::op_code_buffer && last_op != ir::op_code::op_code_scalar && last_op != ir::op_code::op_code_iota)
+      for (std::size_t o = 0; o < k.outputs.size(); ++o)
+        if (k.outputs[o].value == last) {
+          prog->direct_value = last;
+          prog->direct_output = static_cast<int>(o);
+          break;
+        }
     return prog;
   }
 
