@@ -84,13 +84,32 @@ void BM_memcpy_same_bytes(benchmark::State& state) {
   report(state, total, iters);
 }
 
-void BM_seed_chain_fused(benchmark::State& state) { seed_chain(state, false); }
-void BM_seed_chain_eager(benchmark::State& state) { seed_chain(state, true); }
+void BM_seed_chain_fused(benchmark::State& state) {
+  seed_chain(state, false);
+}
+void BM_seed_chain_eager(benchmark::State& state) {
+  seed_chain(state, true);
+}
 
 }  // namespace
 
-BENCHMARK(BM_memcpy_same_bytes)->UseManualTime()->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true)->MinTime(0.5);
-BENCHMARK(BM_seed_chain_fused)->UseManualTime()->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true)->MinTime(0.5);
-BENCHMARK(BM_seed_chain_eager)->UseManualTime()->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true)->MinTime(0.5);
+BENCHMARK(BM_memcpy_same_bytes)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true)
+    ->MinTime(0.5);
+BENCHMARK(BM_seed_chain_fused)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true)
+    ->MinTime(0.5);
+BENCHMARK(BM_seed_chain_eager)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true)
+    ->MinTime(0.5);
 
 BENCHMARK_MAIN();

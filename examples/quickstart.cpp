@@ -16,8 +16,8 @@ int main() {
   nf::reset_stats();
   x.eval();  // one fused kernel
   auto s = nf::stats();
-  std::cout << "x.eval(): " << s.kernels_launched << " kernel launched, " << s.kernels_compiled << " compiled, "
-            << s.buffers_donated << " buffer donated (in place)\n";
+  std::cout << "x.eval(): " << s.kernels_launched << " kernel launched, " << s.kernels_compiled
+            << " compiled, " << s.buffers_donated << " buffer donated (in place)\n";
   std::cout << "x = " << x << "\n\n";
 
   nf::array a = nf::asarray(std::vector<float>{1, 2, 3, 4, 5, 6}, {2, 3});

@@ -98,7 +98,7 @@ TEST_CASE("creation ops consumed by a kernel are never written", "[fusion]") {
   auto s = nf::stats();
   CHECK(s.kernels_launched == 1);
   CHECK(s.bytes_allocated == 1000 * sizeof(double));  // the result only
-  CHECK(y.to_vector<double>()[999] == 1002.0);         // NumPy: (np.ones(1000)*3 + np.arange(1000))[999]
+  CHECK(y.to_vector<double>()[999] == 1002.0);        // NumPy: (np.ones(1000)*3 + np.arange(1000))[999]
 }
 
 TEST_CASE("a loop over changing scalars compiles one kernel structure", "[fusion]") {

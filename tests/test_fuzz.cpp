@@ -44,7 +44,8 @@ const std::vector<std::pair<const char*, builder>>& ops() {
       {"to_float32", [](auto& a, auto&, double) { return a.astype(nf::float32); }},
       {"to_int32", [](auto& a, auto&, double) { return nf::clip(a, -1000, 1000).astype(nf::int32); }},
       {"to_float64", [](auto& a, auto&, double) { return a.astype(nf::float64); }},
-      {"in_place_add", [](auto& a, auto& b, double) {
+      {"in_place_add",
+       [](auto& a, auto& b, double) {
          nf::array c = a;
          c += b;
          return c;
@@ -54,8 +55,8 @@ const std::vector<std::pair<const char*, builder>>& ops() {
   return table;
 }
 
-const nf::dtype input_dtypes[] = {nf::float64, nf::float32, nf::int32, nf::int64, nf::uint8, nf::bool_, nf::float16,
-                                  nf::complex128};
+const nf::dtype input_dtypes[] = {nf::float64, nf::float32, nf::int32,   nf::int64,
+                                  nf::uint8,   nf::bool_,   nf::float16, nf::complex128};
 
 nf::shape_t random_shape(std::mt19937_64& rng, const nf::shape_t& base) {
   nf::shape_t s;
@@ -65,15 +66,20 @@ nf::shape_t random_shape(std::mt19937_64& rng, const nf::shape_t& base) {
 }
 
 nf::array random_input(std::mt19937_64& rng, const nf::shape_t& shape, nf::dtype t) {
-  static const double floats[] = {-3.5, -1.0, -0.0, 0.0, 0.5, 2.0, 7.25, 100.0, 1e-3, NAN, INFINITY, -INFINITY};
+  static const double floats[] = {-3.5, -1.0,  -0.0, 0.0, 0.5,      2.0,
+                                  7.25, 100.0, 1e-3, NAN, INFINITY, -INFINITY};
   std::int64_t n = 1;
   for (auto d : shape) n *= d;
   std::vector<double> v(static_cast<std::size_t>(n));
   for (auto& x : v) {
-    if (nf::is_inexact(t)) x = floats[rng() % std::size(floats)];
-    else if (t == nf::bool_) x = double(rng() % 2);
-    else if (t == nf::uint8) x = double(rng() % 256);
-    else x = double(static_cast<std::int64_t>(rng() % 101) - 50);
+    if (nf::is_inexact(t))
+      x = floats[rng() % std::size(floats)];
+    else if (t == nf::bool_)
+      x = double(rng() % 2);
+    else if (t == nf::uint8)
+      x = double(rng() % 256);
+    else
+      x = double(static_cast<std::int64_t>(rng() % 101) - 50);
   }
   nf::array a = nf::asarray(v, shape).astype(t);
   a.eval();
@@ -91,9 +97,11 @@ outcome run_program(std::uint64_t seed, bool eager) {
   if (eager) scope.emplace();
   nf::shape_t base;
   std::size_t nd = rng() % 4;
-  for (std::size_t i = 0; i < nd; ++i) base.push_back(static_cast<std::int64_t>(rng() % 5) + (rng() % 8 == 0 ? 0 : 1));
+  for (std::size_t i = 0; i < nd; ++i)
+    base.push_back(static_cast<std::int64_t>(rng() % 5) + (rng() % 8 == 0 ? 0 : 1));
   std::vector<nf::array> pool;
-  for (int i = 0; i < 3; ++i) pool.push_back(random_input(rng, random_shape(rng, base), input_dtypes[rng() % std::size(input_dtypes)]));
+  for (int i = 0; i < 3; ++i)
+    pool.push_back(random_input(rng, random_shape(rng, base), input_dtypes[rng() % std::size(input_dtypes)]));
   outcome out;
   int n_ops = 3 + static_cast<int>(rng() % 14);
   for (int k = 0; k < n_ops; ++k) {
@@ -104,8 +112,10 @@ outcome run_program(std::uint64_t seed, bool eager) {
     try {
       nf::array r = build(pool[ia], pool[ib], s);
       out.log += std::string(name) + " ";
-      if (replace) pool[ia] = r;
-      else pool.push_back(r);
+      if (replace)
+        pool[ia] = r;
+      else
+        pool.push_back(r);
     } catch (const nf::error& e) {  // dtype_error, or shape_error from an in-place op
       out.log += std::string("(") + name + ") ";
     }

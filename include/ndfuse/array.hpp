@@ -38,7 +38,8 @@ class array {
  public:
   array() = default;  // an empty handle; using it throws
   template <element_type T>
-  array(std::initializer_list<T> values) : array(from_host_copy(dtype_of<T>, {std::int64_t(values.size())}, values.begin())) {}
+  array(std::initializer_list<T> values)
+      : array(from_host_copy(dtype_of<T>, {std::int64_t(values.size())}, values.begin())) {}
   template <element_type T>
   array(std::initializer_list<std::initializer_list<T>> rows);
 
@@ -123,14 +124,15 @@ std::vector<T> array::to_vector() const {
 }
 template <element_type T>
 T array::item() const {
-  if (size() != 1) throw error("item: can only convert an array of size 1 to a scalar, got shape " + shape_str(shape()));
+  if (size() != 1)
+    throw error("item: can only convert an array of size 1 to a scalar, got shape " + shape_str(shape()));
   return to_vector<T>()[0];
 }
 
 // Host data -> array (cp.asarray / np.asarray). The data is copied.
 template <element_type T>
 array asarray(std::span<const T> data, const shape_t& shape) {
-  return array::from_host_copy(dtype_of<T>, shape, data.data()) ;
+  return array::from_host_copy(dtype_of<T>, shape, data.data());
 }
 template <element_type T>
 array asarray(const std::vector<T>& data, const shape_t& shape) {

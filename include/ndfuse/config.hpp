@@ -24,16 +24,16 @@ struct stats_t {
   std::uint64_t cache_hits_memory = 0;
   std::uint64_t cache_hits_disk = 0;
   std::uint64_t library_calls = 0;
-  std::uint64_t evaluations = 0;        // plans run
-  std::uint64_t automatic_splits = 0;   // DAG growth bounds that forced a materialization
+  std::uint64_t evaluations = 0;       // plans run
+  std::uint64_t automatic_splits = 0;  // DAG growth bounds that forced a materialization
   std::uint64_t buffers_donated = 0;
-  std::uint64_t bytes_allocated = 0;    // total ever allocated
+  std::uint64_t bytes_allocated = 0;  // total ever allocated
   std::uint64_t bytes_in_use = 0;
   std::uint64_t peak_bytes = 0;
 };
 stats_t stats();
-void reset_stats();           // zeroes the counters; peak_bytes restarts from bytes_in_use
-void clear_kernel_cache();    // forgets compiled kernels held in memory
+void reset_stats();         // zeroes the counters; peak_bytes restarts from bytes_in_use
+void clear_kernel_cache();  // forgets compiled kernels held in memory
 
 // While one is alive on this thread, every op is evaluated as soon as it is built (NDFUSE_EAGER=1
 // does the same for the whole process). Same codegen and launch path as fused execution.

@@ -23,7 +23,8 @@ array full_like(const array& a, scalar value, dtype t);
 array arange(scalar stop);
 array arange(scalar start, scalar stop, scalar step = 1);
 array arange(scalar start, scalar stop, scalar step, dtype t);
-array linspace(double start, double stop, std::int64_t num = 50, bool endpoint = true, dtype t = dtype::float64);
+array linspace(double start, double stop, std::int64_t num = 50, bool endpoint = true,
+               dtype t = dtype::float64);
 array eye(std::int64_t n, std::int64_t m = -1, std::int64_t k = 0, dtype t = dtype::float64);
 array identity(std::int64_t n, dtype t = dtype::float64);
 

@@ -1,12 +1,12 @@
 // The dtype enum, NumPy 2 (NEP 50) promotion and casting rules, and host element types.
 #pragma once
+#include <climits>
 #include <complex>
 #include <cstdint>
 #include <cstring>
 #include <iosfwd>
 #include <string_view>
 #include <type_traits>
-#include <climits>
 
 namespace ndfuse {
 
@@ -45,7 +45,12 @@ inline constexpr dtype complex64 = dtype::complex64;
 inline constexpr dtype complex128 = dtype::complex128;
 
 // The kind of a value: NEP 50 orders weak Python-like scalars by kind alone.
-enum class dtype_kind : std::uint8_t { dtype_kind_bool, dtype_kind_int, dtype_kind_float, dtype_kind_complex };
+enum class dtype_kind : std::uint8_t {
+  dtype_kind_bool,
+  dtype_kind_int,
+  dtype_kind_float,
+  dtype_kind_complex
+};
 
 std::string_view dtype_name(dtype t);
 std::ostream& operator<<(std::ostream& os, dtype t);
@@ -58,12 +63,20 @@ bool is_signed_integer(dtype t);
 bool is_unsigned_integer(dtype t);
 bool is_floating(dtype t);
 bool is_complex(dtype t);
-inline bool is_inexact(dtype t) { return is_floating(t) || is_complex(t); }
+inline bool is_inexact(dtype t) {
+  return is_floating(t) || is_complex(t);
+}
 
 // np.promote_types
 dtype promote_types(dtype a, dtype b);
 
-enum class casting : std::uint8_t { casting_no, casting_equiv, casting_safe, casting_same_kind, casting_unsafe };
+enum class casting : std::uint8_t {
+  casting_no,
+  casting_equiv,
+  casting_safe,
+  casting_same_kind,
+  casting_unsafe
+};
 // np.can_cast(from, to, casting)
 bool can_cast(dtype from, dtype to, casting rule = casting::casting_safe);
 
@@ -80,9 +93,9 @@ struct float16_t {
 
 template <class T>
 struct dtype_of_t;
-#define NDFUSE_DTYPE_OF(T, D) \
-  template <>                 \
-  struct dtype_of_t<T> {      \
+#define NDFUSE_DTYPE_OF(T, D)         \
+  template <>                         \
+  struct dtype_of_t<T> {              \
     static constexpr dtype value = D; \
   }
 NDFUSE_DTYPE_OF(bool, dtype::bool_);
@@ -106,22 +119,23 @@ template <class T>
 inline constexpr dtype dtype_of = dtype_of_t<T>::value;
 
 template <class T>
-concept element_type = requires { dtype_of_t<T>::value; };
+concept element_type = requires {
+  dtype_of_t<T>::value;
+};
 
 // A C++ scalar as NumPy sees a Python scalar: a value plus its kind, with no fixed width (weak).
 struct scalar {
   dtype_kind kind = dtype_kind::dtype_kind_float;
   bool b = false;
-  std::int64_t i = 0;       // int kind, when it fits
-  std::uint64_t u = 0;      // int kind above INT64_MAX
+  std::int64_t i = 0;   // int kind, when it fits
+  std::uint64_t u = 0;  // int kind above INT64_MAX
   bool is_big_unsigned = false;
-  std::complex<double> c;   // float and complex kinds
+  std::complex<double> c;  // float and complex kinds
 
   scalar() = default;
   scalar(bool v) : kind(dtype_kind::dtype_kind_bool), b(v) {}
   template <class T>
-    requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
-  scalar(T v) : kind(dtype_kind::dtype_kind_int) {
+  requires(std::is_integral_v<T> && !std::is_same_v<T, bool>) scalar(T v) : kind(dtype_kind::dtype_kind_int) {
     if constexpr (std::is_unsigned_v<T>) {
       if (static_cast<std::uint64_t>(v) > static_cast<std::uint64_t>(INT64_MAX)) {
         is_big_unsigned = true;
@@ -139,6 +153,6 @@ struct scalar {
 
 template <class T>
 concept scalar_type = std::is_arithmetic_v<T> || std::is_same_v<T, std::complex<float>> ||
-                      std::is_same_v<T, std::complex<double>>;
+    std::is_same_v<T, std::complex<double>>;
 
 }  // namespace ndfuse

@@ -15,7 +15,7 @@ struct operand {
   scalar value;
 };
 
-#define NDFUSE_UNARY(name)     \
+#define NDFUSE_UNARY(name)    \
   array name(const array& x); \
   array& name(const array& x, out o);
 #define NDFUSE_BINARY(name)                       \

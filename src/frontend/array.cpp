@@ -35,12 +35,22 @@ array::~array() {
   if (node_) --node_->handles;
 }
 
-const std::shared_ptr<ir::node>& array::node() const { return node_; }
+const std::shared_ptr<ir::node>& array::node() const {
+  return node_;
+}
 
-const shape_t& array::shape() const { return frontend::checked(*this, "shape")->shape; }
-std::int64_t array::ndim() const { return static_cast<std::int64_t>(shape().size()); }
-std::int64_t array::size() const { return ir::shape_size(shape()); }
-dtype array::dtype() const { return frontend::checked(*this, "dtype")->dt; }
+const shape_t& array::shape() const {
+  return frontend::checked(*this, "shape")->shape;
+}
+std::int64_t array::ndim() const {
+  return static_cast<std::int64_t>(shape().size());
+}
+std::int64_t array::size() const {
+  return ir::shape_size(shape());
+}
+dtype array::dtype() const {
+  return frontend::checked(*this, "dtype")->dt;
+}
 
 array array::astype(ndfuse::dtype t) const {
   const auto& n = frontend::checked(*this, "astype");
@@ -58,7 +68,9 @@ const array& array::eval() const {
   if (!n->materialized()) runtime::realize({n});
   return *this;
 }
-bool array::is_evaluated() const { return frontend::checked(*this, "is_evaluated")->materialized(); }
+bool array::is_evaluated() const {
+  return frontend::checked(*this, "is_evaluated")->materialized();
+}
 
 host_array array::to_host() const {
   eval();
@@ -67,7 +79,8 @@ host_array array::to_host() const {
 
 array array::from_host_copy(ndfuse::dtype t, const shape_t& shape, const void* data) {
   for (auto d : shape)
-    if (d < 0) throw shape_error("asarray: negative dimensions are not allowed, got shape " + shape_str(shape));
+    if (d < 0)
+      throw shape_error("asarray: negative dimensions are not allowed, got shape " + shape_str(shape));
   return array(runtime::upload(t, shape, data));
 }
 
@@ -98,12 +111,14 @@ array& rebind_in_place(array& self, Build&& build, const char* op) {
   return self;
 }
 
-#define NDFUSE_INPLACE(op, fn)                                                              \
-  array& array::operator op(const array& o) {                                              \
-    return rebind_in_place(*this, [&] { return fn(*this, o); }, #fn);                       \
-  }                                                                                         \
-  array& array::operator op(scalar s) {                                                     \
-    return rebind_in_place(*this, [&] { return fn(*this, operand(s)); }, #fn);              \
+#define NDFUSE_INPLACE(op, fn)                              \
+  array& array::operator op(const array& o) {               \
+    return rebind_in_place(                                 \
+        *this, [&] { return fn(*this, o); }, #fn);          \
+  }                                                         \
+  array& array::operator op(scalar s) {                     \
+    return rebind_in_place(                                 \
+        *this, [&] { return fn(*this, operand(s)); }, #fn); \
   }
 NDFUSE_INPLACE(+=, add)
 NDFUSE_INPLACE(-=, subtract)

@@ -42,13 +42,21 @@ void put(ir::scalar_bits& b, T v) {
 std::string scalar_text(const scalar& s) {
   std::ostringstream os;
   switch (s.kind) {
-    case dtype_kind::dtype_kind_bool: os << (s.b ? "True" : "False"); break;
-    case dtype_kind::dtype_kind_int:
-      if (s.is_big_unsigned) os << s.u;
-      else os << s.i;
+    case dtype_kind::dtype_kind_bool:
+      os << (s.b ? "True" : "False");
       break;
-    case dtype_kind::dtype_kind_float: os << s.c.real(); break;
-    case dtype_kind::dtype_kind_complex: os << s.c; break;
+    case dtype_kind::dtype_kind_int:
+      if (s.is_big_unsigned)
+        os << s.u;
+      else
+        os << s.i;
+      break;
+    case dtype_kind::dtype_kind_float:
+      os << s.c.real();
+      break;
+    case dtype_kind::dtype_kind_complex:
+      os << s.c;
+      break;
   }
   return os.str();
 }
@@ -56,8 +64,10 @@ std::string scalar_text(const scalar& s) {
 template <class T>
 bool int_fits(const scalar& s) {
   if (s.is_big_unsigned) return std::numeric_limits<T>::max() >= s.u && std::is_unsigned_v<T>;
-  if constexpr (std::is_unsigned_v<T>) return s.i >= 0 && static_cast<std::uint64_t>(s.i) <= std::numeric_limits<T>::max();
-  else return s.i >= std::numeric_limits<T>::min() && s.i <= std::numeric_limits<T>::max();
+  if constexpr (std::is_unsigned_v<T>)
+    return s.i >= 0 && static_cast<std::uint64_t>(s.i) <= std::numeric_limits<T>::max();
+  else
+    return s.i >= std::numeric_limits<T>::min() && s.i <= std::numeric_limits<T>::max();
 }
 
 }  // namespace
@@ -72,7 +82,9 @@ ir::scalar_bits scalar_to_bits(const scalar& s, dtype t, const char* op) {
   // Integer scalars go in exactly (and must fit); everything else converts like a C cast.
   const bool from_int = s.kind == dtype_kind::dtype_kind_int;
   const bool from_bool = s.kind == dtype_kind::dtype_kind_bool;
-  double re = from_bool ? double(s.b) : from_int ? (s.is_big_unsigned ? double(s.u) : double(s.i)) : s.c.real();
+  double re = from_bool  ? double(s.b)
+              : from_int ? (s.is_big_unsigned ? double(s.u) : double(s.i))
+                         : s.c.real();
   double im = (from_bool || from_int) ? 0.0 : s.c.imag();
   auto check = [&](bool fits) {
     if (!fits)
@@ -88,20 +100,48 @@ ir::scalar_bits scalar_to_bits(const scalar& s, dtype t, const char* op) {
     return static_cast<T>(re);
   };
   switch (t) {
-    case dtype::bool_: put(b, from_int ? (s.is_big_unsigned || s.i != 0) : (from_bool ? s.b : (re != 0 || im != 0))); break;
-    case dtype::int8: put(b, int_value((std::int8_t*)nullptr)); break;
-    case dtype::int16: put(b, int_value((std::int16_t*)nullptr)); break;
-    case dtype::int32: put(b, int_value((std::int32_t*)nullptr)); break;
-    case dtype::int64: put(b, int_value((std::int64_t*)nullptr)); break;
-    case dtype::uint8: put(b, int_value((std::uint8_t*)nullptr)); break;
-    case dtype::uint16: put(b, int_value((std::uint16_t*)nullptr)); break;
-    case dtype::uint32: put(b, int_value((std::uint32_t*)nullptr)); break;
-    case dtype::uint64: put(b, int_value((std::uint64_t*)nullptr)); break;
-    case dtype::float16: put(b, ir::double_to_half(re)); break;
-    case dtype::float32: put(b, static_cast<float>(re)); break;
-    case dtype::float64: put(b, re); break;
-    case dtype::complex64: put(b, std::complex<float>(static_cast<float>(re), static_cast<float>(im))); break;
-    case dtype::complex128: put(b, std::complex<double>(re, im)); break;
+    case dtype::bool_:
+      put(b, from_int ? (s.is_big_unsigned || s.i != 0) : (from_bool ? s.b : (re != 0 || im != 0)));
+      break;
+    case dtype::int8:
+      put(b, int_value((std::int8_t*)nullptr));
+      break;
+    case dtype::int16:
+      put(b, int_value((std::int16_t*)nullptr));
+      break;
+    case dtype::int32:
+      put(b, int_value((std::int32_t*)nullptr));
+      break;
+    case dtype::int64:
+      put(b, int_value((std::int64_t*)nullptr));
+      break;
+    case dtype::uint8:
+      put(b, int_value((std::uint8_t*)nullptr));
+      break;
+    case dtype::uint16:
+      put(b, int_value((std::uint16_t*)nullptr));
+      break;
+    case dtype::uint32:
+      put(b, int_value((std::uint32_t*)nullptr));
+      break;
+    case dtype::uint64:
+      put(b, int_value((std::uint64_t*)nullptr));
+      break;
+    case dtype::float16:
+      put(b, ir::double_to_half(re));
+      break;
+    case dtype::float32:
+      put(b, static_cast<float>(re));
+      break;
+    case dtype::float64:
+      put(b, re);
+      break;
+    case dtype::complex64:
+      put(b, std::complex<float>(static_cast<float>(re), static_cast<float>(im)));
+      break;
+    case dtype::complex128:
+      put(b, std::complex<double>(re, im));
+      break;
   }
   return b;
 }
@@ -133,10 +173,14 @@ dtype common_dtype(const operand& a, const operand& b, const char* op) {
   // Two weak scalars: Python's own arithmetic, i.e. the default dtype of the higher kind.
   auto k = std::max(static_cast<int>(a.value.kind), static_cast<int>(b.value.kind));
   switch (static_cast<dtype_kind>(k)) {
-    case dtype_kind::dtype_kind_bool: return dtype::bool_;
-    case dtype_kind::dtype_kind_int: return dtype::int64;
-    case dtype_kind::dtype_kind_float: return dtype::float64;
-    default: return dtype::complex128;
+    case dtype_kind::dtype_kind_bool:
+      return dtype::bool_;
+    case dtype_kind::dtype_kind_int:
+      return dtype::int64;
+    case dtype_kind::dtype_kind_float:
+      return dtype::float64;
+    default:
+      return dtype::complex128;
   }
 }
 
@@ -208,8 +252,8 @@ array binary(ir::op_code op, const operand& a, const operand& b) {
   if (auto exact = exact_integer_comparison(op, a, b)) return *exact;
   const ir::op_loop* loop = find_loop(op, {operand_dtype(a, b, info.name), operand_dtype(b, a, info.name)});
   if (!loop)
-    throw dtype_error(std::string("ufunc '") + info.name + "' not supported for the input types: " +
-                      describe_operands(info.name, a, b));
+    throw dtype_error(std::string("ufunc '") + info.name +
+                      "' not supported for the input types: " + describe_operands(info.name, a, b));
   shape_t sa = a.arr ? a.arr->shape() : shape_t{};
   shape_t sb = b.arr ? b.arr->shape() : shape_t{};
   shape_t shape = a.arr ? sa : sb;
@@ -222,7 +266,8 @@ array binary(ir::op_code op, const operand& a, const operand& b) {
   }
   // A weak scalar converts straight to the loop's dtype; an int that does not fit raises there, as
   // NumPy's OverflowError does (int8 + 300 raises, int8 / 300 does not).
-  return finish(make_node(op, loop->out, {as_node(a, loop->in, info.name), as_node(b, loop->in, info.name)}, shape));
+  return finish(
+      make_node(op, loop->out, {as_node(a, loop->in, info.name), as_node(b, loop->in, info.name)}, shape));
 }
 
 array finish(node_ptr n) {
@@ -251,8 +296,8 @@ array assign_like(const array& target, const array& value, casting rule, const c
     b.clear();
   }
   if (b != tn->shape)
-    throw shape_error(std::string(op) + ": non-broadcastable output operand with shape " + shape_str(tn->shape) +
-                      " doesn't match the broadcast shape " + shape_str(vn->shape));
+    throw shape_error(std::string(op) + ": non-broadcastable output operand with shape " +
+                      shape_str(tn->shape) + " doesn't match the broadcast shape " + shape_str(vn->shape));
   return finish(cast_node(vn, tn->dt, tn->shape));
 }
 

@@ -5,10 +5,10 @@
 #include <memory>
 #include <string>
 
-#include "ndfuse/array.hpp"
-#include "ndfuse/math.hpp"
 #include "ir/node.hpp"
 #include "ir/op_code.hpp"
+#include "ndfuse/array.hpp"
+#include "ndfuse/math.hpp"
 
 namespace ndfuse::frontend {
 
@@ -23,7 +23,9 @@ node_ptr scalar_node(const scalar& s, dtype t, const shape_t& shape, const char*
 
 // Cast (and optionally broadcast) without evaluating; returns x itself when nothing changes.
 node_ptr cast_node(const node_ptr& x, dtype t, const shape_t& shape);
-inline node_ptr cast_node(const node_ptr& x, dtype t) { return cast_node(x, t, x->shape); }
+inline node_ptr cast_node(const node_ptr& x, dtype t) {
+  return cast_node(x, t, x->shape);
+}
 
 // The dtype NumPy 2 gives `a op b` before loop selection (NEP 50: weak scalars count by kind).
 dtype common_dtype(const operand& a, const operand& b, const char* op);

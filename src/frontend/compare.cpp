@@ -14,22 +14,31 @@ using ir::op_code;
 // The comparison with its operands swapped: a < b is b > a.
 op_code mirrored(op_code op) {
   switch (op) {
-    case op_code::op_code_less: return op_code::op_code_greater;
-    case op_code::op_code_less_equal: return op_code::op_code_greater_equal;
-    case op_code::op_code_greater: return op_code::op_code_less;
-    case op_code::op_code_greater_equal: return op_code::op_code_less_equal;
-    default: return op;
+    case op_code::op_code_less:
+      return op_code::op_code_greater;
+    case op_code::op_code_less_equal:
+      return op_code::op_code_greater_equal;
+    case op_code::op_code_greater:
+      return op_code::op_code_less;
+    case op_code::op_code_greater_equal:
+      return op_code::op_code_less_equal;
+    default:
+      return op;
   }
 }
 
 // For x of an integer dtype and a Python int s beyond its range, x op s is the same for every x.
 bool constant_result(op_code op, bool s_below_range) {
   switch (op) {
-    case op_code::op_code_equal: return false;
-    case op_code::op_code_not_equal: return true;
+    case op_code::op_code_equal:
+      return false;
+    case op_code::op_code_not_equal:
+      return true;
     case op_code::op_code_less:
-    case op_code::op_code_less_equal: return !s_below_range;
-    default: return s_below_range;  // greater, greater_equal
+    case op_code::op_code_less_equal:
+      return !s_below_range;
+    default:
+      return s_below_range;  // greater, greater_equal
   }
 }
 
@@ -40,14 +49,29 @@ std::optional<bool> below_range(dtype t, const scalar& s) {
   }
   std::int64_t lo, hi;
   switch (t) {
-    case dtype::int8: lo = INT8_MIN, hi = INT8_MAX; break;
-    case dtype::int16: lo = INT16_MIN, hi = INT16_MAX; break;
-    case dtype::int32: lo = INT32_MIN, hi = INT32_MAX; break;
-    case dtype::int64: return std::nullopt;
-    case dtype::uint8: lo = 0, hi = UINT8_MAX; break;
-    case dtype::uint16: lo = 0, hi = UINT16_MAX; break;
-    case dtype::uint32: lo = 0, hi = UINT32_MAX; break;
-    default: lo = 0, hi = INT64_MAX; break;  // uint64
+    case dtype::int8:
+      lo = INT8_MIN, hi = INT8_MAX;
+      break;
+    case dtype::int16:
+      lo = INT16_MIN, hi = INT16_MAX;
+      break;
+    case dtype::int32:
+      lo = INT32_MIN, hi = INT32_MAX;
+      break;
+    case dtype::int64:
+      return std::nullopt;
+    case dtype::uint8:
+      lo = 0, hi = UINT8_MAX;
+      break;
+    case dtype::uint16:
+      lo = 0, hi = UINT16_MAX;
+      break;
+    case dtype::uint32:
+      lo = 0, hi = UINT32_MAX;
+      break;
+    default:
+      lo = 0, hi = INT64_MAX;
+      break;  // uint64
   }
   if (s.i < lo) return true;
   if (s.i > hi) return false;
@@ -62,8 +86,10 @@ array signed_vs_unsigned(op_code op, const array& s, const array& u) {
   switch (op) {
     case op_code::op_code_equal:
     case op_code::op_code_greater:
-    case op_code::op_code_greater_equal: return logical_and(logical_not(neg), cmp);
-    default: return logical_or(neg, cmp);  // not_equal, less, less_equal
+    case op_code::op_code_greater_equal:
+      return logical_and(logical_not(neg), cmp);
+    default:
+      return logical_or(neg, cmp);  // not_equal, less, less_equal
   }
 }
 
@@ -71,7 +97,8 @@ array signed_vs_unsigned(op_code op, const array& s, const array& u) {
 
 bool is_comparison(op_code op) {
   return op == op_code::op_code_equal || op == op_code::op_code_not_equal || op == op_code::op_code_less ||
-         op == op_code::op_code_less_equal || op == op_code::op_code_greater || op == op_code::op_code_greater_equal;
+         op == op_code::op_code_less_equal || op == op_code::op_code_greater ||
+         op == op_code::op_code_greater_equal;
 }
 
 std::optional<array> exact_integer_comparison(op_code op, const operand& a, const operand& b) {

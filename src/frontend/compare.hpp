@@ -4,8 +4,8 @@
 #pragma once
 #include <optional>
 
-#include "ndfuse/math.hpp"
 #include "ir/op_code.hpp"
+#include "ndfuse/math.hpp"
 
 namespace ndfuse::frontend {
 

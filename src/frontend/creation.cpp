@@ -14,23 +14,32 @@ namespace {
 
 void check_shape(const shape_t& shape, const char* op) {
   for (auto d : shape)
-    if (d < 0) throw shape_error(std::string(op) + ": negative dimensions are not allowed, got shape " + shape_str(shape));
+    if (d < 0)
+      throw shape_error(std::string(op) + ": negative dimensions are not allowed, got shape " +
+                        shape_str(shape));
 }
 
 dtype default_dtype(const scalar& v) {
   switch (v.kind) {
-    case dtype_kind::dtype_kind_bool: return dtype::bool_;
-    case dtype_kind::dtype_kind_int: return v.is_big_unsigned ? dtype::uint64 : dtype::int64;
-    case dtype_kind::dtype_kind_float: return dtype::float64;
-    default: return dtype::complex128;
+    case dtype_kind::dtype_kind_bool:
+      return dtype::bool_;
+    case dtype_kind::dtype_kind_int:
+      return v.is_big_unsigned ? dtype::uint64 : dtype::int64;
+    case dtype_kind::dtype_kind_float:
+      return dtype::float64;
+    default:
+      return dtype::complex128;
   }
 }
 
 double as_double(const scalar& v) {
   switch (v.kind) {
-    case dtype_kind::dtype_kind_bool: return v.b;
-    case dtype_kind::dtype_kind_int: return v.is_big_unsigned ? double(v.u) : double(v.i);
-    default: return v.c.real();
+    case dtype_kind::dtype_kind_bool:
+      return v.b;
+    case dtype_kind::dtype_kind_int:
+      return v.is_big_unsigned ? double(v.u) : double(v.i);
+    default:
+      return v.c.real();
   }
 }
 
@@ -66,20 +75,46 @@ array full(const shape_t& shape, scalar value, dtype t) {
   check_shape(shape, "full");
   return frontend::finish(frontend::scalar_node(value, t, shape, "full"));
 }
-array full(const shape_t& shape, scalar value) { return full(shape, value, default_dtype(value)); }
-array empty(const shape_t& shape, dtype t) { return full(shape, scalar(0), t); }
-array zeros(const shape_t& shape, dtype t) { return full(shape, scalar(0), t); }
-array ones(const shape_t& shape, dtype t) { return full(shape, scalar(1), t); }
-array empty_like(const array& a) { return empty(a.shape(), a.dtype()); }
-array zeros_like(const array& a) { return zeros(a.shape(), a.dtype()); }
-array ones_like(const array& a) { return ones(a.shape(), a.dtype()); }
-array full_like(const array& a, scalar value) { return full(a.shape(), value, a.dtype()); }
-array empty_like(const array& a, dtype t) { return empty(a.shape(), t); }
-array zeros_like(const array& a, dtype t) { return zeros(a.shape(), t); }
-array ones_like(const array& a, dtype t) { return ones(a.shape(), t); }
-array full_like(const array& a, scalar value, dtype t) { return full(a.shape(), value, t); }
+array full(const shape_t& shape, scalar value) {
+  return full(shape, value, default_dtype(value));
+}
+array empty(const shape_t& shape, dtype t) {
+  return full(shape, scalar(0), t);
+}
+array zeros(const shape_t& shape, dtype t) {
+  return full(shape, scalar(0), t);
+}
+array ones(const shape_t& shape, dtype t) {
+  return full(shape, scalar(1), t);
+}
+array empty_like(const array& a) {
+  return empty(a.shape(), a.dtype());
+}
+array zeros_like(const array& a) {
+  return zeros(a.shape(), a.dtype());
+}
+array ones_like(const array& a) {
+  return ones(a.shape(), a.dtype());
+}
+array full_like(const array& a, scalar value) {
+  return full(a.shape(), value, a.dtype());
+}
+array empty_like(const array& a, dtype t) {
+  return empty(a.shape(), t);
+}
+array zeros_like(const array& a, dtype t) {
+  return zeros(a.shape(), t);
+}
+array ones_like(const array& a, dtype t) {
+  return ones(a.shape(), t);
+}
+array full_like(const array& a, scalar value, dtype t) {
+  return full(a.shape(), value, t);
+}
 
-array arange(scalar stop) { return arange(scalar(0), stop, scalar(1)); }
+array arange(scalar stop) {
+  return arange(scalar(0), stop, scalar(1));
+}
 
 array arange(scalar start, scalar stop, scalar step) {
   bool all_int = start.kind <= dtype_kind::dtype_kind_int && stop.kind <= dtype_kind::dtype_kind_int &&
@@ -117,7 +152,8 @@ array linspace(double start, double stop, std::int64_t num, bool endpoint, dtype
   // NumPy computes i * step + start in float64 (i * delta / div when the step underflows to 0).
   double step = div > 0 ? delta / div : 0.0;
   array y = iota(dtype::float64, {num}, start, step, {1});
-  if (div > 0 && step == 0) y = arange(scalar(0), scalar(num)).astype(dtype::float64) / double(div) * delta + start;
+  if (div > 0 && step == 0)
+    y = arange(scalar(0), scalar(num)).astype(dtype::float64) / double(div) * delta + start;
   if (endpoint && num > 1) y = where(arange(scalar(num)) == (num - 1), stop, y);
   if (is_integer(t)) y = floor(y);
   return y.astype(t);
@@ -130,6 +166,8 @@ array eye(std::int64_t n, std::int64_t m, std::int64_t k, dtype t) {
   return iota(t, {n, m}, 0.0, 0.0, {-1, 1}, -k, true);
 }
 
-array identity(std::int64_t n, dtype t) { return eye(n, n, 0, t); }
+array identity(std::int64_t n, dtype t) {
+  return eye(n, n, 0, t);
+}
 
 }  // namespace ndfuse

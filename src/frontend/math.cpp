@@ -10,17 +10,21 @@ namespace ndfuse {
 
 using ir::op_code;
 
-#define NDFUSE_UNARY_IMPL(name, code)                                            \
-  array name(const array& x) { return frontend::unary(op_code::code, x); }       \
-  array& name(const array& x, out o) {                                           \
-    o.target.assign(name(x));                                                    \
-    return o.target;                                                             \
+#define NDFUSE_UNARY_IMPL(name, code)         \
+  array name(const array& x) {                \
+    return frontend::unary(op_code::code, x); \
+  }                                           \
+  array& name(const array& x, out o) {        \
+    o.target.assign(name(x));                 \
+    return o.target;                          \
   }
-#define NDFUSE_BINARY_IMPL(name, code)                                                           \
-  array name(const operand& a, const operand& b) { return frontend::binary(op_code::code, a, b); } \
-  array& name(const operand& a, const operand& b, out o) {                                       \
-    o.target.assign(name(a, b));                                                                 \
-    return o.target;                                                                             \
+#define NDFUSE_BINARY_IMPL(name, code)                     \
+  array name(const operand& a, const operand& b) {         \
+    return frontend::binary(op_code::code, a, b);          \
+  }                                                        \
+  array& name(const operand& a, const operand& b, out o) { \
+    o.target.assign(name(a, b));                           \
+    return o.target;                                       \
   }
 
 NDFUSE_BINARY_IMPL(add, op_code_add)
@@ -120,7 +124,9 @@ array round(const array& x, int decimals) {
   if (integer && decimals >= 0) return x;
   // NumPy computes into a bool output there, which same_kind casting refuses.
   if (t == dtype::bool_ && decimals != 0)
-    throw dtype_error("round: cannot cast ufunc 'multiply' output from dtype float64 to dtype bool with casting rule 'same_kind'");
+    throw dtype_error(
+        "round: cannot cast ufunc 'multiply' output from dtype float64 to dtype bool with casting rule "
+        "'same_kind'");
   if (decimals == 0) return rint(x);
   double f = power_of_ten(decimals >= 0 ? decimals : -decimals);
   array base = integer ? x.astype(dtype::float64) : x;
@@ -133,7 +139,9 @@ array& round(const array& x, int decimals, out o) {
   o.target.assign(round(x, decimals));
   return o.target;
 }
-array around(const array& x, int decimals) { return round(x, decimals); }
+array around(const array& x, int decimals) {
+  return round(x, decimals);
+}
 
 array angle(const array& z, bool deg) {
   array a = is_complex(frontend::checked(z, "angle")->dt) ? arctan2(imag(z), real(z)) : arctan2(0, z);
@@ -152,12 +160,19 @@ bool bound_is_void(const array& x, const operand& bound, bool lower) {
   if (s.is_big_unsigned) return !lower;  // above every int64; uint64's max is 2**64-1, above that too
   if (lower) {
     if (is_unsigned_integer(t)) return s.i <= 0;
-    std::int64_t min = t == dtype::int8 ? INT8_MIN : t == dtype::int16 ? INT16_MIN : t == dtype::int32 ? INT32_MIN : INT64_MIN;
+    std::int64_t min = t == dtype::int8    ? INT8_MIN
+                       : t == dtype::int16 ? INT16_MIN
+                       : t == dtype::int32 ? INT32_MIN
+                                           : INT64_MIN;
     return s.i <= min;
   }
-  std::int64_t max = t == dtype::int8 ? INT8_MAX : t == dtype::int16 ? INT16_MAX : t == dtype::int32 ? INT32_MAX
-                   : t == dtype::uint8 ? UINT8_MAX : t == dtype::uint16 ? UINT16_MAX : t == dtype::uint32 ? UINT32_MAX
-                   : INT64_MAX;
+  std::int64_t max = t == dtype::int8     ? INT8_MAX
+                     : t == dtype::int16  ? INT16_MAX
+                     : t == dtype::int32  ? INT32_MAX
+                     : t == dtype::uint8  ? UINT8_MAX
+                     : t == dtype::uint16 ? UINT16_MAX
+                     : t == dtype::uint32 ? UINT32_MAX
+                                          : INT64_MAX;
   return t != dtype::uint64 && s.i >= max;
 }
 }  // namespace
@@ -186,21 +201,36 @@ array where(const array& cond, const operand& a, const operand& b) {
   if (a.arr) shape = broadcast_shapes(shape, a.arr->shape(), "where");
   if (b.arr) shape = broadcast_shapes(shape, b.arr->shape(), "where");
   auto side = [&](const operand& o) {
-    return o.arr ? frontend::cast_node(frontend::checked(*o.arr, "where"), t) : frontend::scalar_node(o.value, t, {}, "where");
+    return o.arr ? frontend::cast_node(frontend::checked(*o.arr, "where"), t)
+                 : frontend::scalar_node(o.value, t, {}, "where");
   };
-  return frontend::finish(frontend::make_node(ir::op_code::op_code_where, t,
-                                              {frontend::cast_node(cn, dtype::bool_), side(a), side(b)}, shape));
+  return frontend::finish(frontend::make_node(
+      ir::op_code::op_code_where, t, {frontend::cast_node(cn, dtype::bool_), side(a), side(b)}, shape));
 }
 
-array operator+(const array& a) { return positive(a); }
-array operator-(const array& a) { return negative(a); }
-array operator~(const array& a) { return invert(a); }
-array operator!(const array& a) { return logical_not(a); }
+array operator+(const array& a) {
+  return positive(a);
+}
+array operator-(const array& a) {
+  return negative(a);
+}
+array operator~(const array& a) {
+  return invert(a);
+}
+array operator!(const array& a) {
+  return logical_not(a);
+}
 
-#define NDFUSE_OPERATOR_IMPL(op, fn)                                                \
-  array operator op(const array& a, const array& b) { return fn(a, b); }            \
-  array operator op(const array& a, const operand& b) { return fn(operand(a), b); } \
-  array operator op(const operand& a, const array& b) { return fn(a, operand(b)); }
+#define NDFUSE_OPERATOR_IMPL(op, fn)                    \
+  array operator op(const array& a, const array& b) {   \
+    return fn(a, b);                                    \
+  }                                                     \
+  array operator op(const array& a, const operand& b) { \
+    return fn(operand(a), b);                           \
+  }                                                     \
+  array operator op(const operand& a, const array& b) { \
+    return fn(a, operand(b));                           \
+  }
 NDFUSE_OPERATOR_IMPL(+, add)
 NDFUSE_OPERATOR_IMPL(-, subtract)
 NDFUSE_OPERATOR_IMPL(*, multiply)
@@ -219,7 +249,9 @@ NDFUSE_OPERATOR_IMPL(>, greater)
 NDFUSE_OPERATOR_IMPL(>=, greater_equal)
 #undef NDFUSE_OPERATOR_IMPL
 
-dtype result_type(const operand& a, const operand& b) { return frontend::common_dtype(a, b, "result_type"); }
+dtype result_type(const operand& a, const operand& b) {
+  return frontend::common_dtype(a, b, "result_type");
+}
 
 shape_t broadcast_shapes(const shape_t& a, const shape_t& b, const char* op) {
   std::size_t n = std::max(a.size(), b.size());
@@ -228,8 +260,8 @@ shape_t broadcast_shapes(const shape_t& a, const shape_t& b, const char* op) {
     std::int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
     std::int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
     if (da != db && da != 1 && db != 1)
-      throw shape_error(std::string(op) + ": operands could not be broadcast together with shapes " + shape_str(a) +
-                        " " + shape_str(b));
+      throw shape_error(std::string(op) + ": operands could not be broadcast together with shapes " +
+                        shape_str(a) + " " + shape_str(b));
     out[i] = da == 1 ? db : da;
   }
   return out;

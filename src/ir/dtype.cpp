@@ -16,10 +16,14 @@ constexpr std::array<std::string_view, dtype_count> dtype_names = {
     "uint32", "uint64", "float16", "float32", "float64", "complex64", "complex128"};
 constexpr std::array<std::size_t, dtype_count> dtype_sizes = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 8, 16};
 
-int index(dtype t) { return static_cast<int>(t); }
+int index(dtype t) {
+  return static_cast<int>(t);
+}
 
 // Width in bits of the integer dtypes; float precision ranks for the rest.
-int int_bits(dtype t) { return static_cast<int>(itemsize(t) * 8); }
+int int_bits(dtype t) {
+  return static_cast<int>(itemsize(t) * 8);
+}
 
 // NumPy's same_kind order: bool < unsigned < signed < float < complex.
 int same_kind_rank(dtype t) {
@@ -64,14 +68,18 @@ bool safe_cast(dtype from, dtype to) {
 
 // NumPy's order of candidate results for promote_types.
 constexpr std::array<dtype, dtype_count> promotion_order = {
-    dtype::bool_,  dtype::int8,   dtype::uint8,   dtype::int16,   dtype::uint16,    dtype::int32,
-    dtype::uint32, dtype::int64,  dtype::uint64,  dtype::float16, dtype::float32,   dtype::float64,
-    dtype::complex64, dtype::complex128};
+    dtype::bool_,   dtype::int8,    dtype::uint8,     dtype::int16,     dtype::uint16,
+    dtype::int32,   dtype::uint32,  dtype::int64,     dtype::uint64,    dtype::float16,
+    dtype::float32, dtype::float64, dtype::complex64, dtype::complex128};
 
 }  // namespace
 
-std::string_view dtype_name(dtype t) { return dtype_names.at(index(t)); }
-std::ostream& operator<<(std::ostream& os, dtype t) { return os << dtype_name(t); }
+std::string_view dtype_name(dtype t) {
+  return dtype_names.at(index(t));
+}
+std::ostream& operator<<(std::ostream& os, dtype t) {
+  return os << dtype_name(t);
+}
 
 dtype dtype_from_name(std::string_view name) {
   for (int i = 0; i < dtype_count; ++i)
@@ -93,7 +101,9 @@ dtype dtype_from_name(std::string_view name) {
   throw dtype_error("data type '" + std::string(name) + "' not understood");
 }
 
-std::size_t itemsize(dtype t) { return dtype_sizes.at(index(t)); }
+std::size_t itemsize(dtype t) {
+  return dtype_sizes.at(index(t));
+}
 
 dtype_kind kind_of(dtype t) {
   if (t == dtype::bool_) return dtype_kind::dtype_kind_bool;
@@ -101,11 +111,21 @@ dtype_kind kind_of(dtype t) {
   if (is_floating(t)) return dtype_kind::dtype_kind_float;
   return dtype_kind::dtype_kind_complex;
 }
-bool is_signed_integer(dtype t) { return t >= dtype::int8 && t <= dtype::int64; }
-bool is_unsigned_integer(dtype t) { return t >= dtype::uint8 && t <= dtype::uint64; }
-bool is_integer(dtype t) { return is_signed_integer(t) || is_unsigned_integer(t); }
-bool is_floating(dtype t) { return t >= dtype::float16 && t <= dtype::float64; }
-bool is_complex(dtype t) { return t == dtype::complex64 || t == dtype::complex128; }
+bool is_signed_integer(dtype t) {
+  return t >= dtype::int8 && t <= dtype::int64;
+}
+bool is_unsigned_integer(dtype t) {
+  return t >= dtype::uint8 && t <= dtype::uint64;
+}
+bool is_integer(dtype t) {
+  return is_signed_integer(t) || is_unsigned_integer(t);
+}
+bool is_floating(dtype t) {
+  return t >= dtype::float16 && t <= dtype::float64;
+}
+bool is_complex(dtype t) {
+  return t == dtype::complex64 || t == dtype::complex128;
+}
 
 dtype promote_types(dtype a, dtype b) {
   for (dtype c : promotion_order)
@@ -116,10 +136,14 @@ dtype promote_types(dtype a, dtype b) {
 bool can_cast(dtype from, dtype to, casting rule) {
   switch (rule) {
     case casting::casting_no:
-    case casting::casting_equiv: return from == to;
-    case casting::casting_safe: return safe_cast(from, to);
-    case casting::casting_same_kind: return safe_cast(from, to) || same_kind_rank(from) <= same_kind_rank(to);
-    case casting::casting_unsafe: return true;
+    case casting::casting_equiv:
+      return from == to;
+    case casting::casting_safe:
+      return safe_cast(from, to);
+    case casting::casting_same_kind:
+      return safe_cast(from, to) || same_kind_rank(from) <= same_kind_rank(to);
+    case casting::casting_unsafe:
+      return true;
   }
   return false;
 }
@@ -127,9 +151,12 @@ bool can_cast(dtype from, dtype to, casting rule) {
 dtype weak_promote(dtype t, dtype_kind kind) {
   if (static_cast<int>(kind_of(t)) >= static_cast<int>(kind)) return t;
   switch (kind) {
-    case dtype_kind::dtype_kind_bool: return t;
-    case dtype_kind::dtype_kind_int: return dtype::int64;
-    case dtype_kind::dtype_kind_float: return dtype::float64;
+    case dtype_kind::dtype_kind_bool:
+      return t;
+    case dtype_kind::dtype_kind_int:
+      return dtype::int64;
+    case dtype_kind::dtype_kind_float:
+      return dtype::float64;
     case dtype_kind::dtype_kind_complex:
       if (t == dtype::float16 || t == dtype::float32) return dtype::complex64;
       return dtype::complex128;

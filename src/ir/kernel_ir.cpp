@@ -6,9 +6,12 @@ namespace ndfuse::ir {
 
 const char* index_class_name(index_class c) {
   switch (c) {
-    case index_class::index_class_flat: return "flat";
-    case index_class::index_class_broadcast: return "broadcast";
-    case index_class::index_class_strided: return "strided";
+    case index_class::index_class_flat:
+      return "flat";
+    case index_class::index_class_broadcast:
+      return "broadcast";
+    case index_class::index_class_strided:
+      return "strided";
   }
   return "?";
 }
@@ -24,8 +27,8 @@ std::string kernel_ir::key() const {
   for (auto c : iotas) os << ' ' << index_class_name(c);
   os << "|code";
   for (const auto& i : code) {
-    os << ' ' << op_name(i.op) << ':' << dtype_name(i.dt) << ':' << dtype_name(i.operand_dt) << '(' << i.args[0]
-       << ',' << i.args[1] << ',' << i.args[2] << ',' << i.slot << ')';
+    os << ' ' << op_name(i.op) << ':' << dtype_name(i.dt) << ':' << dtype_name(i.operand_dt) << '('
+       << i.args[0] << ',' << i.args[1] << ',' << i.args[2] << ',' << i.slot << ')';
   }
   os << "|out";
   for (const auto& o : outputs) os << ' ' << o.value << ':' << dtype_name(o.dt);

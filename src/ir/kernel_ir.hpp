@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "ndfuse/dtype.hpp"
 #include "ir/node.hpp"
 #include "ir/op_code.hpp"
+#include "ndfuse/dtype.hpp"
 
 namespace ndfuse::ir {
 
@@ -22,8 +22,8 @@ const char* index_class_name(index_class c);
 // One SSA instruction. Values are numbered by their position in kernel_ir::code.
 struct instr {
   op_code op = op_code::op_code_buffer;
-  dtype dt = dtype::float64;        // the dtype of the value this instruction produces
-  dtype operand_dt = dtype::float64; // the dtype the op computes in (its loop's input dtype)
+  dtype dt = dtype::float64;          // the dtype of the value this instruction produces
+  dtype operand_dt = dtype::float64;  // the dtype the op computes in (its loop's input dtype)
   std::int32_t args[3] = {-1, -1, -1};
   // op_code_buffer: input slot; op_code_scalar: scalar slot; op_code_iota: iota slot.
   std::int32_t slot = -1;
@@ -41,13 +41,13 @@ struct kernel_output {
 };
 
 struct kernel_ir {
-  std::int32_t ndim = 1;                // of the collapsed iteration space
-  bool index_64 = false;                // 64-bit indexing needed
+  std::int32_t ndim = 1;  // of the collapsed iteration space
+  bool index_64 = false;  // 64-bit indexing needed
   std::vector<kernel_input> inputs;
-  std::vector<dtype> scalars;           // runtime scalar parameters
-  std::vector<index_class> iotas;       // affine index streams (arange, linspace, eye)
+  std::vector<dtype> scalars;      // runtime scalar parameters
+  std::vector<index_class> iotas;  // affine index streams (arange, linspace, eye)
   std::vector<instr> code;
-  std::vector<kernel_output> outputs;   // contiguous, in iteration order
+  std::vector<kernel_output> outputs;  // contiguous, in iteration order
 
   // Canonical text of the structure: the cache key. Sizes and scalar values never enter it.
   std::string key() const;

@@ -31,20 +31,29 @@ std::vector<std::int64_t> contiguous_strides(const shape_t& s) {
   return st;
 }
 
-std::int64_t node::size() const { return shape_size(shape); }
+std::int64_t node::size() const {
+  return shape_size(shape);
+}
 
 const char* op_name(op_code op) {
   switch (op) {
-    case op_code::op_code_buffer: return "buffer";
-    case op_code::op_code_scalar: return "scalar";
-    case op_code::op_code_iota: return "iota";
-    case op_code::op_code_cast: return "cast";
-    case op_code::op_code_where: return "where";
+    case op_code::op_code_buffer:
+      return "buffer";
+    case op_code::op_code_scalar:
+      return "scalar";
+    case op_code::op_code_iota:
+      return "iota";
+    case op_code::op_code_cast:
+      return "cast";
+    case op_code::op_code_where:
+      return "where";
 #define NDFUSE_OP_NAME(name, arity) \
-  case op_code::op_code_##name: return #name;
+  case op_code::op_code_##name:     \
+    return #name;
       NDFUSE_ELEMENTWISE_OPS(NDFUSE_OP_NAME)
 #undef NDFUSE_OP_NAME
-    case op_code::op_code_count: break;
+    case op_code::op_code_count:
+      break;
   }
   return "?";
 }

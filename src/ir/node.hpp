@@ -7,8 +7,8 @@
 #include <memory>
 #include <vector>
 
-#include "ndfuse/array.hpp"
 #include "ir/op_code.hpp"
+#include "ndfuse/array.hpp"
 
 namespace ndfuse::backend {
 class device_backend;

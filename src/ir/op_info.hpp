@@ -3,13 +3,13 @@
 #include <optional>
 #include <vector>
 
-#include "ndfuse/dtype.hpp"
 #include "ir/op_code.hpp"
+#include "ndfuse/dtype.hpp"
 
 namespace ndfuse::ir {
 
 struct op_loop {
-  dtype in;   // every input is cast to this
+  dtype in;  // every input is cast to this
   dtype out;
 };
 
@@ -20,7 +20,7 @@ struct op_info {
   // Ops with NumPy's true-division resolver compute bool and integer inputs in this dtype.
   std::optional<dtype> integer_inputs_as;
   std::optional<dtype> all_inputs_as;  // NumPy 2's logical ufuncs: every input becomes bool
-  bool bool_unsupported = false;  // NumPy's negative/subtract resolvers: no bool loop at all
+  bool bool_unsupported = false;       // NumPy's negative/subtract resolvers: no bool loop at all
 };
 
 // For op_code values that name registry ops (not buffer/scalar/iota/cast/where).

@@ -17,21 +17,38 @@ namespace hana = boost::hana;
 // NumPy's type characters, as they appear in ufunc.types.
 constexpr std::optional<dtype> dtype_from_typechar(char c) {
   switch (c) {
-    case '?': return dtype::bool_;
-    case 'b': return dtype::int8;
-    case 'h': return dtype::int16;
-    case 'i': return dtype::int32;
-    case 'l': case 'q': return dtype::int64;
-    case 'B': return dtype::uint8;
-    case 'H': return dtype::uint16;
-    case 'I': return dtype::uint32;
-    case 'L': case 'Q': return dtype::uint64;
-    case 'e': return dtype::float16;
-    case 'f': return dtype::float32;
-    case 'd': return dtype::float64;
-    case 'F': return dtype::complex64;
-    case 'D': return dtype::complex128;
-    default: return std::nullopt;  // long double, objects, datetimes: not ndfuse dtypes
+    case '?':
+      return dtype::bool_;
+    case 'b':
+      return dtype::int8;
+    case 'h':
+      return dtype::int16;
+    case 'i':
+      return dtype::int32;
+    case 'l':
+    case 'q':
+      return dtype::int64;
+    case 'B':
+      return dtype::uint8;
+    case 'H':
+      return dtype::uint16;
+    case 'I':
+      return dtype::uint32;
+    case 'L':
+    case 'Q':
+      return dtype::uint64;
+    case 'e':
+      return dtype::float16;
+    case 'f':
+      return dtype::float32;
+    case 'd':
+      return dtype::float64;
+    case 'F':
+      return dtype::complex64;
+    case 'D':
+      return dtype::complex128;
+    default:
+      return std::nullopt;  // long double, objects, datetimes: not ndfuse dtypes
   }
 }
 
@@ -74,8 +91,8 @@ using dtype_c = std::integral_constant<dtype, D>;
 inline constexpr auto all_dtypes = hana::make_tuple(
     dtype_c<dtype::bool_>{}, dtype_c<dtype::int8>{}, dtype_c<dtype::int16>{}, dtype_c<dtype::int32>{},
     dtype_c<dtype::int64>{}, dtype_c<dtype::uint8>{}, dtype_c<dtype::uint16>{}, dtype_c<dtype::uint32>{},
-    dtype_c<dtype::uint64>{}, dtype_c<dtype::float16>{}, dtype_c<dtype::float32>{},
-    dtype_c<dtype::float64>{}, dtype_c<dtype::complex64>{}, dtype_c<dtype::complex128>{});
+    dtype_c<dtype::uint64>{}, dtype_c<dtype::float16>{}, dtype_c<dtype::float32>{}, dtype_c<dtype::float64>{},
+    dtype_c<dtype::complex64>{}, dtype_c<dtype::complex128>{});
 static_assert(decltype(hana::length(all_dtypes))::value == dtype_count);
 
 #define NDFUSE_OP_TYPE(name, arity) ops::name,
@@ -83,8 +100,8 @@ inline constexpr auto all_ops = hana::drop_back(hana::tuple_t<NDFUSE_ELEMENTWISE
 #undef NDFUSE_OP_TYPE
 
 // Every op struct must name its own op code and have the arity the op list says.
-#define NDFUSE_OP_CHECK(name, arity_)                                                  \
-  static_assert(ops::name::code == op_code::op_code_##name, "ops::" #name " code");   \
+#define NDFUSE_OP_CHECK(name, arity_)                                               \
+  static_assert(ops::name::code == op_code::op_code_##name, "ops::" #name " code"); \
   static_assert(ops::name::arity == arity_, "ops::" #name " arity");
 NDFUSE_ELEMENTWISE_OPS(NDFUSE_OP_CHECK)
 #undef NDFUSE_OP_CHECK

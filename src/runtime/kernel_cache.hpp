@@ -12,7 +12,8 @@ namespace ndfuse::runtime {
 
 class kernel_cache {
  public:
-  const backend::compiled_kernel& get(backend::device_backend& b, const ir::kernel_ir& k, const std::string& key);
+  const backend::compiled_kernel& get(backend::device_backend& b, const ir::kernel_ir& k,
+                                      const std::string& key);
   void clear();
 
  private:

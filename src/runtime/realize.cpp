@@ -25,7 +25,8 @@ int debug_level() {
   return level;
 }
 
-ir::kernel_args launch_args(const schedule::kernel_step& step, const std::vector<std::shared_ptr<ir::buffer>>& outs) {
+ir::kernel_args launch_args(const schedule::kernel_step& step,
+                            const std::vector<std::shared_ptr<ir::buffer>>& outs) {
   ir::kernel_args a;
   a.shape = step.collapsed_shape;
   for (const auto& in : step.inputs) {
@@ -50,7 +51,8 @@ void run_step(backend::device_backend& b, const schedule::kernel_step& step) {
       outs.push_back(step.inputs[step.donor[o]].node->storage);
       ++global_counters().buffers_donated;
     } else {
-      outs.push_back(std::make_shared<ir::buffer>(&b, itemsize(node->dt) * static_cast<std::size_t>(node->size())));
+      outs.push_back(
+          std::make_shared<ir::buffer>(&b, itemsize(node->dt) * static_cast<std::size_t>(node->size())));
     }
   }
   if (ir::shape_size(step.iteration_shape) > 0) {
@@ -58,7 +60,9 @@ void run_step(backend::device_backend& b, const schedule::kernel_step& step) {
     std::uint64_t hits_before = global_counters().cache_hits_memory;
     const auto& compiled = global_kernel_cache().get(b, step.kernel, key);
     if (debug_level() >= 2)
-      std::cerr << "[ndfuse] " << step.name << (global_counters().cache_hits_memory > hits_before ? " cache hit" : " cache miss: compiled")
+      std::cerr << "[ndfuse] " << step.name
+                << (global_counters().cache_hits_memory > hits_before ? " cache hit"
+                                                                      : " cache miss: compiled")
                 << '\n';
     b.launch(compiled, step.kernel, launch_args(step, outs));
     ++global_counters().kernels_launched;
@@ -76,7 +80,8 @@ void run_step(backend::device_backend& b, const schedule::kernel_step& step) {
     if (debug_level() >= 1) b.synchronize();
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     std::cerr << "[ndfuse] kernel " << step.name << " " << shape_str(step.iteration_shape) << " "
-              << step.kernel.code.size() << " instrs, " << step.outputs.size() << " outputs: " << ms << " ms\n";
+              << step.kernel.code.size() << " instrs, " << step.outputs.size() << " outputs: " << ms
+              << " ms\n";
   }
 }
 
@@ -87,7 +92,8 @@ void realize(const std::vector<std::shared_ptr<ir::node>>& roots, bool automatic
   for (const auto& r : roots) any = any || !r->materialized();
   if (!any) return;
   schedule::plan p = schedule::make_plan(roots);
-  if (debug_level() >= 2) std::cerr << "[ndfuse] " << (automatic_split ? "automatic split, " : "") << schedule::describe(p);
+  if (debug_level() >= 2)
+    std::cerr << "[ndfuse] " << (automatic_split ? "automatic split, " : "") << schedule::describe(p);
   ++global_counters().evaluations;
   if (automatic_split) ++global_counters().automatic_splits;
   auto& b = backend::current();
@@ -145,14 +151,24 @@ bool eager_env() {
 }
 }  // namespace
 
-defer_eager::defer_eager() : previous_(eager_deferred) { eager_deferred = true; }
-defer_eager::~defer_eager() { eager_deferred = previous_; }
+defer_eager::defer_eager() : previous_(eager_deferred) {
+  eager_deferred = true;
+}
+defer_eager::~defer_eager() {
+  eager_deferred = previous_;
+}
 
 }  // namespace runtime
 
-bool eager_enabled() { return !runtime::eager_deferred && (runtime::eager_flag || runtime::eager_env()); }
-eager_scope::eager_scope() : previous_(runtime::eager_flag) { runtime::eager_flag = true; }
-eager_scope::~eager_scope() { runtime::eager_flag = previous_; }
+bool eager_enabled() {
+  return !runtime::eager_deferred && (runtime::eager_flag || runtime::eager_env());
+}
+eager_scope::eager_scope() : previous_(runtime::eager_flag) {
+  runtime::eager_flag = true;
+}
+eager_scope::~eager_scope() {
+  runtime::eager_flag = previous_;
+}
 
 void eval(std::vector<array*> arrays) {
   std::vector<std::shared_ptr<ir::node>> roots;
@@ -168,7 +184,11 @@ std::string explain(const array& a) {
   return runtime::explain({a.node()});
 }
 
-void clear_kernel_cache() { runtime::global_kernel_cache().clear(); }
-std::string backend_name() { return std::string(backend::current().name()); }
+void clear_kernel_cache() {
+  runtime::global_kernel_cache().clear();
+}
+std::string backend_name() {
+  return std::string(backend::current().name());
+}
 
 }  // namespace ndfuse

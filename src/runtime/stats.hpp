@@ -8,9 +8,9 @@
 namespace ndfuse::runtime {
 
 struct counters {
-  std::atomic<std::uint64_t> kernels_launched{0}, kernels_compiled{0}, cache_hits_memory{0}, cache_hits_disk{0},
-      library_calls{0}, evaluations{0}, automatic_splits{0}, buffers_donated{0}, bytes_allocated{0},
-      bytes_in_use{0}, peak_bytes{0};
+  std::atomic<std::uint64_t> kernels_launched{0}, kernels_compiled{0}, cache_hits_memory{0},
+      cache_hits_disk{0}, library_calls{0}, evaluations{0}, automatic_splits{0}, buffers_donated{0},
+      bytes_allocated{0}, bytes_in_use{0}, peak_bytes{0};
 };
 counters& global_counters();
 
@@ -22,6 +22,8 @@ inline void note_allocation(std::uint64_t n) {
   while (now > peak && !c.peak_bytes.compare_exchange_weak(peak, now)) {
   }
 }
-inline void note_release(std::uint64_t n) { global_counters().bytes_in_use -= n; }
+inline void note_release(std::uint64_t n) {
+  global_counters().bytes_in_use -= n;
+}
 
 }  // namespace ndfuse::runtime

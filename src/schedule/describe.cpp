@@ -15,20 +15,27 @@ std::string describe(const plan& p) {
     if (st.collapsed_shape != st.iteration_shape) os << " as " << shape_str(st.collapsed_shape);
     os << (k.index_64 ? ", 64-bit index" : ", 32-bit index") << "\n";
     for (std::size_t i = 0; i < st.inputs.size(); ++i) {
-      os << "    in" << i << ": " << dtype_name(k.inputs[i].dt) << ' ' << ir::index_class_name(k.inputs[i].cls)
-         << "  buffer " << shape_str(st.inputs[i].node->shape);
+      os << "    in" << i << ": " << dtype_name(k.inputs[i].dt) << ' '
+         << ir::index_class_name(k.inputs[i].cls) << "  buffer " << shape_str(st.inputs[i].node->shape);
       for (std::size_t o = 0; o < st.donor.size(); ++o)
         if (st.donor[o] == static_cast<int>(i)) os << "  (donated to out" << o << ")";
       os << '\n';
     }
-    for (std::size_t i = 0; i < k.scalars.size(); ++i) os << "    s" << i << ": " << dtype_name(k.scalars[i]) << " scalar\n";
+    for (std::size_t i = 0; i < k.scalars.size(); ++i)
+      os << "    s" << i << ": " << dtype_name(k.scalars[i]) << " scalar\n";
     for (std::size_t i = 0; i < k.code.size(); ++i) {
       const auto& in = k.code[i];
       os << "    v" << i << " = ";
       switch (in.op) {
-        case ir::op_code::op_code_buffer: os << "load in" << in.slot; break;
-        case ir::op_code::op_code_scalar: os << "scalar s" << in.slot; break;
-        case ir::op_code::op_code_iota: os << "iota " << in.slot; break;
+        case ir::op_code::op_code_buffer:
+          os << "load in" << in.slot;
+          break;
+        case ir::op_code::op_code_scalar:
+          os << "scalar s" << in.slot;
+          break;
+        case ir::op_code::op_code_iota:
+          os << "iota " << in.slot;
+          break;
         default: {
           os << ir::op_name(in.op) << '(';
           for (int a = 0; a < 3 && in.args[a] >= 0; ++a) os << (a ? ", v" : "v") << in.args[a];

@@ -28,9 +28,9 @@ void trace_pass(const char* name) {
 
 struct pending_info {
   node_ptr node;
-  int plan_refs = 0;          // references from inputs of pending nodes
+  int plan_refs = 0;  // references from inputs of pending nodes
   bool target = false;
-  int group = -1;             // kernel step that writes it
+  int group = -1;  // kernel step that writes it
 };
 
 // What the passes share. Nodes are keyed by address; `order` is a topological order of the
@@ -38,8 +38,8 @@ struct pending_info {
 struct fuse_state {
   std::vector<node_ptr> order;
   std::unordered_map<const ir::node*, pending_info> pending;
-  std::unordered_map<const ir::node*, int> leaf_refs;   // materialized node -> in-plan references
-  std::unordered_map<const ir::node*, long> leaf_use;   // its use_count before the plan copied it
+  std::unordered_map<const ir::node*, int> leaf_refs;  // materialized node -> in-plan references
+  std::unordered_map<const ir::node*, long> leaf_use;  // its use_count before the plan copied it
   std::unordered_map<const ir::node*, std::unordered_set<int>> leaf_steps;  // steps reading it
   std::vector<std::vector<node_ptr>> groups;
 };
@@ -82,8 +82,10 @@ void target_deps(const ir::node* n, const fuse_state& s, std::unordered_set<cons
   for (const auto& in : n->inputs) {
     if (in->materialized() || !seen.insert(in.get()).second) continue;
     const auto& info = s.pending.at(in.get());
-    if (info.target) out.insert(in.get());
-    else target_deps(in.get(), s, out, seen);
+    if (info.target)
+      out.insert(in.get());
+    else
+      target_deps(in.get(), s, out, seen);
   }
 }
 
@@ -129,8 +131,7 @@ std::vector<std::int64_t> broadcast_strides(const shape_t& from, const std::vect
                                             const shape_t& to) {
   std::vector<std::int64_t> out(to.size(), 0);
   std::size_t lead = to.size() - from.size();
-  for (std::size_t i = lead; i < to.size(); ++i)
-    out[i] = from[i - lead] == 1 ? 0 : strides[i - lead];
+  for (std::size_t i = lead; i < to.size(); ++i) out[i] = from[i - lead] == 1 ? 0 : strides[i - lead];
   return out;
 }
 
@@ -174,7 +175,8 @@ struct lowering {
       }
       i.op = ir::op_code::op_code_buffer;
       i.slot = it->second;
-      i.origin = n->materialized() ? "buffer " + std::string(dtype_name(n->dt)) + shape_str(n->shape) : origin(*n);
+      i.origin =
+          n->materialized() ? "buffer " + std::string(dtype_name(n->dt)) + shape_str(n->shape) : origin(*n);
     } else if (n->op == ir::op_code::op_code_scalar) {
       auto [it, fresh] = scalar_slot.try_emplace(n.get(), static_cast<int>(step.scalars.size()));
       if (fresh) {
@@ -196,8 +198,10 @@ struct lowering {
       step.kernel.iotas.push_back(ir::index_class::index_class_strided);
     } else {
       i.op = n->op;
-      if (n->op == ir::op_code::op_code_where) i.operand_dt = n->inputs[1]->dt;
-      else if (!n->inputs.empty()) i.operand_dt = n->inputs[0]->dt;
+      if (n->op == ir::op_code::op_code_where)
+        i.operand_dt = n->inputs[1]->dt;
+      else if (!n->inputs.empty())
+        i.operand_dt = n->inputs[0]->dt;
       for (std::size_t k = 0; k < n->inputs.size() && k < 3; ++k) i.args[k] = lower(n->inputs[k]);
     }
     int v = emit(std::move(i));
@@ -262,7 +266,8 @@ void collapse_dimensions(plan& p) {
   }
 }
 
-ir::index_class classify(const std::vector<std::int64_t>& strides, const std::vector<std::int64_t>& contiguous) {
+ir::index_class classify(const std::vector<std::int64_t>& strides,
+                         const std::vector<std::int64_t>& contiguous) {
   bool flat = true, broadcast = true;
   for (std::size_t d = 0; d < strides.size(); ++d) {
     flat = flat && strides[d] == contiguous[d];
@@ -289,7 +294,8 @@ void classify_indices(plan& p) {
       }
       wide = wide || lo <= -int32_limit || hi >= int32_limit;
     }
-    for (std::size_t k = 0; k < step.iotas.size(); ++k) step.kernel.iotas[k] = classify(step.iotas[k].coeffs, contiguous);
+    for (std::size_t k = 0; k < step.iotas.size(); ++k)
+      step.kernel.iotas[k] = classify(step.iotas[k].coeffs, contiguous);
     step.kernel.index_64 = wide;
   }
 }
@@ -307,7 +313,8 @@ void choose_donations(fuse_state& s, plan& p) {
       for (std::size_t k = 0; k < step.inputs.size(); ++k) {
         const auto& leaf = step.inputs[k].node;
         if (taken[k] || !leaf->materialized() || leaf->handles > 0) continue;
-        if (step.kernel.inputs[k].cls != ir::index_class::index_class_flat || step.inputs[k].offset != 0) continue;
+        if (step.kernel.inputs[k].cls != ir::index_class::index_class_flat || step.inputs[k].offset != 0)
+          continue;
         if (leaf->size() != out->size() || leaf->storage->nbytes != out_bytes || out_bytes == 0) continue;
         if (leaf->storage.use_count() != 1 || s.leaf_steps[leaf.get()].size() != 1) continue;
         if (s.leaf_use.at(leaf.get()) != s.leaf_refs[leaf.get()]) continue;
@@ -342,7 +349,8 @@ plan make_plan(const std::vector<node_ptr>& roots) {
   choose_donations(s, p);
   for (auto& step : p.steps) {
     char buf[24];
-    std::snprintf(buf, sizeof buf, "k_%016llx", static_cast<unsigned long long>(structural_hash(step.kernel.key())));
+    std::snprintf(buf, sizeof buf, "k_%016llx",
+                  static_cast<unsigned long long>(structural_hash(step.kernel.key())));
     step.name = buf;
   }
   return p;

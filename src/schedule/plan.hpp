@@ -18,14 +18,14 @@ struct strided_leaf {
 
 struct kernel_step {
   ir::kernel_ir kernel;
-  std::string name;                   // k_<structural hash>: stable across runs
-  shape_t iteration_shape;            // as the user sees it
-  shape_t collapsed_shape;            // what the kernel iterates over
-  std::vector<strided_leaf> inputs;   // per kernel input slot
+  std::string name;                                // k_<structural hash>: stable across runs
+  shape_t iteration_shape;                         // as the user sees it
+  shape_t collapsed_shape;                         // what the kernel iterates over
+  std::vector<strided_leaf> inputs;                // per kernel input slot
   std::vector<std::shared_ptr<ir::node>> scalars;  // per scalar slot: the node holding the value
-  std::vector<ir::iota_params> iotas;               // per iota slot
+  std::vector<ir::iota_params> iotas;              // per iota slot
   std::vector<std::shared_ptr<ir::node>> outputs;  // per kernel output: the node it materializes
-  std::vector<int> donor;             // per output: the input slot whose buffer it reuses, or -1
+  std::vector<int> donor;                          // per output: the input slot whose buffer it reuses, or -1
 };
 
 struct plan {

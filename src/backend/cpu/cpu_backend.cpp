@@ -6,8 +6,8 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <new>
 #include <mutex>
+#include <new>
 #include <string>
 #include <unordered_map>
 
@@ -84,19 +84,34 @@ struct u128 {
   std::uint64_t lo, hi;
 };
 
-void gather(void* dst, const ir::strided_operand& in, std::size_t bytes, const shape_t& shape, std::int64_t begin,
-            std::int64_t n) {
+void gather(void* dst, const ir::strided_operand& in, std::size_t bytes, const shape_t& shape,
+            std::int64_t begin, std::int64_t n) {
   const char* base = static_cast<const char*>(in.data) + in.offset * static_cast<std::int64_t>(bytes);
   switch (bytes) {
-    case 1: gather_typed(static_cast<std::uint8_t*>(dst), reinterpret_cast<const std::uint8_t*>(base), in.strides, shape, begin, n); break;
-    case 2: gather_typed(static_cast<std::uint16_t*>(dst), reinterpret_cast<const std::uint16_t*>(base), in.strides, shape, begin, n); break;
-    case 4: gather_typed(static_cast<std::uint32_t*>(dst), reinterpret_cast<const std::uint32_t*>(base), in.strides, shape, begin, n); break;
-    case 8: gather_typed(static_cast<std::uint64_t*>(dst), reinterpret_cast<const std::uint64_t*>(base), in.strides, shape, begin, n); break;
-    default: gather_typed(static_cast<u128*>(dst), reinterpret_cast<const u128*>(base), in.strides, shape, begin, n); break;
+    case 1:
+      gather_typed(static_cast<std::uint8_t*>(dst), reinterpret_cast<const std::uint8_t*>(base), in.strides,
+                   shape, begin, n);
+      break;
+    case 2:
+      gather_typed(static_cast<std::uint16_t*>(dst), reinterpret_cast<const std::uint16_t*>(base), in.strides,
+                   shape, begin, n);
+      break;
+    case 4:
+      gather_typed(static_cast<std::uint32_t*>(dst), reinterpret_cast<const std::uint32_t*>(base), in.strides,
+                   shape, begin, n);
+      break;
+    case 8:
+      gather_typed(static_cast<std::uint64_t*>(dst), reinterpret_cast<const std::uint64_t*>(base), in.strides,
+                   shape, begin, n);
+      break;
+    default:
+      gather_typed(static_cast<u128*>(dst), reinterpret_cast<const u128*>(base), in.strides, shape, begin, n);
+      break;
   }
 }
 
-void affine_index(std::int64_t* out, const ir::iota_params& p, const shape_t& shape, std::int64_t begin, std::int64_t n) {
+void affine_index(std::int64_t* out, const ir::iota_params& p, const shape_t& shape, std::int64_t begin,
+                  std::int64_t n) {
   const int nd = static_cast<int>(shape.size());
   walk(shape, begin, n, [&](const std::int64_t* idx, std::int64_t at, std::int64_t len) {
     std::int64_t a = 0;
@@ -119,8 +134,8 @@ struct registers {
   }
 };
 
-void run_range(const program& prog, const ir::kernel_ir& k, const ir::kernel_args& a, std::int64_t first_block,
-               std::int64_t last_block) {
+void run_range(const program& prog, const ir::kernel_ir& k, const ir::kernel_args& a,
+               std::int64_t first_block, std::int64_t last_block) {
   registers r(prog);
   const std::int64_t total = a.size();
   std::int64_t affine[block_elems];
@@ -128,7 +143,8 @@ void run_range(const program& prog, const ir::kernel_ir& k, const ir::kernel_arg
   for (std::size_t v = 0; v < prog.steps.size(); ++v) {
     const auto& s = prog.steps[v];
     if (s.op != ir::op_code::op_code_scalar) continue;
-    for (std::int64_t i = 0; i < block_elems; ++i) std::memcpy(r.slab[v] + i * s.bytes, a.scalars[s.slot].bytes, s.bytes);
+    for (std::int64_t i = 0; i < block_elems; ++i)
+      std::memcpy(r.slab[v] + i * s.bytes, a.scalars[s.slot].bytes, s.bytes);
     r.ptr[v] = r.slab[v];
   }
   for (std::int64_t blk = first_block; blk < last_block; ++blk) {
@@ -137,11 +153,13 @@ void run_range(const program& prog, const ir::kernel_ir& k, const ir::kernel_arg
     for (std::size_t v = 0; v < prog.steps.size(); ++v) {
       const auto& s = prog.steps[v];
       switch (s.op) {
-        case ir::op_code::op_code_scalar: break;
+        case ir::op_code::op_code_scalar:
+          break;
         case ir::op_code::op_code_buffer: {
           const auto& in = a.inputs[s.slot];
           if (k.inputs[s.slot].cls == ir::index_class::index_class_flat) {
-            r.ptr[v] = static_cast<const char*>(in.data) + (in.offset + begin) * static_cast<std::int64_t>(s.bytes);
+            r.ptr[v] =
+                static_cast<const char*>(in.data) + (in.offset + begin) * static_cast<std::int64_t>(s.bytes);
           } else {
             gather(r.slab[v], in, s.bytes, a.shape, begin, n);
             r.ptr[v] = r.slab[v];
@@ -159,7 +177,9 @@ void run_range(const program& prog, const ir::kernel_ir& k, const ir::kernel_arg
           // The last instruction may write its output in place: nothing reads after it, so even a
           // donated (aliased) input is safe. That saves a pass over the block.
           if (static_cast<int>(v) == prog.direct_value) {
-            s.fn(static_cast<char*>(a.outputs[prog.direct_output]) + begin * static_cast<std::int64_t>(s.bytes), args, n);
+            s.fn(static_cast<char*>(a.outputs[prog.direct_output]) +
+                     begin * static_cast<std::int64_t>(s.bytes),
+                 args, n);
           } else {
             s.fn(r.slab[v], args, n);
             r.ptr[v] = r.slab[v];
@@ -171,8 +191,8 @@ void run_range(const program& prog, const ir::kernel_ir& k, const ir::kernel_arg
       if (static_cast<int>(o) == prog.direct_output) continue;
       const auto& out = k.outputs[o];
       std::size_t bytes = prog.steps[out.value].bytes;
-      std::memcpy(static_cast<char*>(a.outputs[o]) + begin * static_cast<std::int64_t>(bytes), r.ptr[out.value],
-                  static_cast<std::size_t>(n) * bytes);
+      std::memcpy(static_cast<char*>(a.outputs[o]) + begin * static_cast<std::int64_t>(bytes),
+                  r.ptr[out.value], static_cast<std::size_t>(n) * bytes);
     }
   }
 }
@@ -228,11 +248,19 @@ class cpu_backend final : public device_backend {
       std::copy(std::begin(in.args), std::end(in.args), s.args);
       switch (in.op) {
         case ir::op_code::op_code_buffer:
-        case ir::op_code::op_code_scalar: break;
-        case ir::op_code::op_code_iota: s.iota = iota_loop(in.dt); break;
-        case ir::op_code::op_code_cast: s.fn = cast_loop(in.operand_dt, in.dt); break;
-        case ir::op_code::op_code_where: s.fn = where_loop(in.dt); break;
-        default: s.fn = op_loop(in.op, in.operand_dt);
+        case ir::op_code::op_code_scalar:
+          break;
+        case ir::op_code::op_code_iota:
+          s.iota = iota_loop(in.dt);
+          break;
+        case ir::op_code::op_code_cast:
+          s.fn = cast_loop(in.operand_dt, in.dt);
+          break;
+        case ir::op_code::op_code_where:
+          s.fn = where_loop(in.dt);
+          break;
+        default:
+          s.fn = op_loop(in.op, in.operand_dt);
       }
       if (in.op != ir::op_code::op_code_buffer && in.op != ir::op_code::op_code_scalar && !s.fn && !s.iota)
         throw error(std::string("cpu backend: no loop for ") + ir::op_name(in.op) + " on " +
@@ -241,7 +269,8 @@ class cpu_backend final : public device_backend {
     }
     const int last = static_cast<int>(k.code.size()) - 1;
     const auto last_op = k.code.back().op;
-    if (last_op != ir::op_code::op_code_buffer && last_op != ir::op_code::op_code_scalar && last_op != ir::op_code::op_code_iota)
+    if (last_op != ir::op_code::op_code_buffer && last_op != ir::op_code::op_code_scalar &&
+        last_op != ir::op_code::op_code_iota)
       for (std::size_t o = 0; o < k.outputs.size(); ++o)
         if (k.outputs[o].value == last) {
           prog->direct_value = last;
@@ -258,7 +287,8 @@ class cpu_backend final : public device_backend {
       run_range(prog, k, a, 0, blocks);
       return;
     }
-    global_pool().parallel_for(blocks, [&](unsigned, std::int64_t b, std::int64_t e) { run_range(prog, k, a, b, e); });
+    global_pool().parallel_for(
+        blocks, [&](unsigned, std::int64_t b, std::int64_t e) { run_range(prog, k, a, b, e); });
   }
 
  private:
@@ -277,6 +307,8 @@ class cpu_backend final : public device_backend {
 
 }  // namespace
 
-std::unique_ptr<device_backend> make_backend() { return std::make_unique<cpu_backend>(); }
+std::unique_ptr<device_backend> make_backend() {
+  return std::make_unique<cpu_backend>();
+}
 
 }  // namespace ndfuse::backend::cpu

@@ -34,21 +34,31 @@ ir::storage_t<To> convert(ir::storage_t<From> x) {
     return v != F{};
   } else if constexpr (To == dtype::float16) {
     float16_t h;
-    if constexpr (is_cplx<F>) h.bits = ir::double_to_half(static_cast<double>(v.real()));
-    else if constexpr (std::is_same_v<F, float>) h.bits = ir::float_to_half(v);
-    else h.bits = ir::double_to_half(static_cast<double>(v));
+    if constexpr (is_cplx<F>)
+      h.bits = ir::double_to_half(static_cast<double>(v.real()));
+    else if constexpr (std::is_same_v<F, float>)
+      h.bits = ir::float_to_half(v);
+    else
+      h.bits = ir::double_to_half(static_cast<double>(v));
     return h;
   } else if constexpr (is_cplx<T>) {
     using R = typename T::value_type;
-    if constexpr (is_cplx<F>) return T(static_cast<R>(v.real()), static_cast<R>(v.imag()));
-    else return T(static_cast<R>(v), R(0));
+    if constexpr (is_cplx<F>)
+      return T(static_cast<R>(v.real()), static_cast<R>(v.imag()));
+    else
+      return T(static_cast<R>(v), R(0));
   } else if constexpr (std::is_floating_point_v<T>) {
-    if constexpr (is_cplx<F>) return static_cast<T>(v.real());
-    else return static_cast<T>(v);
+    if constexpr (is_cplx<F>)
+      return static_cast<T>(v.real());
+    else
+      return static_cast<T>(v);
   } else {  // integer target
-    if constexpr (is_cplx<F>) return float_to_int<T>(v.real());
-    else if constexpr (std::is_floating_point_v<F>) return float_to_int<T>(v);
-    else return static_cast<T>(v);  // modular since C++20
+    if constexpr (is_cplx<F>)
+      return float_to_int<T>(v.real());
+    else if constexpr (std::is_floating_point_v<F>)
+      return float_to_int<T>(v);
+    else
+      return static_cast<T>(v);  // modular since C++20
   }
 }
 
@@ -88,11 +98,13 @@ void iota_block(void* out, const std::int64_t* affine, std::int64_t n, const ir:
     for (std::int64_t i = 0; i < n; ++i) o[i] = s + T(static_cast<R>(affine[i] + p.offset)) * d;
   } else if constexpr (std::is_floating_point_v<T>) {
     T s = static_cast<T>(p.start.real()), d = static_cast<T>(p.step.real());
-    for (std::int64_t i = 0; i < n; ++i) o[i] = ir::to_storage<D>(s + static_cast<T>(affine[i] + p.offset) * d);
+    for (std::int64_t i = 0; i < n; ++i)
+      o[i] = ir::to_storage<D>(s + static_cast<T>(affine[i] + p.offset) * d);
   } else {
     auto s = static_cast<std::int64_t>(p.start.real()), d = static_cast<std::int64_t>(p.step.real());
     for (std::int64_t i = 0; i < n; ++i)
-      o[i] = static_cast<T>(static_cast<std::uint64_t>(s) + static_cast<std::uint64_t>(affine[i] + p.offset) * static_cast<std::uint64_t>(d));
+      o[i] = static_cast<T>(static_cast<std::uint64_t>(s) +
+                            static_cast<std::uint64_t>(affine[i] + p.offset) * static_cast<std::uint64_t>(d));
   }
 }
 
@@ -123,9 +135,17 @@ const tables& all_tables() {
 
 }  // namespace
 
-block_fn op_loop(ir::op_code op, dtype in) { return all_tables().ops[static_cast<int>(op)][static_cast<int>(in)]; }
-block_fn cast_loop(dtype from, dtype to) { return all_tables().casts[static_cast<int>(from)][static_cast<int>(to)]; }
-block_fn where_loop(dtype t) { return all_tables().wheres[static_cast<int>(t)]; }
-iota_fn iota_loop(dtype t) { return all_tables().iotas[static_cast<int>(t)]; }
+block_fn op_loop(ir::op_code op, dtype in) {
+  return all_tables().ops[static_cast<int>(op)][static_cast<int>(in)];
+}
+block_fn cast_loop(dtype from, dtype to) {
+  return all_tables().casts[static_cast<int>(from)][static_cast<int>(to)];
+}
+block_fn where_loop(dtype t) {
+  return all_tables().wheres[static_cast<int>(t)];
+}
+iota_fn iota_loop(dtype t) {
+  return all_tables().iotas[static_cast<int>(t)];
+}
 
 }  // namespace ndfuse::backend::cpu

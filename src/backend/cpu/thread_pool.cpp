@@ -48,7 +48,8 @@ void thread_pool::work(unsigned index) {
   }
 }
 
-void thread_pool::parallel_for(std::int64_t n, const std::function<void(unsigned, std::int64_t, std::int64_t)>& fn) {
+void thread_pool::parallel_for(std::int64_t n,
+                               const std::function<void(unsigned, std::int64_t, std::int64_t)>& fn) {
   if (workers_.empty() || n <= 1) {
     if (n > 0) fn(0, 0, n);
     return;
@@ -70,7 +71,8 @@ void thread_pool::parallel_for(std::int64_t n, const std::function<void(unsigned
 
 thread_pool& global_pool() {
   static thread_pool pool([] {
-    if (const char* v = std::getenv("NDFUSE_THREADS"); v && std::atoi(v) > 0) return static_cast<unsigned>(std::atoi(v));
+    if (const char* v = std::getenv("NDFUSE_THREADS"); v && std::atoi(v) > 0)
+      return static_cast<unsigned>(std::atoi(v));
     return std::max(1u, std::thread::hardware_concurrency());
   }());
   return pool;

@@ -27,6 +27,11 @@ inline std::complex<R> complex_log1p(std::complex<R> z) {
   return {std::log(std::hypot(x1, y)), std::atan2(y, x1)};
 }
 
+// glibc's log and log2 return -NaN for negative input, NumPy's float64 loops +NaN.
+inline double positive_nan_below_zero(double x, double result) {
+  return x < 0 ? std::numeric_limits<double>::quiet_NaN() : result;
+}
+
 }  // namespace detail
 
 struct exp {
@@ -85,7 +90,9 @@ struct log {
   static constexpr std::string_view types = "e->e f->f d->d f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
-    if constexpr (is_real_v<T> || is_complex_v<T>)
+    if constexpr (std::is_same_v<T, double>)
+      return detail::positive_nan_below_zero(a, std::log(a));
+    else if constexpr (is_real_v<T> || is_complex_v<T>)
       return std::log(a);
     else
       return a;
@@ -98,7 +105,9 @@ struct log2 {
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
-    if constexpr (is_real_v<T>) {
+    if constexpr (std::is_same_v<T, double>) {
+      return detail::positive_nan_below_zero(a, std::log2(a));
+    } else if constexpr (is_real_v<T>) {
       return std::log2(a);
     } else if constexpr (is_complex_v<T>) {
       using R = typename T::value_type;
