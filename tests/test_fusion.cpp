@@ -191,6 +191,8 @@ TEST_CASE("errors are raised where the node is built and leave arrays unchanged"
   CHECK(x.shape() == nf::shape_t{3});
   CHECK(x.dtype() == nf::int32);
   CHECK(x.to_vector<std::int32_t>() == std::vector<std::int32_t>{1, 1, 1});
+  // NumPy: np.power(np.ones(3, np.int32), -1) raises ValueError
+  CHECK_THROWS_AS(nf::power(nf::ones({3}, nf::int32), -1), nf::dtype_error);
   nf::array empty_handle;
   CHECK_THROWS_AS(empty_handle + 1, nf::error);
 }

@@ -264,6 +264,10 @@ array binary(ir::op_code op, const operand& a, const operand& b) {
       throw shape_error("operands could not be broadcast together: " + describe_operands(info.name, a, b));
     }
   }
+  // NumPy raises for a negative integer exponent; a scalar one is visible here, at the call.
+  if (op == ir::op_code::op_code_power && is_integer(loop->in) && !b.arr &&
+      b.value.kind == dtype_kind::dtype_kind_int && !b.value.is_big_unsigned && b.value.i < 0)
+    throw dtype_error("power: Integers to negative integer powers are not allowed: " + describe_operands(info.name, a, b));
   // A weak scalar converts straight to the loop's dtype; an int that does not fit raises there, as
   // NumPy's OverflowError does (int8 + 300 raises, int8 / 300 does not).
   return finish(

@@ -1,0 +1,157 @@
+#include "backend/cuda/cuda_api.hpp"
+
+#include <array>
+#include <mutex>
+
+#include "ndfuse/error.hpp"
+
+namespace ndfuse::backend::cuda {
+
+namespace {
+
+struct thread_state {
+  int device = 0;
+  int bound = -1;  // the device whose primary context this thread has made current
+  std::array<cudaStream_t, max_devices> streams{};  // nullptr: the legacy default stream
+};
+thread_local thread_state this_thread;
+
+void check_device_id(int device) {
+  int n = probe_device_count();
+  if (device < 0 || device >= n || device >= max_devices)
+    throw device_error("cuda: device " + std::to_string(device) + " does not exist (" + std::to_string(n) +
+                       " device(s) present)");
+}
+
+template <class F>
+void resolve(const char* symbol, F& fn) {
+  void* p = nullptr;
+  cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+  // 12000: the ABI these signatures have had since CUDA 12.0, whatever newer driver is installed.
+  cudaError_t status = cudaGetDriverEntryPointByVersion(symbol, &p, 12000, cudaEnableLegacyStream, &found);
+  if (status != cudaSuccess || found != cudaDriverEntryPointSuccess || p == nullptr) {
+    cudaGetLastError();
+    throw device_error(std::string("cuda: the driver does not provide ") + symbol + " (" +
+                       cudaGetErrorName(status) + ", query result " + std::to_string(static_cast<int>(found)) +
+                       "); the NVIDIA driver may be older than CUDA 12");
+  }
+  fn = reinterpret_cast<F>(p);
+}
+
+}  // namespace
+
+void check(cudaError_t status, const char* call) {
+  if (status == cudaSuccess) return;
+  cudaGetLastError();  // clear a non-sticky error so later calls do not report it again
+  std::string message = std::string("CUDA error in ") + call + ": " + cudaGetErrorName(status) + " (" +
+                        cudaGetErrorString(status) + ")";
+  if (status == cudaErrorMemoryAllocation) throw out_of_memory(message);
+  throw device_error(message);
+}
+
+void check(CUresult status, const char* call) {
+  if (status == CUDA_SUCCESS) return;
+  const char* name = nullptr;
+  const char* text = nullptr;
+  const driver_api& d = driver();
+  if (d.get_error_name) d.get_error_name(status, &name);
+  if (d.get_error_string) d.get_error_string(status, &text);
+  std::string message = std::string("CUDA driver error in ") + call + ": " +
+                        (name ? name : "CUresult " + std::to_string(static_cast<int>(status))) + " (" +
+                        (text ? text : "no description") + ")";
+  if (status == CUDA_ERROR_OUT_OF_MEMORY) throw out_of_memory(message);
+  throw device_error(message);
+}
+
+const driver_api& driver() {
+  static const driver_api api = [] {
+    driver_api a;
+    resolve("cuGetErrorName", a.get_error_name);
+    resolve("cuGetErrorString", a.get_error_string);
+    resolve("cuModuleLoadData", a.module_load_data);
+    resolve("cuModuleUnload", a.module_unload);
+    resolve("cuModuleGetFunction", a.module_get_function);
+    resolve("cuLaunchKernel", a.launch_kernel);
+    resolve("cuOccupancyMaxActiveBlocksPerMultiprocessor", a.occupancy_max_blocks);
+    return a;
+  }();
+  return api;
+}
+
+int probe_device_count(std::string* why) {
+  // Probed once: without a driver every probe would retry loading libcuda.
+  static const std::pair<int, std::string> probed = [] {
+    int n = 0;
+    cudaError_t status = cudaGetDeviceCount(&n);
+    if (status != cudaSuccess) {
+      cudaGetLastError();
+      return std::pair<int, std::string>(0, std::string(cudaGetErrorName(status)) + ": " +
+                                                cudaGetErrorString(status));
+    }
+    return std::pair<int, std::string>(n, n > 0 ? "" : "no CUDA device is present");
+  }();
+  if (why) *why = probed.second;
+  return probed.first;
+}
+
+const device_info& info(int device) {
+  static std::array<std::once_flag, max_devices> once;
+  static std::array<device_info, max_devices> infos;
+  check_device_id(device);
+  std::call_once(once[device], [device] {
+    device_info& d = infos[device];
+    d.id = device;
+    check(cudaDeviceGetAttribute(&d.sm_count, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+    check(cudaDeviceGetAttribute(&d.major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");
+    check(cudaDeviceGetAttribute(&d.minor, cudaDevAttrComputeCapabilityMinor, device), "cudaDeviceGetAttribute");
+    check(cudaDeviceGetAttribute(&d.max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device),
+          "cudaDeviceGetAttribute");
+    d.arch = "sm_" + std::to_string(d.major) + std::to_string(d.minor);
+  });
+  return infos[device];
+}
+
+int current_device() {
+  thread_state& t = this_thread;
+  if (t.bound != t.device) {
+    check_device_id(t.device);
+    check(cudaSetDevice(t.device), "cudaSetDevice");
+    t.bound = t.device;
+  }
+  return t.device;
+}
+
+cudaStream_t current_stream() { return this_thread.streams[current_device()]; }
+
+void set_current_device(int device) {
+  check_device_id(device);
+  this_thread.device = device;
+  current_device();
+}
+
+void set_current_stream(int device, cudaStream_t s) {
+  check_device_id(device);
+  this_thread.streams[device] = s;
+}
+
+cudaStream_t stream_of(int device) {
+  check_device_id(device);
+  return this_thread.streams[device];
+}
+
+device_guard::device_guard(int device) : previous_(current_device()) {
+  if (device != previous_) set_current_device(device);
+}
+
+device_guard::~device_guard() {
+  if (this_thread.device != previous_) {
+    this_thread.device = previous_;
+    // A failure here would mean the previous device vanished; a destructor cannot report it.
+    if (cudaSetDevice(previous_) == cudaSuccess)
+      this_thread.bound = previous_;
+    else
+      cudaGetLastError();
+  }
+}
+
+}  // namespace ndfuse::backend::cuda
