@@ -1,5 +1,9 @@
 // Shared helpers of the op definitions (ops/*.hpp): type traits over compute types, wrapping integer
 // arithmetic, and the complex kernels whose rounding NumPy fixes (its multiply, divide, power).
+//
+// Bit-exactness with NumPy assumes the compiler does not contract a * b + c into an FMA on its own
+// (GCC does for C++ whenever the target has FMA, e.g. -march=native or aarch64, unless
+// -ffp-contract=off): NumPy rounds those products, and where it fuses, the code here calls std::fma.
 #pragma once
 #include <cmath>
 #include <complex>
@@ -20,9 +24,9 @@ inline constexpr bool is_bool_v = std::is_same_v<T, bool>;
 template <class T>
 inline constexpr bool is_int_v = std::is_integral_v<T> && !is_bool_v<T>;
 template <class T>
-inline constexpr bool is_sint_v = is_int_v<T>&& std::is_signed_v<T>;
+inline constexpr bool is_sint_v = (is_int_v<T> && std::is_signed_v<T>);
 template <class T>
-inline constexpr bool is_uint_v = is_int_v<T>&& std::is_unsigned_v<T>;
+inline constexpr bool is_uint_v = (is_int_v<T> && std::is_unsigned_v<T>);
 template <class T>
 inline constexpr bool is_real_v = std::is_floating_point_v<T>;
 

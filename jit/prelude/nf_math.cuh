@@ -1,0 +1,47 @@
+// ndfuse device prelude: transcendental ops on real numbers, through CUDA's libdevice (accurate to a
+// few ulp, not bit-identical to glibc; tests compare with a tolerance). float16 computes in float32
+// and rounds once, as NumPy's e->e loops do. Complex overloads are in nf_complex_math.cuh.
+#ifndef NF_MATH_CUH
+#define NF_MATH_CUH
+#include "nf_types.cuh"
+
+#define NF_REAL_UNARY(name, f32, f64)                                                         \
+  __device__ __forceinline__ float name(float a) { return f32(a); }                          \
+  __device__ __forceinline__ double name(double a) { return f64(a); }                        \
+  __device__ __forceinline__ nf_float16 name(nf_float16 a) { return nf_half_from(f32(nf_half_to_float(a))); }
+
+#define NF_REAL_BINARY(name, f32, f64)                                                         \
+  __device__ __forceinline__ float name(float a, float b) { return f32(a, b); }               \
+  __device__ __forceinline__ double name(double a, double b) { return f64(a, b); }            \
+  __device__ __forceinline__ nf_float16 name(nf_float16 a, nf_float16 b) {                    \
+    return nf_half_from(f32(nf_half_to_float(a), nf_half_to_float(b)));                       \
+  }
+
+NF_REAL_UNARY(nf_exp, expf, exp)
+NF_REAL_UNARY(nf_exp2, exp2f, exp2)
+NF_REAL_UNARY(nf_expm1, expm1f, expm1)
+NF_REAL_UNARY(nf_log, logf, log)
+NF_REAL_UNARY(nf_log2, log2f, log2)
+NF_REAL_UNARY(nf_log10, log10f, log10)
+NF_REAL_UNARY(nf_log1p, log1pf, log1p)
+NF_REAL_UNARY(nf_sqrt, sqrtf, sqrt)  // correctly rounded (no --use_fast_math)
+NF_REAL_UNARY(nf_cbrt, cbrtf, cbrt)
+NF_REAL_UNARY(nf_sin, sinf, sin)
+NF_REAL_UNARY(nf_cos, cosf, cos)
+NF_REAL_UNARY(nf_tan, tanf, tan)
+NF_REAL_UNARY(nf_arcsin, asinf, asin)
+NF_REAL_UNARY(nf_arccos, acosf, acos)
+NF_REAL_UNARY(nf_arctan, atanf, atan)
+NF_REAL_UNARY(nf_sinh, sinhf, sinh)
+NF_REAL_UNARY(nf_cosh, coshf, cosh)
+NF_REAL_UNARY(nf_tanh, tanhf, tanh)
+NF_REAL_UNARY(nf_arcsinh, asinhf, asinh)
+NF_REAL_UNARY(nf_arccosh, acoshf, acosh)
+NF_REAL_UNARY(nf_arctanh, atanhf, atanh)
+NF_REAL_BINARY(nf_arctan2, atan2f, atan2)
+NF_REAL_BINARY(nf_hypot, hypotf, hypot)
+
+#undef NF_REAL_UNARY
+#undef NF_REAL_BINARY
+
+#endif  // NF_MATH_CUH
