@@ -145,10 +145,11 @@ std::uint64_t fnv1a64(std::string_view data, std::uint64_t seed) {
   return h;
 }
 
-disk_cache::disk_cache(std::string dir, std::uint64_t max_bytes) : dir_(std::move(dir)), max_bytes_(max_bytes) {}
+disk_cache::disk_cache(std::string dir, std::uint64_t max_bytes)
+    : dir_(std::move(dir)), max_bytes_(max_bytes) {}
 
-std::string disk_cache::make_key(std::string_view source, std::string_view options, std::string_view nvrtc_version,
-                                 std::string_view arch) {
+std::string disk_cache::make_key(std::string_view source, std::string_view options,
+                                 std::string_view nvrtc_version, std::string_view arch) {
   std::string material;
   material.reserve(source.size() + options.size() + 64);
   append_field(material, "ndfuse-cubin-v1");
@@ -177,14 +178,16 @@ std::optional<std::string> disk_cache::load(const std::string& key) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
   std::optional<std::string> payload;
-  struct stat st{};
+  struct stat st {};
   char header[header_bytes];
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) >= header_bytes &&
-      read_all(fd, header, header_bytes) && std::memcmp(header, entry_magic, sizeof entry_magic) == 0) {
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+      static_cast<std::uint64_t>(st.st_size) >= header_bytes && read_all(fd, header, header_bytes) &&
+      std::memcmp(header, entry_magic, sizeof entry_magic) == 0) {
     const std::uint64_t length = get_u64(header + 8);
     if (length == static_cast<std::uint64_t>(st.st_size) - header_bytes) {
       std::string data(length, '\0');
-      if (read_all(fd, data.data(), length) && fnv1a64(data) == get_u64(header + 16)) payload = std::move(data);
+      if (read_all(fd, data.data(), length) && fnv1a64(data) == get_u64(header + 16))
+        payload = std::move(data);
     }
   }
   ::close(fd);
@@ -212,9 +215,9 @@ bool disk_cache::store(const std::string& key, std::string_view payload) {
     return false;
   }
   static std::atomic<std::uint64_t> temp_counter{0};
-  const std::string temp = (shard / (temp_prefix + key + "." + std::to_string(::getpid()) + "." +
-                                     std::to_string(temp_counter++)))
-                               .string();
+  const std::string temp =
+      (shard / (temp_prefix + key + "." + std::to_string(::getpid()) + "." + std::to_string(temp_counter++)))
+          .string();
   int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) {
     disable_writes("cannot create " + temp + ": " + std::strerror(errno));

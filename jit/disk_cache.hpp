@@ -26,8 +26,8 @@ class disk_cache {
   explicit disk_cache(std::string dir, std::uint64_t max_bytes = default_max_bytes);
 
   // The key of one compiled kernel: 32 hex digits hashing everything that changes the CUBIN.
-  static std::string make_key(std::string_view source, std::string_view options, std::string_view nvrtc_version,
-                              std::string_view arch);
+  static std::string make_key(std::string_view source, std::string_view options,
+                              std::string_view nvrtc_version, std::string_view arch);
 
   // The payload stored under `key`, or nothing (missing, damaged, unreadable). A hit refreshes the
   // entry's mtime so eviction keeps it.
@@ -41,7 +41,7 @@ class disk_cache {
   // False once a store failed: this process keeps kernels in memory only from then on.
   bool writable() const;
   std::string entry_path(const std::string& key) const;  // where `key` lives (whether or not it exists)
-  std::uint64_t total_bytes();                            // of all entries now on disk (scans)
+  std::uint64_t total_bytes();                           // of all entries now on disk (scans)
 
   // The process's cache, configured from NDFUSE_CACHE_DIR and NDFUSE_CACHE_MAX_BYTES at first use.
   static disk_cache& global();

@@ -17,7 +17,10 @@
 #include <string>
 #include <thread>
 
+#include "backend/cuda/kernel_binary.hpp"
 #include "jit/disk_cache.hpp"
+#include "ndfuse/ndfuse.hpp"
+#include "schedule/plan.hpp"
 
 namespace fs = std::filesystem;
 using ndfuse::jit::disk_cache;
@@ -40,7 +43,9 @@ std::string payload(std::size_t n, unsigned seed) {
   return s;
 }
 
-std::string key_of(unsigned i) { return disk_cache::make_key("source " + std::to_string(i), "-arch=sm_90", "13.0", "sm_90"); }
+std::string key_of(unsigned i) {
+  return disk_cache::make_key("source " + std::to_string(i), "-arch=sm_90", "13.0", "sm_90");
+}
 
 void set_mtime_seconds_ago(const fs::path& p, int seconds) {
   fs::last_write_time(p, fs::file_time_type::clock::now() - std::chrono::seconds(seconds));
@@ -100,7 +105,8 @@ TEST_CASE("disk cache keys hash every field, and entries are sharded by their fi
   CHECK_FALSE(cache.load("../../etc/x").has_value());
 }
 
-TEST_CASE("a damaged disk cache entry reads as a miss, is removed, and can be stored again", "[disk_cache][cpu]") {
+TEST_CASE("a damaged disk cache entry reads as a miss, is removed, and can be stored again",
+          "[disk_cache][cpu]") {
   fs::path dir = fresh_dir("corrupt");
   disk_cache cache(dir.string());
   const std::string k = key_of(1);
@@ -140,7 +146,8 @@ TEST_CASE("a damaged disk cache entry reads as a miss, is removed, and can be st
   CHECK(cache.load(k) == data);
 }
 
-TEST_CASE("an unwritable disk cache directory turns stores off with exactly one warning", "[disk_cache][cpu]") {
+TEST_CASE("an unwritable disk cache directory turns stores off with exactly one warning",
+          "[disk_cache][cpu]") {
   fs::path dir = fresh_dir("readonly");
   std::string data = payload(1000, 3);
 
@@ -259,6 +266,48 @@ TEST_CASE("disk cache writes are atomic: a reader sees a whole entry or none", "
   disk_cache sweeper(dir.string(), 24 + big.size() + 10);  // full: the next store scans and evicts
   REQUIRE(sweeper.store(key_of(7), payload(8, 7)));
   CHECK_FALSE(fs::exists(temp));
+}
+
+TEST_CASE("the CUDA backend's compile step finds NVRTC's CUBIN in the disk cache the second time",
+          "[disk_cache][nvrtc]") {
+  // The seed chain's kernel IR (with arange fused in), as the fuser hands it to the backend. Nothing
+  // is evaluated, so no backend is involved and this runs under any NDFUSE_BACKEND.
+  nf::array x = nf::arange(10).astype(nf::float64);
+  x *= 5;
+  x *= x;
+  x += x;
+  auto plan = ndfuse::schedule::make_plan({x.node()});
+  REQUIRE(plan.steps.size() == 1);
+  const auto& k = plan.steps[0].kernel;
+
+  fs::path dir = fresh_dir("nvrtc");
+  disk_cache cache(dir.string());
+  namespace cu = ndfuse::backend::cuda;
+  cu::kernel_binary cold = cu::cubin_for(k, 90, cache);
+  CHECK_FALSE(cold.from_disk);
+  CHECK(cold.name == plan.steps[0].name);
+  REQUIRE(cold.cubin.size() > 4);
+  CHECK(cold.cubin.substr(0, 4) ==
+        "\x7f"
+        "ELF");  // a CUBIN is an ELF image
+  CHECK(files_under(dir) == 1);
+
+  cu::kernel_binary warm = cu::cubin_for(k, 90, cache);
+  CHECK(warm.from_disk);
+  CHECK(warm.cubin == cold.cubin);
+
+  // Another architecture is another entry; disk loads can be refused (a rejected image is recompiled).
+  CHECK_FALSE(cu::cubin_for(k, 80, cache).from_disk);
+  CHECK(files_under(dir) == 2);
+  CHECK_FALSE(cu::cubin_for(k, 90, cache, /*allow_disk_loads=*/false).from_disk);
+
+  // A damaged entry is a miss: NVRTC runs again and the entry is rewritten.
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) fs::resize_file(e.path(), 100);
+  cu::kernel_binary again = cu::cubin_for(k, 90, cache);
+  CHECK_FALSE(again.from_disk);
+  CHECK(again.cubin == cold.cubin);
+  CHECK(cu::cubin_for(k, 90, cache).from_disk);
 }
 
 #else

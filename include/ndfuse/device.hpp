@@ -27,7 +27,7 @@ class device {
 // legacy default stream, as CuPy's streams are by default, so work on the two stays ordered.
 class stream {
  public:
-  stream();  // a new stream on the current device
+  stream();   // a new stream on the current device
   ~stream();  // waits for the stream's work, then destroys it
   stream(stream&& other) noexcept;
   stream& operator=(stream&& other) noexcept;

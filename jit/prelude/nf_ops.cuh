@@ -187,6 +187,11 @@ __device__ __forceinline__ T nf_power(T a, T b) {
 }
 
 template <class T>
+__device__ __forceinline__ T nf_positive(T a) {
+  return a;
+}
+
+template <class T>
 __device__ __forceinline__ T nf_negative(T a) {
   if constexpr (nf_is_bool<T>) return a;  // no NumPy loop
   else if constexpr (nf_is_int<T>) return (T)((nf_wide<T>)0 - (nf_unsigned<T>)a);

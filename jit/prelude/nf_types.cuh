@@ -90,6 +90,7 @@ template <class T>
 using nf_wide = typename nf_conditional<(sizeof(T) < sizeof(unsigned)), unsigned, nf_unsigned<T>>::type;
 
 // --- float16 conversions ----------------------------------------------------------------------------
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 // cvt.rn rounds to nearest even straight from the source precision (a double is not first rounded
 // to float), which is what NumPy's float16 casts do.
 __device__ __forceinline__ float nf_half_to_float(nf_float16 h) {
@@ -107,6 +108,13 @@ __device__ __forceinline__ nf_float16 nf_half_from(double d) {
   asm("cvt.rn.f16.f64 %0, %1;" : "=h"(h.bits) : "d"(d));
   return h;
 }
+#else
+// Compiled as host C++ (tests/test_prelude_host.cpp checks these device functions against the host
+// functors): the includer defines the conversions.
+float nf_half_to_float(nf_float16 h);
+nf_float16 nf_half_from(float f);
+nf_float16 nf_half_from(double d);
+#endif
 
 // The type an op computes in (float for float16), and the way back.
 template <class T>

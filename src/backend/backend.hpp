@@ -12,6 +12,8 @@ namespace ndfuse::backend {
 // A backend's ready-to-run form of one kernel_ir (CPU: a resolved program; CUDA: a loaded CUfunction).
 struct compiled_kernel {
   virtual ~compiled_kernel() = default;
+  // Loaded from the on-disk cache rather than compiled: counted as cache_hits_disk, not kernels_compiled.
+  bool from_disk_cache = false;
 };
 
 class device_backend {

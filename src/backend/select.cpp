@@ -52,19 +52,37 @@ namespace {
 }
 }  // namespace
 
-int device_count() { return 0; }
-int get_device() { no_cuda("get_device"); }
-void set_device(int) { no_cuda("set_device"); }
-void synchronize() { no_cuda("synchronize"); }
-device::device(int) : previous_(0) { no_cuda("device"); }
+int device_count() {
+  return 0;
+}
+int get_device() {
+  no_cuda("get_device");
+}
+void set_device(int) {
+  no_cuda("set_device");
+}
+void synchronize() {
+  no_cuda("synchronize");
+}
+device::device(int) : previous_(0) {
+  no_cuda("device");
+}
 device::~device() = default;
-stream::stream() { no_cuda("stream"); }
+stream::stream() {
+  no_cuda("stream");
+}
 stream::~stream() = default;
 stream::stream(stream&& other) noexcept = default;
 stream& stream::operator=(stream&& other) noexcept = default;
-stream stream::null() { no_cuda("stream::null"); }
-void stream::synchronize() const { no_cuda("stream::synchronize"); }
-stream_scope::stream_scope(const stream&) : previous_(nullptr), device_(0) { no_cuda("stream_scope"); }
+stream stream::null() {
+  no_cuda("stream::null");
+}
+void stream::synchronize() const {
+  no_cuda("stream::synchronize");
+}
+stream_scope::stream_scope(const stream&) : previous_(nullptr), device_(0) {
+  no_cuda("stream_scope");
+}
 stream_scope::~stream_scope() = default;
 
 }  // namespace ndfuse::cuda

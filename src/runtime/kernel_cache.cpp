@@ -13,7 +13,7 @@ const backend::compiled_kernel& kernel_cache::get(backend::device_backend& b, co
     return *it->second;
   }
   auto compiled = b.compile(k);
-  ++global_counters().kernels_compiled;
+  ++(compiled->from_disk_cache ? global_counters().cache_hits_disk : global_counters().kernels_compiled);
   return *kernels_.emplace(key, std::move(compiled)).first->second;
 }
 

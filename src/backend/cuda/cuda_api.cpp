@@ -17,10 +17,11 @@ struct thread_state {
 thread_local thread_state this_thread;
 
 void check_device_id(int device) {
-  int n = probe_device_count();
+  std::string why;
+  const int n = probe_device_count(&why);
   if (device < 0 || device >= n || device >= max_devices)
     throw device_error("cuda: device " + std::to_string(device) + " does not exist (" + std::to_string(n) +
-                       " device(s) present)");
+                       " device(s) present" + (n == 0 ? ": " + why : "") + ")");
 }
 
 template <class F>
@@ -32,7 +33,8 @@ void resolve(const char* symbol, F& fn) {
   if (status != cudaSuccess || found != cudaDriverEntryPointSuccess || p == nullptr) {
     cudaGetLastError();
     throw device_error(std::string("cuda: the driver does not provide ") + symbol + " (" +
-                       cudaGetErrorName(status) + ", query result " + std::to_string(static_cast<int>(found)) +
+                       cudaGetErrorName(status) + ", query result " +
+                       std::to_string(static_cast<int>(found)) +
                        "); the NVIDIA driver may be older than CUDA 12");
   }
   fn = reinterpret_cast<F>(p);
@@ -85,8 +87,8 @@ int probe_device_count(std::string* why) {
     cudaError_t status = cudaGetDeviceCount(&n);
     if (status != cudaSuccess) {
       cudaGetLastError();
-      return std::pair<int, std::string>(0, std::string(cudaGetErrorName(status)) + ": " +
-                                                cudaGetErrorString(status));
+      return std::pair<int, std::string>(
+          0, std::string(cudaGetErrorName(status)) + ": " + cudaGetErrorString(status));
     }
     return std::pair<int, std::string>(n, n > 0 ? "" : "no CUDA device is present");
   }();
@@ -97,13 +99,17 @@ int probe_device_count(std::string* why) {
 const device_info& info(int device) {
   static std::array<std::once_flag, max_devices> once;
   static std::array<device_info, max_devices> infos;
-  check_device_id(device);
+  if (device < 0 || device >= max_devices) check_device_id(device);  // throws
   std::call_once(once[device], [device] {
+    check_device_id(device);  // once: launches ask for info() every time
     device_info& d = infos[device];
     d.id = device;
-    check(cudaDeviceGetAttribute(&d.sm_count, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
-    check(cudaDeviceGetAttribute(&d.major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");
-    check(cudaDeviceGetAttribute(&d.minor, cudaDevAttrComputeCapabilityMinor, device), "cudaDeviceGetAttribute");
+    check(cudaDeviceGetAttribute(&d.sm_count, cudaDevAttrMultiProcessorCount, device),
+          "cudaDeviceGetAttribute");
+    check(cudaDeviceGetAttribute(&d.major, cudaDevAttrComputeCapabilityMajor, device),
+          "cudaDeviceGetAttribute");
+    check(cudaDeviceGetAttribute(&d.minor, cudaDevAttrComputeCapabilityMinor, device),
+          "cudaDeviceGetAttribute");
     check(cudaDeviceGetAttribute(&d.max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device),
           "cudaDeviceGetAttribute");
     d.arch = "sm_" + std::to_string(d.major) + std::to_string(d.minor);
@@ -121,7 +127,9 @@ int current_device() {
   return t.device;
 }
 
-cudaStream_t current_stream() { return this_thread.streams[current_device()]; }
+cudaStream_t current_stream() {
+  return this_thread.streams[current_device()];
+}
 
 void set_current_device(int device) {
   check_device_id(device);

@@ -10,16 +10,24 @@ namespace ndfuse::cuda {
 
 namespace cu = backend::cuda;
 
-int device_count() { return cu::probe_device_count(); }
-int get_device() { return cu::current_device(); }
-void set_device(int id) { cu::set_current_device(id); }
+int device_count() {
+  return cu::probe_device_count();
+}
+int get_device() {
+  return cu::current_device();
+}
+void set_device(int id) {
+  cu::set_current_device(id);
+}
 
 void synchronize() {
   cu::current_device();
   cu::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 }
 
-device::device(int id) : previous_(cu::current_device()) { cu::set_current_device(id); }
+device::device(int id) : previous_(cu::current_device()) {
+  cu::set_current_device(id);
+}
 device::~device() {
   try {
     cu::set_current_device(previous_);
@@ -48,7 +56,9 @@ stream::~stream() {
 }
 
 stream::stream(stream&& other) noexcept
-    : handle_(std::exchange(other.handle_, nullptr)), device_(other.device_), owned_(std::exchange(other.owned_, false)) {}
+    : handle_(std::exchange(other.handle_, nullptr)),
+      device_(other.device_),
+      owned_(std::exchange(other.owned_, false)) {}
 
 stream& stream::operator=(stream&& other) noexcept {
   if (this != &other) {
@@ -60,7 +70,9 @@ stream& stream::operator=(stream&& other) noexcept {
   return *this;
 }
 
-stream stream::null() { return stream(nullptr, cu::current_device(), false); }
+stream stream::null() {
+  return stream(nullptr, cu::current_device(), false);
+}
 
 void stream::synchronize() const {
   cu::device_guard on(device_);

@@ -94,7 +94,7 @@ class copy_team {
 struct staging {
   std::mutex mutex;
   bool tried = false;
-  char* pinned = nullptr;  // slot_count slots of slot_bytes; nullptr when pinning failed
+  char* pinned = nullptr;                      // slot_count slots of slot_bytes; nullptr when pinning failed
   std::array<cudaEvent_t, slot_count> free{};  // recorded after the last DMA touching each slot
   std::size_t next = 0;  // round robin, so back-to-back small copies do not wait on one slot
   char* slot(std::size_t k) { return pinned + k * slot_bytes; }
@@ -112,7 +112,8 @@ bool ready(staging& st) {
     return false;
   }
   st.pinned = static_cast<char*>(p);
-  for (auto& e : st.free) check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+  for (auto& e : st.free)
+    check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreateWithFlags");
   return true;
 }
 
@@ -133,7 +134,8 @@ void copy_host_to_device(void* dst, const void* src, std::size_t nbytes) {
   cudaStream_t stream = current_stream();
   std::lock_guard lock(st.mutex);
   if (!ready(st)) {
-    check(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync(host to device)");
+    check(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyHostToDevice, stream),
+          "cudaMemcpyAsync(host to device)");
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
     return;
   }
@@ -154,7 +156,8 @@ void copy_device_to_host(void* dst, const void* src, std::size_t nbytes) {
   cudaStream_t stream = current_stream();
   std::lock_guard lock(st.mutex);
   if (!ready(st)) {
-    check(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync(device to host)");
+    check(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToHost, stream),
+          "cudaMemcpyAsync(device to host)");
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
     return;
   }

@@ -4,7 +4,9 @@
 // Each op: `code`, `arity`, `types` (NumPy 2's ufunc.types, in NumPy's order) and
 // `apply(T...)`, where T is the compute type of the loop's input dtype (float for float16); the
 // result converts to the compute type of the loop's output dtype. apply is only called for loops
-// listed in `types`; other instantiations compile but are meaningless.
+// listed in `types`; other instantiations compile but are meaningless. `cuda` is the op's CUDA
+// expression template for jit/render.cpp: {0}, {1} stand for the operands, and the nf_* functions
+// it calls are in jit/prelude/*.cuh, overloaded per storage type to match `apply` on every loop.
 #pragma once
 #include "ir/ops/common.hpp"
 
@@ -13,6 +15,7 @@ namespace ndfuse::ir::ops {
 struct add {
   static constexpr op_code code = op_code::op_code_add;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_add({0}, {1})";
   static constexpr std::string_view types =
       "?\?->? bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q ee->e ff->f dd->d gg->g FF->F "
       "DD->D GG->G Mm->M mm->m mM->M OO->O";
@@ -30,6 +33,7 @@ struct add {
 struct subtract {
   static constexpr op_code code = op_code::op_code_subtract;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_subtract({0}, {1})";
   static constexpr std::string_view types =
       "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q ee->e ff->f dd->d gg->g FF->F DD->D "
       "GG->G Mm->M mm->m MM->m OO->O";
@@ -49,6 +53,7 @@ struct subtract {
 struct multiply {
   static constexpr op_code code = op_code::op_code_multiply;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_multiply({0}, {1})";
   static constexpr std::string_view types =
       "?\?->? bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q ee->e ff->f dd->d gg->g FF->F "
       "DD->D GG->G mq->m qm->m md->m dm->m OO->O";
@@ -68,6 +73,7 @@ struct multiply {
 struct true_divide {
   static constexpr op_code code = op_code::op_code_true_divide;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_true_divide({0}, {1})";
   static constexpr std::string_view types =
       "ee->e ff->f dd->d gg->g FF->F DD->D GG->G mq->m md->m mm->d OO->O";
   // NumPy's TrueDivisionTypeResolver: bool and integer inputs divide as float64, never float16.
@@ -110,6 +116,7 @@ struct true_divide {
 struct floor_divide {
   static constexpr op_code code = op_code::op_code_floor_divide;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_floor_divide({0}, {1})";
   static constexpr std::string_view types =
       "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q ee->e ff->f dd->d gg->g mq->m md->m "
       "mm->q OO->O";
@@ -139,6 +146,7 @@ struct floor_divide {
 struct remainder {
   static constexpr op_code code = op_code::op_code_remainder;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_remainder({0}, {1})";
   static constexpr std::string_view types =
       "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q ee->e ff->f dd->d gg->g mm->m OO->O";
   template <class T>
@@ -167,6 +175,7 @@ struct remainder {
 struct fmod {
   static constexpr op_code code = op_code::op_code_fmod;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_fmod({0}, {1})";
   static constexpr std::string_view types =
       "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q ee->e ff->f dd->d gg->g OO->O";
   template <class T>
@@ -188,6 +197,7 @@ struct fmod {
 struct power {
   static constexpr op_code code = op_code::op_code_power;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_power({0}, {1})";
   static constexpr std::string_view types =
       "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q ee->e ff->f dd->d ee->e ff->f dd->d "
       "gg->g FF->F DD->D GG->G OO->O";
@@ -254,6 +264,7 @@ struct power {
 struct negative {
   static constexpr op_code code = op_code::op_code_negative;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_negative({0})";
   static constexpr std::string_view types =
       "b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d g->g m->m F->F D->D G->G O->O";
   // NumPy's resolver refuses bool here even though bool casts safely to int8.
@@ -272,6 +283,7 @@ struct negative {
 struct positive {
   static constexpr op_code code = op_code::op_code_positive;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_positive({0})";
   static constexpr std::string_view types =
       "b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d g->g m->m F->F D->D G->G O->O";
   // NumPy's resolver refuses bool here even though bool casts safely to int8.
@@ -285,6 +297,7 @@ struct positive {
 struct absolute {
   static constexpr op_code code = op_code::op_code_absolute;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_absolute({0})";
   static constexpr std::string_view types =
       "?->? b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d g->g m->m F->f D->d G->g "
       "O->O";
@@ -304,6 +317,7 @@ struct absolute {
 struct sign {
   static constexpr op_code code = op_code::op_code_sign;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_sign({0})";
   static constexpr std::string_view types =
       "b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d g->g F->F D->D G->G m->m O->O";
   // NumPy's resolver refuses bool here even though bool casts safely to int8.
@@ -342,6 +356,7 @@ struct sign {
 struct square {
   static constexpr op_code code = op_code::op_code_square;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_square({0})";
   static constexpr std::string_view types =
       "b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
@@ -360,6 +375,7 @@ struct square {
 struct reciprocal {
   static constexpr op_code code = op_code::op_code_reciprocal;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_reciprocal({0})";
   static constexpr std::string_view types =
       "b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>

@@ -8,6 +8,7 @@ namespace ndfuse::ir::ops {
 struct logical_and {
   static constexpr op_code code = op_code::op_code_logical_and;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_logical_and({0}, {1})";
   static constexpr std::string_view types =
       "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? qq->? QQ->? ee->? ff->? dd->? gg->? "
       "FF->? DD->? GG->? OO->O";
@@ -22,6 +23,7 @@ struct logical_and {
 struct logical_or {
   static constexpr op_code code = op_code::op_code_logical_or;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_logical_or({0}, {1})";
   static constexpr std::string_view types =
       "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? qq->? QQ->? ee->? ff->? dd->? gg->? "
       "FF->? DD->? GG->? OO->O";
@@ -36,6 +38,7 @@ struct logical_or {
 struct logical_xor {
   static constexpr op_code code = op_code::op_code_logical_xor;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_logical_xor({0}, {1})";
   static constexpr std::string_view types =
       "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? qq->? QQ->? ee->? ff->? dd->? gg->? "
       "FF->? DD->? GG->? OO->O";
@@ -50,6 +53,7 @@ struct logical_xor {
 struct logical_not {
   static constexpr op_code code = op_code::op_code_logical_not;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_logical_not({0})";
   static constexpr std::string_view types =
       "?->? b->? B->? h->? H->? i->? I->? l->? L->? q->? Q->? e->? f->? d->? g->? F->? D->? G->? "
       "O->O";
@@ -64,6 +68,7 @@ struct logical_not {
 struct bitwise_and {
   static constexpr op_code code = op_code::op_code_bitwise_and;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_bitwise_and({0}, {1})";
   static constexpr std::string_view types =
       "?\?->? bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q OO->O";
   template <class T>
@@ -80,6 +85,7 @@ struct bitwise_and {
 struct bitwise_or {
   static constexpr op_code code = op_code::op_code_bitwise_or;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_bitwise_or({0}, {1})";
   static constexpr std::string_view types =
       "?\?->? bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q OO->O";
   template <class T>
@@ -96,6 +102,7 @@ struct bitwise_or {
 struct bitwise_xor {
   static constexpr op_code code = op_code::op_code_bitwise_xor;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_bitwise_xor({0}, {1})";
   static constexpr std::string_view types =
       "?\?->? bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q OO->O";
   template <class T>
@@ -112,6 +119,7 @@ struct bitwise_xor {
 struct invert {
   static constexpr op_code code = op_code::op_code_invert;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_invert({0})";
   static constexpr std::string_view types = "?->? b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q O->O";
   template <class T>
   static T apply(T a) {
@@ -127,6 +135,7 @@ struct invert {
 struct left_shift {
   static constexpr op_code code = op_code::op_code_left_shift;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_left_shift({0}, {1})";
   static constexpr std::string_view types =
       "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q OO->O";
   template <class T>
@@ -147,6 +156,7 @@ struct left_shift {
 struct right_shift {
   static constexpr op_code code = op_code::op_code_right_shift;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_right_shift({0}, {1})";
   static constexpr std::string_view types =
       "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q OO->O";
   template <class T>

@@ -10,6 +10,7 @@ namespace ndfuse::ir::ops {
 struct isnan {
   static constexpr op_code code = op_code::op_code_isnan;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_isnan({0})";
   static constexpr std::string_view types =
       "?->? b->? B->? h->? H->? i->? I->? l->? L->? q->? Q->? e->? f->? d->? g->? F->? D->? G->? "
       "m->? M->?";
@@ -27,6 +28,7 @@ struct isnan {
 struct isinf {
   static constexpr op_code code = op_code::op_code_isinf;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_isinf({0})";
   static constexpr std::string_view types =
       "?->? b->? B->? h->? H->? i->? I->? l->? L->? q->? Q->? e->? f->? d->? g->? F->? D->? G->? "
       "m->? M->?";
@@ -44,6 +46,7 @@ struct isinf {
 struct isfinite {
   static constexpr op_code code = op_code::op_code_isfinite;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_isfinite({0})";
   static constexpr std::string_view types =
       "?->? b->? B->? h->? H->? i->? I->? l->? L->? q->? Q->? e->? f->? d->? g->? F->? D->? G->? "
       "m->? M->?";
@@ -61,6 +64,7 @@ struct isfinite {
 struct real {
   static constexpr op_code code = op_code::op_code_real;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_real({0})";
   static constexpr std::string_view types =
       "?->? b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d F->f D->d";
   template <class T>
@@ -75,6 +79,7 @@ struct real {
 struct imag {
   static constexpr op_code code = op_code::op_code_imag;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_imag({0})";
   static constexpr std::string_view types =
       "?->? b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d F->f D->d";
   template <class T>
@@ -89,6 +94,7 @@ struct imag {
 struct conjugate {
   static constexpr op_code code = op_code::op_code_conjugate;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_conjugate({0})";
   static constexpr std::string_view types =
       "b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>

@@ -25,6 +25,7 @@ inline bool complex_less_equal(std::complex<R> a, std::complex<R> b) {
 struct equal {
   static constexpr op_code code = op_code::op_code_equal;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_equal({0}, {1})";
   static constexpr std::string_view types =
       "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? qq->? QQ->? qQ->? Qq->? ee->? ff->? "
       "dd->? gg->? FF->? DD->? GG->? MM->? mm->? OO->? OO->O";
@@ -37,6 +38,7 @@ struct equal {
 struct not_equal {
   static constexpr op_code code = op_code::op_code_not_equal;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_not_equal({0}, {1})";
   static constexpr std::string_view types =
       "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? qq->? QQ->? qQ->? Qq->? ee->? ff->? "
       "dd->? gg->? FF->? DD->? GG->? MM->? mm->? OO->? OO->O";
@@ -49,6 +51,7 @@ struct not_equal {
 struct less {
   static constexpr op_code code = op_code::op_code_less;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_less({0}, {1})";
   static constexpr std::string_view types =
       "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? qq->? QQ->? qQ->? Qq->? ee->? ff->? "
       "dd->? gg->? FF->? DD->? GG->? MM->? mm->? OO->? OO->O";
@@ -64,6 +67,7 @@ struct less {
 struct less_equal {
   static constexpr op_code code = op_code::op_code_less_equal;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_less_equal({0}, {1})";
   static constexpr std::string_view types =
       "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? qq->? QQ->? qQ->? Qq->? ee->? ff->? "
       "dd->? gg->? FF->? DD->? GG->? MM->? mm->? OO->? OO->O";
@@ -79,6 +83,7 @@ struct less_equal {
 struct greater {
   static constexpr op_code code = op_code::op_code_greater;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_greater({0}, {1})";
   static constexpr std::string_view types =
       "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? qq->? QQ->? qQ->? Qq->? ee->? ff->? "
       "dd->? gg->? FF->? DD->? GG->? MM->? mm->? OO->? OO->O";
@@ -94,6 +99,7 @@ struct greater {
 struct greater_equal {
   static constexpr op_code code = op_code::op_code_greater_equal;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_greater_equal({0}, {1})";
   static constexpr std::string_view types =
       "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? qq->? QQ->? qQ->? Qq->? ee->? ff->? "
       "dd->? gg->? FF->? DD->? GG->? MM->? mm->? OO->? OO->O";

@@ -37,6 +37,7 @@ inline double positive_nan_below_zero(double x, double result) {
 struct exp {
   static constexpr op_code code = op_code::op_code_exp;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_exp({0})";
   static constexpr std::string_view types = "e->e f->f d->d f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
@@ -50,6 +51,7 @@ struct exp {
 struct exp2 {
   static constexpr op_code code = op_code::op_code_exp2;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_exp2({0})";
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
@@ -67,6 +69,7 @@ struct exp2 {
 struct expm1 {
   static constexpr op_code code = op_code::op_code_expm1;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_expm1({0})";
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
@@ -87,6 +90,7 @@ struct expm1 {
 struct log {
   static constexpr op_code code = op_code::op_code_log;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_log({0})";
   static constexpr std::string_view types = "e->e f->f d->d f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
@@ -102,6 +106,7 @@ struct log {
 struct log2 {
   static constexpr op_code code = op_code::op_code_log2;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_log2({0})";
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
@@ -122,6 +127,7 @@ struct log2 {
 struct log10 {
   static constexpr op_code code = op_code::op_code_log10;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_log10({0})";
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
@@ -140,6 +146,7 @@ struct log10 {
 struct log1p {
   static constexpr op_code code = op_code::op_code_log1p;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_log1p({0})";
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
@@ -155,6 +162,7 @@ struct log1p {
 struct sqrt {
   static constexpr op_code code = op_code::op_code_sqrt;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_sqrt({0})";
   static constexpr std::string_view types = "e->e f->f d->d f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
@@ -168,6 +176,7 @@ struct sqrt {
 struct cbrt {
   static constexpr op_code code = op_code::op_code_cbrt;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_cbrt({0})";
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g O->O";
   template <class T>
   static T apply(T a) {

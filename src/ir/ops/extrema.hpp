@@ -23,6 +23,7 @@ inline bool has_nan(T a) {
 struct maximum {
   static constexpr op_code code = op_code::op_code_maximum;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_maximum({0}, {1})";
   static constexpr std::string_view types =
       "?\?->? bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q ee->e ff->f dd->d gg->g "
       "FF->F DD->D GG->G mm->m MM->M OO->O";
@@ -42,6 +43,7 @@ struct maximum {
 struct minimum {
   static constexpr op_code code = op_code::op_code_minimum;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_minimum({0}, {1})";
   static constexpr std::string_view types =
       "?\?->? bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q ee->e ff->f dd->d gg->g "
       "FF->F DD->D GG->G mm->m MM->M OO->O";
@@ -61,6 +63,7 @@ struct minimum {
 struct fmax {
   static constexpr op_code code = op_code::op_code_fmax;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_fmax({0}, {1})";
   static constexpr std::string_view types =
       "?\?->? bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q ee->e ff->f dd->d gg->g "
       "FF->F DD->D GG->G mm->m MM->M OO->O";
@@ -80,6 +83,7 @@ struct fmax {
 struct fmin {
   static constexpr op_code code = op_code::op_code_fmin;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_fmin({0}, {1})";
   static constexpr std::string_view types =
       "?\?->? bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q ee->e ff->f dd->d gg->g "
       "FF->F DD->D GG->G mm->m MM->M OO->O";

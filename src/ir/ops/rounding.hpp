@@ -8,6 +8,7 @@ namespace ndfuse::ir::ops {
 struct floor {
   static constexpr op_code code = op_code::op_code_floor;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_floor({0})";
   static constexpr std::string_view types =
       "?->? b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d f->f d->d g->g O->O";
   template <class T>
@@ -22,6 +23,7 @@ struct floor {
 struct ceil {
   static constexpr op_code code = op_code::op_code_ceil;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_ceil({0})";
   static constexpr std::string_view types =
       "?->? b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d f->f d->d g->g O->O";
   template <class T>
@@ -36,6 +38,7 @@ struct ceil {
 struct trunc {
   static constexpr op_code code = op_code::op_code_trunc;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_trunc({0})";
   static constexpr std::string_view types =
       "?->? b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d f->f d->d g->g O->O";
   template <class T>
@@ -50,6 +53,7 @@ struct trunc {
 struct rint {
   static constexpr op_code code = op_code::op_code_rint;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_rint({0})";
   static constexpr std::string_view types = "e->e f->f d->d f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {

@@ -8,6 +8,7 @@ namespace ndfuse::ir::ops {
 struct sin {
   static constexpr op_code code = op_code::op_code_sin;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_sin({0})";
   static constexpr std::string_view types = "e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
@@ -21,6 +22,7 @@ struct sin {
 struct cos {
   static constexpr op_code code = op_code::op_code_cos;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_cos({0})";
   static constexpr std::string_view types = "e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
@@ -34,6 +36,7 @@ struct cos {
 struct tan {
   static constexpr op_code code = op_code::op_code_tan;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_tan({0})";
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
@@ -47,6 +50,7 @@ struct tan {
 struct arcsin {
   static constexpr op_code code = op_code::op_code_arcsin;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_arcsin({0})";
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
@@ -60,6 +64,7 @@ struct arcsin {
 struct arccos {
   static constexpr op_code code = op_code::op_code_arccos;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_arccos({0})";
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
@@ -73,6 +78,7 @@ struct arccos {
 struct arctan {
   static constexpr op_code code = op_code::op_code_arctan;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_arctan({0})";
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
@@ -86,6 +92,7 @@ struct arctan {
 struct sinh {
   static constexpr op_code code = op_code::op_code_sinh;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_sinh({0})";
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
@@ -99,6 +106,7 @@ struct sinh {
 struct cosh {
   static constexpr op_code code = op_code::op_code_cosh;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_cosh({0})";
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
@@ -112,6 +120,7 @@ struct cosh {
 struct tanh {
   static constexpr op_code code = op_code::op_code_tanh;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_tanh({0})";
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
@@ -125,6 +134,7 @@ struct tanh {
 struct arcsinh {
   static constexpr op_code code = op_code::op_code_arcsinh;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_arcsinh({0})";
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
@@ -138,6 +148,7 @@ struct arcsinh {
 struct arccosh {
   static constexpr op_code code = op_code::op_code_arccosh;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_arccosh({0})";
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
@@ -151,6 +162,7 @@ struct arccosh {
 struct arctanh {
   static constexpr op_code code = op_code::op_code_arctanh;
   static constexpr int arity = 1;
+  static constexpr std::string_view cuda = "nf_arctanh({0})";
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
   template <class T>
   static T apply(T a) {
@@ -164,6 +176,7 @@ struct arctanh {
 struct arctan2 {
   static constexpr op_code code = op_code::op_code_arctan2;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_arctan2({0}, {1})";
   static constexpr std::string_view types = "ee->e ff->f dd->d gg->g OO->O";
   template <class T>
   static T apply(T a, T b) {
@@ -177,6 +190,7 @@ struct arctan2 {
 struct hypot {
   static constexpr op_code code = op_code::op_code_hypot;
   static constexpr int arity = 2;
+  static constexpr std::string_view cuda = "nf_hypot({0}, {1})";
   static constexpr std::string_view types = "ee->e ff->f dd->d gg->g OO->O";
   template <class T>
   static T apply(T a, T b) {

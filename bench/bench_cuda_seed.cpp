@@ -1,0 +1,346 @@
+// The seed chain x *= 5; x *= x; x += x; x.eval() on the cuda backend, against a device-to-device
+// copy of the same bytes measured in the same run (the bandwidth limit: one read, one write), and
+// fused against eager. Also: host time per step on a small array, cold NVRTC compile and disk-cache
+// hit, 2 GB host<->device transfers, and peak memory of the in-place chain. Device times come from
+// CUDA events (median over repetitions); nothing here asserts a time. Without a GPU it says so and
+// exits 0.
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+#include "ndfuse/device.hpp"
+#include "ndfuse/ndfuse.hpp"
+
+#if defined(NDFUSE_WITH_CUDA)
+#include <cuda_runtime_api.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backend/backend.hpp"
+#include "ir/node.hpp"
+
+namespace {
+
+constexpr std::int64_t seed_elements = 250'000'000;  // 2 GB of float64, 1 GB of float32
+constexpr std::int64_t small_elements = 1000;
+constexpr std::size_t transfer_bytes = 2'000'000'000;
+
+void cuda_ok(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "bench_cuda_seed: %s failed: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+  }
+}
+
+cudaStream_t stream() {
+  return static_cast<cudaStream_t>(nf::cuda::stream::null().handle());
+}
+
+void* device_ptr(const nf::array& a) {
+  return a.node()->storage->data;
+}
+
+struct event_pair {
+  cudaEvent_t start{}, stop{};
+  event_pair() {
+    cuda_ok(cudaEventCreate(&start), "cudaEventCreate");
+    cuda_ok(cudaEventCreate(&stop), "cudaEventCreate");
+  }
+  ~event_pair() {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+  }
+  double seconds() {
+    cuda_ok(cudaEventSynchronize(stop), "cudaEventSynchronize");
+    float ms = 0;
+    cuda_ok(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+    return ms / 1e3;
+  }
+};
+
+// A device array of n values in [1, 2): never zero, and the chain keeps them finite (50x^2 <= 200).
+nf::array seed_input(std::int64_t n, nf::dtype t) {
+  nf::array x = (nf::arange(n) % 1000 / 1000.0 + 1.0).astype(t);
+  x.eval();
+  return x;
+}
+
+// A pristine copy of the input to restore before each timed run. The restore also keeps the GPU
+// busy while the host builds and launches the timed work, so launch latency is not timed.
+struct pristine {
+  void* data = nullptr;
+  std::size_t bytes = 0;
+  explicit pristine(const nf::array& x) : bytes(x.nbytes()) {
+    cuda_ok(cudaMalloc(&data, bytes), "cudaMalloc");
+    cuda_ok(cudaMemcpy(data, device_ptr(x), bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy");
+  }
+  ~pristine() { cudaFree(data); }
+  void restore_into(void* dst) const {
+    cuda_ok(cudaMemcpyAsync(dst, data, bytes, cudaMemcpyDeviceToDevice, stream()), "cudaMemcpyAsync");
+  }
+};
+
+// One element read straight from device memory (float32 or float64).
+double element(const nf::array& x, std::size_t i) {
+  nf::cuda::synchronize();
+  double d = 0;
+  float f = 0;
+  const char* p = static_cast<const char*>(device_ptr(x)) + i * x.itemsize();
+  if (x.dtype() == nf::float64) {
+    cuda_ok(cudaMemcpy(&d, p, sizeof d, cudaMemcpyDeviceToHost), "cudaMemcpy");
+    return d;
+  }
+  cuda_ok(cudaMemcpy(&f, p, sizeof f, cudaMemcpyDeviceToHost), "cudaMemcpy");
+  return f;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Median time of a D2D copy of `bytes`, measured once per size and shared by every ratio.
+double copy_seconds(std::size_t bytes) {
+  static std::map<std::size_t, double> measured;
+  if (auto it = measured.find(bytes); it != measured.end()) return it->second;
+  void *a = nullptr, *b = nullptr;
+  cuda_ok(cudaMalloc(&a, bytes), "cudaMalloc");
+  cuda_ok(cudaMalloc(&b, bytes), "cudaMalloc");
+  cuda_ok(cudaMemset(a, 1, bytes), "cudaMemset");
+  event_pair ev;
+  std::vector<double> t;
+  for (int i = 0; i < 23; ++i) {
+    cuda_ok(cudaMemcpyAsync(a, b, bytes, cudaMemcpyDeviceToDevice, stream()), "cudaMemcpyAsync");  // busy
+    cuda_ok(cudaEventRecord(ev.start, stream()), "cudaEventRecord");
+    cuda_ok(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, stream()), "cudaMemcpyAsync");
+    cuda_ok(cudaEventRecord(ev.stop, stream()), "cudaEventRecord");
+    if (i >= 3) t.push_back(ev.seconds());
+  }
+  cudaFree(a);
+  cudaFree(b);
+  return measured[bytes] = median(t);
+}
+
+void BM_d2d_copy(benchmark::State& state, nf::dtype t) {
+  const std::size_t bytes = static_cast<std::size_t>(seed_elements) * nf::itemsize(t);
+  void *a = nullptr, *b = nullptr;
+  cuda_ok(cudaMalloc(&a, bytes), "cudaMalloc");
+  cuda_ok(cudaMalloc(&b, bytes), "cudaMalloc");
+  cuda_ok(cudaMemset(a, 1, bytes), "cudaMemset");
+  event_pair ev;
+  double total = 0;
+  for (auto _ : state) {
+    cuda_ok(cudaMemcpyAsync(a, b, bytes, cudaMemcpyDeviceToDevice, stream()), "cudaMemcpyAsync");
+    cuda_ok(cudaEventRecord(ev.start, stream()), "cudaEventRecord");
+    cuda_ok(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, stream()), "cudaMemcpyAsync");
+    cuda_ok(cudaEventRecord(ev.stop, stream()), "cudaEventRecord");
+    double s = ev.seconds();
+    total += s;
+    state.SetIterationTime(s);
+  }
+  cudaFree(a);
+  cudaFree(b);
+  state.counters["GB/s"] =
+      2.0 * static_cast<double>(bytes) / (total / static_cast<double>(state.iterations())) / 1e9;
+  state.counters["x_copy"] = total / static_cast<double>(state.iterations()) / copy_seconds(bytes);
+}
+
+void BM_seed_chain(benchmark::State& state, nf::dtype t, bool eager) {
+  const std::size_t bytes = static_cast<std::size_t>(seed_elements) * nf::itemsize(t);
+  const double copy = copy_seconds(bytes);
+  nf::array x = seed_input(seed_elements, t);
+  pristine original(x);
+  event_pair ev;
+  double total = 0;
+  for (auto _ : state) {
+    original.restore_into(device_ptr(x));
+    cuda_ok(cudaEventRecord(ev.start, stream()), "cudaEventRecord");
+    {
+      std::optional<nf::eager_scope> scope;
+      if (eager) scope.emplace();
+      x *= 5;
+      x *= x;
+      x += x;
+      x.eval();
+    }
+    cuda_ok(cudaEventRecord(ev.stop, stream()), "cudaEventRecord");
+    double s = ev.seconds();
+    total += s;
+    state.SetIterationTime(s);
+  }
+  const double per_iter = total / static_cast<double>(state.iterations());
+  state.counters["GB/s"] = 2.0 * static_cast<double>(bytes) / per_iter / 1e9;
+  state.counters["x_copy"] = per_iter / copy;
+  // NumPy: x = (np.arange(n) % 1000 / 1000 + 1); x *= 5; x *= x; x += x  ->  x[7] == 50 * 1.007**2
+  if (std::abs(element(x, 7) - 50.0 * 1.007 * 1.007) > 1e-4)
+    state.SkipWithError("seed chain gave a wrong value");
+}
+
+// Host time per seed-chain step on a small array with the kernel cached: N steps, one sync.
+void BM_host_step_small(benchmark::State& state, bool eager) {
+  nf::array x = seed_input(small_elements, nf::float64);
+  auto step = [&] {
+    std::optional<nf::eager_scope> scope;
+    if (eager) scope.emplace();
+    x *= 5;
+    x *= x;
+    x += x;
+    x.eval();
+  };
+  for (int i = 0; i < 100; ++i) step();  // compile and warm the caches
+  nf::cuda::synchronize();
+  constexpr int steps = 2000;
+  double total = 0;
+  for (auto _ : state) {
+    auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < steps; ++i) step();
+    nf::cuda::synchronize();
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / steps;
+    total += s;
+    state.SetIterationTime(s);
+  }
+  state.counters["us_per_step"] = 1e6 * total / static_cast<double>(state.iterations());
+}
+
+std::filesystem::path cache_dir() {
+  static const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("ndfuse-bench-cache-" + std::to_string(::getpid()));
+  return dir;
+}
+
+// Cold: no kernel in memory or on disk (NVRTC runs). Disk hit: only the in-memory cache cleared.
+void BM_compile(benchmark::State& state, bool cold) {
+  nf::array x = seed_input(small_elements, nf::float64);
+  auto chain = [&] {
+    x *= 5;
+    x *= x;
+    x += x;
+    x.eval();
+    nf::cuda::synchronize();
+  };
+  chain();  // NVRTC and module loading initialized outside the timing
+  double total = 0;
+  for (auto _ : state) {
+    if (cold) std::filesystem::remove_all(cache_dir());
+    nf::clear_kernel_cache();
+    nf::reset_stats();
+    auto t0 = std::chrono::steady_clock::now();
+    chain();
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    total += seconds;
+    state.SetIterationTime(seconds);
+    auto s = nf::stats();
+    if (cold ? s.kernels_compiled != 1 : (s.kernels_compiled != 0 || s.cache_hits_disk != 1)) {
+      state.SkipWithError(cold ? "expected one NVRTC compile" : "expected one disk-cache hit and no compile");
+      break;
+    }
+  }
+  state.counters["ms"] =
+      1e3 * total / static_cast<double>(std::max<benchmark::IterationCount>(1, state.iterations()));
+}
+
+void BM_transfer(benchmark::State& state, bool to_device) {
+  auto& b = ndfuse::backend::current();
+  std::vector<unsigned char> host(transfer_bytes);
+  for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<unsigned char>(i * 7 + 1);
+  void* dev = b.allocate(transfer_bytes);
+  b.copy_from_host(dev, host.data(), transfer_bytes);  // warm: staging buffers pinned here
+  b.synchronize();
+  double total = 0;
+  for (auto _ : state) {
+    auto t0 = std::chrono::steady_clock::now();
+    if (to_device) {
+      b.copy_from_host(dev, host.data(), transfer_bytes);
+      b.synchronize();
+    } else {
+      b.copy_to_host(host.data(), dev, transfer_bytes);
+    }
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    total += seconds;
+    state.SetIterationTime(seconds);
+  }
+  if (host[12345] != static_cast<unsigned char>(12345 * 7 + 1))
+    state.SkipWithError("transfer corrupted data");
+  b.deallocate(dev, transfer_bytes);
+  state.counters["GB/s"] =
+      static_cast<double>(transfer_bytes) * static_cast<double>(state.iterations()) / total / 1e9;
+}
+
+// Peak bytes held by arrays during the in-place chain, over the array's own size (donation: ~1).
+void BM_peak_memory(benchmark::State& state) {
+  nf::array x = seed_input(seed_elements, nf::float64);
+  for (auto _ : state) {
+    nf::reset_stats();
+    x *= 5;
+    x *= x;
+    x += x;
+    x.eval();
+    nf::cuda::synchronize();
+    state.SetIterationTime(1e-3);  // not a timing benchmark
+  }
+  state.counters["peak_over_array"] =
+      static_cast<double>(nf::stats().peak_bytes) / static_cast<double>(x.nbytes());
+}
+
+void register_all() {
+  auto reps = [](benchmark::internal::Benchmark* b, int iterations, int repetitions) {
+    b->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(iterations)->Repetitions(repetitions);
+    b->ReportAggregatesOnly(repetitions > 1);
+  };
+  for (auto [t, name] : {std::pair{nf::float64, "float64_2GB"}, std::pair{nf::float32, "float32_1GB"}}) {
+    reps(benchmark::RegisterBenchmark((std::string("d2d_copy/") + name).c_str(), BM_d2d_copy, t), 10, 5);
+    reps(benchmark::RegisterBenchmark((std::string("seed_fused/") + name).c_str(), BM_seed_chain, t, false),
+         10, 5);
+    reps(benchmark::RegisterBenchmark((std::string("seed_eager/") + name).c_str(), BM_seed_chain, t, true),
+         10, 5);
+  }
+  reps(benchmark::RegisterBenchmark("host_step_1000/fused", BM_host_step_small, false), 5, 5);
+  reps(benchmark::RegisterBenchmark("host_step_1000/eager", BM_host_step_small, true), 5, 5);
+  reps(benchmark::RegisterBenchmark("compile/cold_nvrtc", BM_compile, true), 10, 1);
+  reps(benchmark::RegisterBenchmark("compile/disk_hit", BM_compile, false), 20, 1);
+  reps(benchmark::RegisterBenchmark("transfer_2GB/host_to_device", BM_transfer, true), 3, 3);
+  reps(benchmark::RegisterBenchmark("transfer_2GB/device_to_host", BM_transfer, false), 3, 3);
+  reps(benchmark::RegisterBenchmark("peak_memory/seed_fused_float64_2GB", BM_peak_memory), 1, 1);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Before any ndfuse call: the disk cache reads its directory once.
+  setenv("NDFUSE_CACHE_DIR", cache_dir().c_str(), 1);
+  benchmark::Initialize(&argc, argv);
+  std::string backend;
+  try {
+    backend = nf::backend_name();
+  } catch (const nf::error& e) {
+    backend = e.what();
+  }
+  if (nf::cuda::device_count() == 0 || backend != "cuda") {
+    std::cout << "bench_cuda_seed: no CUDA device in use (backend: " << backend << "); nothing to measure\n";
+    return 0;
+  }
+  register_all();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  std::filesystem::remove_all(cache_dir());
+  return 0;
+}
+
+#else
+
+int main() {
+  std::cout << "bench_cuda_seed: ndfuse was built without CUDA; nothing to measure\n";
+  return 0;
+}
+
+#endif

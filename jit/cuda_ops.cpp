@@ -1,0 +1,72 @@
+// Builds the op -> CUDA template table from the Hana registry, so an op's CUDA template lives in its
+// struct next to its loops and host functor, declared exactly once.
+#include "jit/cuda_ops.hpp"
+
+#include <array>
+
+#include "ir/op_registry.hpp"
+#include "ndfuse/error.hpp"
+
+namespace ndfuse::jit {
+
+namespace {
+
+using template_table = std::array<std::string_view, static_cast<std::size_t>(ir::op_code::op_code_count)>;
+
+template_table build_table() {
+  template_table table{};
+  ir::hana::for_each(ir::all_ops, [&](auto op_type) {
+    using op = typename decltype(op_type)::type;
+    static_assert(!op::cuda.empty(), "every registry op needs a CUDA template");
+    table[static_cast<std::size_t>(op::code)] = op::cuda;
+  });
+  return table;
+}
+
+}  // namespace
+
+std::string_view cuda_template(ir::op_code op) {
+  static const template_table table = build_table();
+  const auto i = static_cast<std::size_t>(op);
+  if (i >= table.size() || table[i].empty())
+    throw error(std::string("jit: no CUDA template for op ") + ir::op_name(op) + " (a structural op)");
+  return table[i];
+}
+
+std::string fill_template(std::string_view tmpl, const std::string* operands, int count) {
+  std::string out;
+  out.reserve(tmpl.size() + 16);
+  for (std::size_t i = 0; i < tmpl.size(); ++i) {
+    if (tmpl[i] == '{' && i + 2 < tmpl.size() && tmpl[i + 2] == '}' && tmpl[i + 1] >= '0' && tmpl[i + 1] <= '9') {
+      const int k = tmpl[i + 1] - '0';
+      if (k >= count) throw error("jit: CUDA template \"" + std::string(tmpl) + "\" uses a missing operand");
+      out += operands[k];
+      i += 2;
+    } else {
+      out += tmpl[i];
+    }
+  }
+  return out;
+}
+
+const char* cuda_type(dtype t) {
+  switch (t) {
+    case dtype::bool_: return "bool";
+    case dtype::int8: return "nf_int8";
+    case dtype::int16: return "nf_int16";
+    case dtype::int32: return "nf_int32";
+    case dtype::int64: return "nf_int64";
+    case dtype::uint8: return "nf_uint8";
+    case dtype::uint16: return "nf_uint16";
+    case dtype::uint32: return "nf_uint32";
+    case dtype::uint64: return "nf_uint64";
+    case dtype::float16: return "nf_float16";
+    case dtype::float32: return "float";
+    case dtype::float64: return "double";
+    case dtype::complex64: return "nf_complex64";
+    case dtype::complex128: return "nf_complex128";
+  }
+  return "?";
+}
+
+}  // namespace ndfuse::jit

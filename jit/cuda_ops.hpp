@@ -1,0 +1,23 @@
+// The CUDA side of the one op table: each registry op's expression template, read off its struct in
+// src/ir/ops/*.hpp (the `cuda` member), plus the C++ spelling of each dtype in generated code.
+#pragma once
+#include <string>
+#include <string_view>
+
+#include "ir/op_code.hpp"
+#include "ndfuse/dtype.hpp"
+
+namespace ndfuse::jit {
+
+// The template of a registry op, e.g. "nf_add({0}, {1})"; throws for structural op codes (buffer,
+// scalar, iota, cast, where), which the renderer writes itself.
+std::string_view cuda_template(ir::op_code op);
+
+// Fills {0}, {1}, {2} of a template with the operand expressions.
+std::string fill_template(std::string_view tmpl, const std::string* operands, int count);
+
+// The storage type of a dtype in generated code ("double", "nf_float16", "nf_complex128", ...),
+// matching jit/prelude/nf_types.cuh.
+const char* cuda_type(dtype t);
+
+}  // namespace ndfuse::jit

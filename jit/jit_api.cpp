@@ -1,0 +1,41 @@
+// nf::jit::source and nf::jit::compile_check: plan -> render (-> compile), no device involved.
+#include "ndfuse/jit.hpp"
+
+#include "jit/nvrtc_compiler.hpp"
+#include "jit/render.hpp"
+#include "schedule/plan.hpp"
+
+namespace ndfuse::jit {
+
+namespace {
+
+const std::shared_ptr<ir::node>& checked_node(const array& a, const char* what) {
+  const auto& n = a.node();
+  if (!n) throw error(std::string("nf::jit::") + what + ": empty array handle");
+  return n;
+}
+
+}  // namespace
+
+std::string source(const array& a) {
+  const auto& n = checked_node(a, "source");
+  if (n->materialized()) return "// ndfuse: nothing to compute, the array is already evaluated\n";
+  const schedule::plan p = schedule::make_plan({n});
+  std::string out;
+  for (std::size_t i = 0; i < p.steps.size(); ++i) {
+    if (p.steps.size() > 1)
+      out += "// ======== kernel " + std::to_string(i + 1) + " of " + std::to_string(p.steps.size()) + " ========\n";
+    out += render(p.steps[i].kernel, p.steps[i].name);
+  }
+  return out;
+}
+
+int compile_check(const array& a, int sm) {
+  const auto& n = checked_node(a, "compile_check");
+  if (n->materialized()) return 0;
+  const schedule::plan p = schedule::make_plan({n});
+  for (const auto& step : p.steps) compile_to_cubin(render(step.kernel, step.name), step.name, sm);
+  return static_cast<int>(p.steps.size());
+}
+
+}  // namespace ndfuse::jit

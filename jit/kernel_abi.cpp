@@ -1,0 +1,186 @@
+#include "jit/kernel_abi.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "jit/cuda_ops.hpp"
+#include "ndfuse/error.hpp"
+
+namespace ndfuse::jit {
+
+namespace {
+
+using ir::index_class;
+
+// Host mirror of nf_iota_params in jit/prelude/nf_types.cuh.
+struct iota_block {
+  double start_re, start_im, step_re, step_im;
+  std::int64_t start_int, step_int;
+  std::int64_t offset;
+  std::int32_t equals;
+};
+static_assert(sizeof(iota_block) == 64 && alignof(iota_block) == 8);
+
+bool is_flat(index_class c) { return c == index_class::index_class_flat; }
+
+std::size_t scalar_align(dtype t) {
+  if (t == dtype::complex64) return 8;
+  return itemsize(t);  // complex128: 16, as nf_complex<double>
+}
+
+// double -> int64 as the CPU backend's iota does it (static_cast), minus the undefined behaviour:
+// out of range gives INT64_MIN, what x86-64's conversion yields.
+std::int64_t to_int64(double d) {
+  if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0)) return std::numeric_limits<std::int64_t>::min();
+  return static_cast<std::int64_t>(d);
+}
+
+}  // namespace
+
+bool vectorized(const ir::kernel_ir& k) {
+  return std::all_of(k.inputs.begin(), k.inputs.end(), [](const auto& in) { return is_flat(in.cls); }) &&
+         std::all_of(k.iotas.begin(), k.iotas.end(), is_flat);
+}
+
+int vector_width(const ir::kernel_ir& k) {
+  if (!vectorized(k)) return 1;
+  std::size_t widest = 1;
+  for (const auto& in : k.inputs) widest = std::max(widest, itemsize(in.dt));
+  for (const auto& out : k.outputs) widest = std::max(widest, itemsize(out.dt));
+  return static_cast<int>(16 / widest);
+}
+
+bool needs_multi_index(const ir::kernel_ir& k) { return !vectorized(k) && k.ndim > 1; }
+
+launch_config launch_dims(const ir::kernel_ir& k, std::int64_t n, int sm_count) {
+  const std::int64_t per_thread = vector_width(k);
+  const std::int64_t threads = (n + per_thread - 1) / per_thread;
+  const std::int64_t blocks = (threads + block_threads - 1) / block_threads;
+  const std::int64_t cap = std::int64_t(std::max(sm_count, 1)) * blocks_per_sm;
+  launch_config c;
+  c.grid = static_cast<unsigned>(std::clamp<std::int64_t>(blocks, 1, cap));
+  return c;
+}
+
+std::vector<param_info> param_layout(const ir::kernel_ir& k) {
+  const std::size_t isz = k.index_64 ? 8 : 4;
+  const std::string idx = k.index_64 ? "unsigned long long" : "unsigned";
+  const std::string off = k.index_64 ? "long long" : "int";
+  const std::string nd = std::to_string(k.ndim);
+  const bool multi = needs_multi_index(k);
+  std::vector<param_info> p;
+  p.push_back({param_role::param_role_count, -1, idx, "n", isz, isz});
+  if (multi)
+    p.push_back({param_role::param_role_shape, -1, "nf_dims<" + nd + ", " + idx + ">", "shape", isz * k.ndim, isz});
+  for (std::size_t o = 0; o < k.outputs.size(); ++o)
+    p.push_back({param_role::param_role_output, int(o), std::string(cuda_type(k.outputs[o].dt)) + "* __restrict__",
+                 "out" + std::to_string(o), 8, 8});
+  for (std::size_t i = 0; i < k.inputs.size(); ++i) {
+    const std::string s = std::to_string(i);
+    p.push_back({param_role::param_role_input, int(i), "const " + std::string(cuda_type(k.inputs[i].dt)) + "* __restrict__",
+                 "in" + s, 8, 8});
+    if (!is_flat(k.inputs[i].cls))
+      p.push_back({param_role::param_role_input_strides, int(i), "nf_dims<" + nd + ", " + off + ">", "in" + s + "_strides",
+                   isz * k.ndim, isz});
+  }
+  for (std::size_t i = 0; i < k.scalars.size(); ++i)
+    p.push_back({param_role::param_role_scalar, int(i), cuda_type(k.scalars[i]), "s" + std::to_string(i),
+                 itemsize(k.scalars[i]), scalar_align(k.scalars[i])});
+  for (std::size_t i = 0; i < k.iotas.size(); ++i) {
+    const std::string s = std::to_string(i);
+    p.push_back({param_role::param_role_iota, int(i), "nf_iota_params", "it" + s, sizeof(iota_block), 8});
+    if (!is_flat(k.iotas[i]))
+      p.push_back({param_role::param_role_iota_coeffs, int(i), "nf_dims<" + nd + ", long long>", "it" + s + "_coeffs",
+                   8 * std::size_t(k.ndim), 8});
+  }
+  return p;
+}
+
+kernel_params build_params(const ir::kernel_ir& k, const ir::kernel_args& a) {
+  if (a.shape.size() != static_cast<std::size_t>(k.ndim) || a.inputs.size() != k.inputs.size() ||
+      a.scalars.size() != k.scalars.size() || a.iotas.size() != k.iotas.size() || a.outputs.size() != k.outputs.size())
+    throw error("jit::build_params: launch arguments do not match the kernel's structure");
+  const auto layout = param_layout(k);
+  std::vector<std::size_t> offsets;
+  std::size_t total = 0;
+  for (const auto& p : layout) {
+    total = (total + p.align - 1) / p.align * p.align;
+    offsets.push_back(total);
+    total += p.size;
+  }
+  kernel_params out;
+  const std::size_t chunks = (total + 15) / 16 + 1;
+  out.storage_ = std::make_unique<kernel_params::chunk[]>(chunks);
+  std::memset(out.storage_.get(), 0, chunks * 16);
+  auto* base = reinterpret_cast<std::byte*>(out.storage_.get());
+
+  // Integers of the kernel's index or offset width.
+  auto put_int = [&](std::byte* dst, std::int64_t v, bool is_signed, const char* what) {
+    if (k.index_64) {
+      std::memcpy(dst, &v, 8);
+      return;
+    }
+    const bool fits = is_signed ? v >= std::numeric_limits<std::int32_t>::min() && v <= std::numeric_limits<std::int32_t>::max()
+                                : v >= 0 && v <= std::numeric_limits<std::uint32_t>::max();
+    if (!fits) throw error(std::string("jit::build_params: ") + what + " does not fit a 32-bit kernel");
+    if (is_signed) {
+      const auto w = static_cast<std::int32_t>(v);
+      std::memcpy(dst, &w, 4);
+    } else {
+      const auto w = static_cast<std::uint32_t>(v);
+      std::memcpy(dst, &w, 4);
+    }
+  };
+
+  for (std::size_t i = 0; i < layout.size(); ++i) {
+    const auto& p = layout[i];
+    std::byte* dst = base + offsets[i];
+    out.pointers_.push_back(dst);
+    const std::size_t isz = k.index_64 ? 8 : 4;
+    switch (p.role) {
+      case param_role::param_role_count: put_int(dst, a.size(), false, "the element count"); break;
+      case param_role::param_role_shape:
+        for (int d = 0; d < k.ndim; ++d) put_int(dst + d * isz, a.shape[d], false, "a dimension");
+        break;
+      case param_role::param_role_output: std::memcpy(dst, &a.outputs[p.slot], sizeof(void*)); break;
+      case param_role::param_role_input: {
+        const auto& in = a.inputs[p.slot];
+        const void* ptr = static_cast<const char*>(in.data) + in.offset * static_cast<std::int64_t>(itemsize(k.inputs[p.slot].dt));
+        std::memcpy(dst, &ptr, sizeof(void*));
+        break;
+      }
+      case param_role::param_role_input_strides: {
+        const auto& st = a.inputs[p.slot].strides;
+        if (st.size() != static_cast<std::size_t>(k.ndim)) throw error("jit::build_params: input strides do not match ndim");
+        for (int d = 0; d < k.ndim; ++d) put_int(dst + d * isz, st[d], true, "a stride");
+        break;
+      }
+      case param_role::param_role_scalar: std::memcpy(dst, a.scalars[p.slot].bytes, p.size); break;
+      case param_role::param_role_iota: {
+        const auto& io = a.iotas[p.slot];
+        iota_block b{};
+        b.start_re = io.start.real();
+        b.start_im = io.start.imag();
+        b.step_re = io.step.real();
+        b.step_im = io.step.imag();
+        b.start_int = to_int64(io.start.real());
+        b.step_int = to_int64(io.step.real());
+        b.offset = io.offset;
+        b.equals = io.equals ? 1 : 0;
+        std::memcpy(dst, &b, sizeof b);
+        break;
+      }
+      case param_role::param_role_iota_coeffs: {
+        const auto& c = a.iotas[p.slot].coeffs;
+        if (c.size() != static_cast<std::size_t>(k.ndim)) throw error("jit::build_params: iota coefficients do not match ndim");
+        std::memcpy(dst, c.data(), 8 * c.size());
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace ndfuse::jit

@@ -1,0 +1,103 @@
+// The kernel ABI: how a generated kernel is launched. The renderer writes each kernel's parameter
+// list from param_layout(), and build_params() packs an ir::kernel_args in exactly that order, so
+// the two cannot drift apart.
+//
+// Parameters, in order (ND = kernel_ir::ndim; idx = unsigned int, or unsigned long long when
+// kernel_ir::index_64; off = int, or long long when index_64):
+//   n                 idx                       number of elements (kernel_args::size())
+//   shape             nf_dims<ND, idx>          collapsed shape; only when the kernel is not
+//                                               vectorized and ND > 1 (it needs multi-indices)
+//   out<k>            T*                        each output, contiguous in iteration order
+//   in<k>             const T*                  each input, its element offset already applied
+//   in<k>_strides     nf_dims<ND, off>          element strides; only for broadcast/strided inputs
+//   s<k>              T (by value)              each scalar, in its dtype (nf_float16: 2 bytes,
+//                                               nf_complex64: 8 bytes aligned 8, nf_complex128: 16
+//                                               bytes aligned 16)
+//   it<k>             nf_iota_params            each iota: start/step as doubles (re, im), or as
+//                                               int64 for integer dtypes; offset; equals (eye)
+//   it<k>_coeffs      nf_dims<ND, long long>    only for broadcast/strided iotas
+// nf_dims<N, I> is a struct of N values of I (size N * sizeof(I), aligned as I).
+//
+// Launch with block_threads threads per block and the grid from launch_dims(); the kernel is a
+// grid-stride loop, so any grid size is correct.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/kernel_ir.hpp"
+
+namespace ndfuse::jit {
+
+inline constexpr int block_threads = 256;
+// Resident 256-thread blocks per SM on sm_90 at full occupancy; the grid never needs more.
+inline constexpr int blocks_per_sm = 8;
+
+// A kernel whose inputs and iotas are all flat moves its flat arrays with 16-byte vector loads and
+// stores: each thread takes vector_width() consecutive elements per grid-stride step.
+bool vectorized(const ir::kernel_ir& k);
+// Elements per thread and step of the vector path: 16 / the largest itemsize among inputs and
+// outputs (so that array moves 16 bytes per access). 1 when the kernel is not vectorized.
+int vector_width(const ir::kernel_ir& k);
+// Whether the kernel computes multi-indices from the linear index (and so takes `shape`).
+bool needs_multi_index(const ir::kernel_ir& k);
+
+struct launch_config {
+  unsigned grid = 1;
+  unsigned block = block_threads;
+};
+// Enough blocks to cover n elements once, capped at a full device of resident blocks.
+launch_config launch_dims(const ir::kernel_ir& k, std::int64_t n, int sm_count);
+
+enum class param_role : std::uint8_t {
+  param_role_count,
+  param_role_shape,
+  param_role_output,
+  param_role_input,
+  param_role_input_strides,
+  param_role_scalar,
+  param_role_iota,
+  param_role_iota_coeffs,
+};
+
+struct param_info {
+  param_role role;
+  int slot = -1;       // output, input, scalar or iota slot
+  std::string type;    // C++ type in generated code
+  std::string name;    // parameter name in generated code
+  std::size_t size = 0;
+  std::size_t align = 1;
+};
+std::vector<param_info> param_layout(const ir::kernel_ir& k);
+
+// Parameter values for cuLaunchKernel: data() is its kernelParams (one pointer per parameter into
+// storage owned by this object). Movable, not copyable (the pointers point into its own storage).
+class kernel_params {
+ public:
+  kernel_params() = default;
+  kernel_params(kernel_params&&) noexcept = default;
+  kernel_params& operator=(kernel_params&&) noexcept = default;
+  kernel_params(const kernel_params&) = delete;
+  kernel_params& operator=(const kernel_params&) = delete;
+
+  void** data() { return pointers_.data(); }
+  std::size_t count() const { return pointers_.size(); }
+  // The bytes of parameter i (tests and debugging).
+  const std::byte* bytes(std::size_t i) const { return static_cast<const std::byte*>(pointers_.at(i)); }
+
+ private:
+  friend kernel_params build_params(const ir::kernel_ir& k, const ir::kernel_args& a);
+  struct alignas(16) chunk {
+    std::byte b[16];
+  };
+  std::unique_ptr<chunk[]> storage_;
+  std::vector<void*> pointers_;
+};
+
+// Throws nf::error when the arguments do not fit the kernel (slot counts, ndim, or a stride that a
+// 32-bit kernel cannot hold).
+kernel_params build_params(const ir::kernel_ir& k, const ir::kernel_args& a);
+
+}  // namespace ndfuse::jit

@@ -1,0 +1,15 @@
+// The device prelude (jit/prelude/*.cuh), embedded into the library at build time by
+// jit/embed_prelude.cmake. NVRTC receives these files as in-memory headers.
+#pragma once
+#include <string_view>
+#include <vector>
+
+namespace ndfuse::jit {
+
+struct prelude_file {
+  std::string_view name;  // as in #include "<name>"
+  std::string_view text;
+};
+const std::vector<prelude_file>& prelude_files();
+
+}  // namespace ndfuse::jit

@@ -1,0 +1,9 @@
+// ndfuse device prelude: everything a generated kernel uses. Embedded into the library at build
+// time and handed to NVRTC as in-memory headers, so compilation needs no include path.
+#ifndef NF_PRELUDE_CUH
+#define NF_PRELUDE_CUH
+#include "nf_types.cuh"
+#include "nf_ops.cuh"
+#include "nf_math.cuh"
+#include "nf_complex_math.cuh"
+#endif  // NF_PRELUDE_CUH

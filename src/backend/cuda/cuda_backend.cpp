@@ -1,0 +1,176 @@
+// The CUDA backend: compile = render (jit/render) -> disk cache or NVRTC (jit/nvrtc_compiler) ->
+// cuModuleLoadData; launch = jit::build_params + cuLaunchKernel on the current stream, a
+// grid-stride kernel sized from the SM count. Memory and transfers live in memory.cpp and
+// transfer.cpp. Nothing here waits for the device except copy_to_host and synchronize.
+#include "backend/cuda/cuda_backend.hpp"
+
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <mutex>
+
+#include "backend/cuda/cuda_api.hpp"
+#include "backend/cuda/kernel_binary.hpp"
+#include "backend/cuda/memory.hpp"
+#include "backend/cuda/transfer.hpp"
+#include "jit/disk_cache.hpp"
+#include "jit/kernel_abi.hpp"
+#include "ndfuse/error.hpp"
+
+namespace ndfuse::backend::cuda {
+
+namespace {
+
+int debug_level() {
+  const char* v = std::getenv("NDFUSE_DEBUG");
+  return v ? std::atoi(v) : 0;
+}
+
+struct loaded_module {
+  CUmodule module = nullptr;
+  CUfunction function = nullptr;
+};
+
+// A kernel's CUBIN and its module on each device it ran on. The device it was compiled on is
+// stored inline, so the common single-device launch takes no lock.
+struct cuda_kernel final : compiled_kernel {
+  std::string name;
+  std::string arch;
+  std::string cubin;
+  int home_device = -1;
+  loaded_module home;
+  std::mutex others_mutex;
+  std::map<int, loaded_module> others;  // other devices (same CUBIN, or recompiled for their arch)
+
+  ~cuda_kernel() override {
+    // Unloading a module with a launch still queued is undefined: let the devices finish first.
+    // Errors are ignored: at exit the runtime may already be shutting down.
+    auto unload = [](int device, const loaded_module& m) {
+      if (!m.module || cudaSetDevice(device) != cudaSuccess) return;
+      cudaDeviceSynchronize();
+      driver().module_unload(m.module);
+    };
+    int previous = 0;
+    if (cudaGetDevice(&previous) != cudaSuccess) previous = -1;
+    unload(home_device, home);
+    for (const auto& [device, m] : others) unload(device, m);
+    if (previous >= 0) cudaSetDevice(previous);
+    cudaGetLastError();
+  }
+};
+
+int sm_of(const device_info& d) {
+  return d.major * 10 + d.minor;
+}
+
+// Loads `cubin` into the current device's context. Returns false when the driver rejects the
+// image itself (so a cached entry can be replaced by a fresh compile); throws on anything else.
+bool try_load(const std::string& cubin, const std::string& name, loaded_module& out) {
+  const driver_api& d = driver();
+  CUresult r = d.module_load_data(&out.module, cubin.data());
+  if (r == CUDA_ERROR_INVALID_IMAGE || r == CUDA_ERROR_NO_BINARY_FOR_GPU || r == CUDA_ERROR_INVALID_PTX ||
+      r == CUDA_ERROR_INVALID_SOURCE) {
+    out.module = nullptr;
+    return false;
+  }
+  check(r, "cuModuleLoadData");
+  r = d.module_get_function(&out.function, out.module, name.c_str());
+  if (r != CUDA_SUCCESS) {
+    d.module_unload(out.module);
+    out.module = nullptr;
+    check(r, ("cuModuleGetFunction(" + name + ")").c_str());
+  }
+  return true;
+}
+
+class cuda_backend final : public device_backend {
+ public:
+  std::string_view name() const override { return "cuda"; }
+
+  void* allocate(std::size_t nbytes) override { return device_allocate(nbytes); }
+
+  void deallocate(void* p, std::size_t) override {
+    // Called from buffer destructors, which must not throw. A failure here means the context is
+    // already broken (a sticky error), which the next checked call reports.
+    try {
+      device_free(p);
+    } catch (const std::exception& e) {
+      if (debug_level() >= 1)
+        std::cerr << "[ndfuse] warning: freeing device memory failed: " << e.what() << '\n';
+    }
+  }
+
+  void copy_from_host(void* dst, const void* src, std::size_t nbytes) override {
+    copy_host_to_device(dst, src, nbytes);
+  }
+  void copy_to_host(void* dst, const void* src, std::size_t nbytes) override {
+    copy_device_to_host(dst, src, nbytes);
+  }
+
+  std::unique_ptr<compiled_kernel> compile(const ir::kernel_ir& k) override {
+    const int device = current_device();
+    const device_info& d = info(device);
+    kernel_binary bin = cubin_for(k, sm_of(d), jit::disk_cache::global());
+    auto kernel = std::make_unique<cuda_kernel>();
+    kernel->name = bin.name;
+    kernel->arch = d.arch;
+    kernel->home_device = device;
+    if (!try_load(bin.cubin, bin.name, kernel->home)) {
+      if (!bin.from_disk)
+        throw device_error("cuda: the driver rejected NVRTC's CUBIN for " + bin.name + " on " + d.arch);
+      // A disk entry that passed its checksum but not the driver: compile afresh (overwriting it).
+      bin = cubin_for(k, sm_of(d), jit::disk_cache::global(), /*allow_disk_loads=*/false);
+      if (!try_load(bin.cubin, bin.name, kernel->home))
+        throw device_error("cuda: the driver rejected NVRTC's CUBIN for " + bin.name + " on " + d.arch);
+    }
+    kernel->cubin = std::move(bin.cubin);
+    kernel->from_disk_cache = bin.from_disk;
+    return kernel;
+  }
+
+  void launch(const compiled_kernel& ck, const ir::kernel_ir& ir, const ir::kernel_args& a) override {
+    // The kernel cache hands out const references; loading on another device mutates only the
+    // mutex-guarded map, so the cast is confined to that path.
+    auto& k = const_cast<cuda_kernel&>(static_cast<const cuda_kernel&>(ck));
+    const int device = current_device();
+    const CUfunction fn = device == k.home_device ? k.home.function : function_on(k, ir, device);
+    const jit::launch_config dims = jit::launch_dims(ir, a.size(), info(device).sm_count);
+    jit::kernel_params params = jit::build_params(ir, a);
+    check(driver().launch_kernel(fn, dims.grid, 1, 1, dims.block, 1, 1, 0, current_stream(), params.data(),
+                                 nullptr),
+          "cuLaunchKernel");
+  }
+
+  void synchronize() override {
+    current_device();
+    check(cudaStreamSynchronize(current_stream()), "cudaStreamSynchronize");
+  }
+
+ private:
+  // The kernel's function on a device other than the one it was compiled on, loaded at first use
+  // (recompiled when that device has another architecture).
+  CUfunction function_on(cuda_kernel& k, const ir::kernel_ir& ir, int device) {
+    std::lock_guard lock(k.others_mutex);
+    auto it = k.others.find(device);
+    if (it != k.others.end()) return it->second.function;
+    const device_info& d = info(device);
+    loaded_module m;
+    bool loaded = d.arch == k.arch && try_load(k.cubin, k.name, m);
+    if (!loaded) loaded = try_load(cubin_for(ir, sm_of(d), jit::disk_cache::global()).cubin, k.name, m);
+    if (!loaded)
+      throw device_error("cuda: the driver rejected the CUBIN for " + k.name + " on device " +
+                         std::to_string(device));
+    k.others.emplace(device, m);
+    return m.function;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<device_backend> make_backend() {
+  current_device();  // binds device 0's primary context now, so a driver problem shows up here
+  driver();
+  return std::make_unique<cuda_backend>();
+}
+
+}  // namespace ndfuse::backend::cuda

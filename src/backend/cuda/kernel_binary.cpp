@@ -1,0 +1,70 @@
+#include "backend/cuda/kernel_binary.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+#include "jit/disk_cache.hpp"
+#include "jit/nvrtc_compiler.hpp"
+#include "jit/render.hpp"
+#include "schedule/plan.hpp"
+
+namespace ndfuse::backend::cuda {
+
+namespace {
+
+int debug_level() {
+  const char* v = std::getenv("NDFUSE_DEBUG");
+  return v ? std::atoi(v) : 0;
+}
+
+// A disk hit would skip what jit/nvrtc_compiler.hpp promises for these settings (a .cu dump, the
+// source and NVRTC log on stderr), so with them every kernel goes through NVRTC.
+bool inspection_requested() {
+  const char* dump = std::getenv("NDFUSE_DUMP_DIR");
+  return (dump && *dump) || debug_level() >= 3;
+}
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+std::string kernel_name(const ir::kernel_ir& k) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "k_%016llx",
+                static_cast<unsigned long long>(schedule::structural_hash(k.key())));
+  return buf;
+}
+
+kernel_binary cubin_for(const ir::kernel_ir& k, int sm, jit::disk_cache& cache, bool allow_disk_loads) {
+  const auto t0 = std::chrono::steady_clock::now();
+  kernel_binary out;
+  out.name = kernel_name(k);
+  const std::string arch = "sm_" + std::to_string(sm);
+  const std::string source = jit::render(k, out.name);
+  // The fingerprint covers NVRTC's version, the options and the prelude text the source includes.
+  const std::string key =
+      jit::disk_cache::make_key(source, jit::compile_fingerprint(sm), jit::nvrtc_version(), arch);
+  if (allow_disk_loads && !inspection_requested()) {
+    if (auto hit = cache.load(key)) {
+      out.cubin = std::move(*hit);
+      out.from_disk = true;
+      if (debug_level() >= 2)
+        std::cerr << "[ndfuse] " << out.name << ": disk cache hit " << cache.entry_path(key) << " ("
+                  << ms_since(t0) << " ms)\n";
+      return out;
+    }
+  }
+  jit::compiled_binary bin = jit::compile_to_cubin(source, out.name, sm);
+  out.cubin.assign(bin.cubin.begin(), bin.cubin.end());
+  const bool stored = cache.store(key, out.cubin);
+  if (debug_level() >= 2)
+    std::cerr << "[ndfuse] " << out.name << ": NVRTC compiled for " << arch << " in " << ms_since(t0) << " ms"
+              << (stored ? ", stored in the disk cache" : "") << '\n';
+  return out;
+}
+
+}  // namespace ndfuse::backend::cuda

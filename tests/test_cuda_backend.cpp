@@ -1,0 +1,249 @@
+// The cuda backend: one launch per fused chain, one compile per structure, the disk cache across
+// processes, transfers through the staging ring, streams and devices, and out-of-memory errors.
+// Runs only where the cuda backend is active (NDFUSE_BACKEND=cuda on a GPU machine); the backend
+// selection test runs everywhere. Expected values are NumPy's, given as the NumPy expression.
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "ndfuse/device.hpp"
+#include "ndfuse/ndfuse.hpp"
+
+extern char** environ;
+
+namespace {
+
+bool cuda_active() {
+  try {
+    return nf::backend_name() == "cuda";
+  } catch (const nf::error&) {
+    return false;
+  }
+}
+
+// Runs this test executable again on one test case, with extra environment variables; its exit code.
+int run_self(const std::string& test_name, const std::vector<std::string>& extra_env) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e) {
+    std::string kv = *e;
+    bool overridden = false;
+    for (const auto& x : extra_env)
+      overridden = overridden || kv.substr(0, kv.find('=')) == x.substr(0, x.find('='));
+    if (!overridden) env.push_back(kv);
+  }
+  env.insert(env.end(), extra_env.begin(), extra_env.end());
+  std::vector<char*> envp;
+  for (auto& kv : env) envp.push_back(kv.data());
+  envp.push_back(nullptr);
+  std::string exe = std::filesystem::read_symlink("/proc/self/exe").string();
+  std::string name = test_name;
+  char* argv[] = {exe.data(), name.data(), nullptr};
+  pid_t pid = 0;
+  if (posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv, envp.data()) != 0) return -1;
+  int status = 0;
+  if (waitpid(pid, &status, 0) != pid) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// Child test cases run only when a parent spawned them for that purpose (a tag filter would
+// otherwise select them too).
+bool is_child(const char* role) {
+  const char* v = std::getenv("NDFUSE_TEST_CHILD");
+  return v && std::strcmp(v, role) == 0;
+}
+
+std::filesystem::path scratch(const std::string& name) {
+  const char* tmp = std::getenv("NDFUSE_TEST_TMP");
+  auto dir = std::filesystem::path(tmp && *tmp ? tmp : "/tmp") / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+nf::array evaluated_arange(std::int64_t n) {
+  nf::array x = nf::arange(n).astype(nf::float64);
+  x.eval();
+  return x;
+}
+
+void seed_chain(nf::array& x) {
+  x *= 5;
+  x *= x;
+  x += x;
+  x.eval();
+}
+
+}  // namespace
+
+TEST_CASE("NDFUSE_BACKEND=cuda without a usable device fails loudly", "[cuda][cpu]") {
+  if (nf::cuda::device_count() > 0) NDFUSE_SKIP("a CUDA device is present");
+  CHECK(run_self("cuda child: asking for cuda without a device throws device_error",
+                 {"NDFUSE_BACKEND=cuda", "NDFUSE_TEST_CHILD=no_device"}) == 0);
+  CHECK(run_self("cuda child: asking for cuda without a device throws device_error",
+                 {"NDFUSE_BACKEND=gpu", "NDFUSE_TEST_CHILD=no_device"}) == 0);
+}
+
+TEST_CASE("cuda child: asking for cuda without a device throws device_error", "[.][cuda_child]") {
+  if (!is_child("no_device")) return;
+  CHECK_THROWS_AS(nf::backend_name(), nf::device_error);
+  CHECK_THROWS_AS(nf::array({1.0, 2.0}), nf::device_error);
+}
+
+TEST_CASE("without a device the cuda API reports none", "[cuda][cpu]") {
+  if (nf::cuda::device_count() > 0) NDFUSE_SKIP("a CUDA device is present");
+  CHECK_THROWS_AS(nf::cuda::set_device(0), nf::device_error);
+  CHECK_THROWS_AS(nf::cuda::stream(), nf::device_error);
+}
+
+TEST_CASE("the seed chain is one launch, and a loop over scalars compiles once", "[cuda]") {
+  if (!cuda_active()) NDFUSE_SKIP("the cuda backend is not active");
+  nf::array x = evaluated_arange(1000);
+  nf::clear_kernel_cache();
+  nf::reset_stats();
+  seed_chain(x);
+  auto s = nf::stats();
+  CHECK(s.kernels_launched == 1);
+  CHECK(s.kernels_compiled + s.cache_hits_disk == 1);
+  auto v = x.to_vector<double>();
+  REQUIRE(v.size() == 1000);
+  for (int i : {0, 1, 7, 999}) CHECK(v[i] == 50.0 * i * i);  // NumPy: x = np.arange(1000.); 50 * x**2
+
+  nf::array y = evaluated_arange(100);
+  nf::reset_stats();
+  for (int i = 1; i <= 50; ++i) {
+    y *= static_cast<double>(i % 3 + 1);
+    y.eval();
+  }
+  s = nf::stats();
+  CHECK(s.kernels_launched == 50);
+  CHECK(s.kernels_compiled + s.cache_hits_disk <= 1);
+  CHECK(s.cache_hits_memory >= 49);
+}
+
+TEST_CASE("a kernel cleared from memory comes back from the disk cache without compiling", "[cuda]") {
+  if (!cuda_active()) NDFUSE_SKIP("the cuda backend is not active");
+  nf::array x = evaluated_arange(64);
+  seed_chain(x);  // compiled (or found on disk) once
+  nf::clear_kernel_cache();
+  nf::reset_stats();
+  nf::array y = evaluated_arange(64);
+  seed_chain(y);
+  auto s = nf::stats();
+  CHECK(s.kernels_compiled == 0);
+  CHECK(s.cache_hits_disk >= 1);
+  CHECK(y.to_vector<double>()[3] == 450.0);  // NumPy: 50 * 3.0**2
+}
+
+TEST_CASE("a second process finds the kernel in the disk cache and compiles nothing", "[cuda]") {
+  if (!cuda_active()) NDFUSE_SKIP("the cuda backend is not active");
+  const std::string dir = scratch("cuda_second_process_cache").string();
+  const std::vector<std::string> env = {"NDFUSE_BACKEND=cuda", "NDFUSE_CACHE_DIR=" + dir};
+  CHECK(run_self("cuda child: run the seed chain", {env[0], env[1], "NDFUSE_TEST_CHILD=first"}) == 0);
+  CHECK(run_self("cuda child: run the seed chain", {env[0], env[1], "NDFUSE_TEST_CHILD=second"}) == 0);
+}
+
+TEST_CASE("cuda child: run the seed chain", "[.][cuda_child]") {
+  const bool first = is_child("first"), second = is_child("second");
+  if (!first && !second) return;
+  nf::array x = evaluated_arange(10);
+  nf::reset_stats();
+  seed_chain(x);
+  auto s = nf::stats();
+  CHECK(s.kernels_launched == 1);
+  CHECK(s.kernels_compiled == (first ? 1u : 0u));
+  CHECK(s.cache_hits_disk == (second ? 1u : 0u));
+  CHECK(x.to_vector<double>()[9] == 4050.0);  // NumPy: 50 * 9.0**2
+}
+
+TEST_CASE("host<->device transfers are exact across staging chunk boundaries", "[cuda]") {
+  if (!cuda_active()) NDFUSE_SKIP("the cuda backend is not active");
+  // Sizes around the 32 MiB staging slots and the 4-slot ring, odd sizes included.
+  for (std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{(32u << 20) / 8 - 1},
+                        std::size_t{(32u << 20) / 8 + 3}, std::size_t{(160u << 20) / 8 + 5}}) {
+    std::vector<std::uint64_t> host(n);
+    for (std::size_t i = 0; i < n; ++i) host[i] = i * 0x9e3779b97f4a7c15ull + 1;
+    nf::array a = nf::asarray(host);
+    auto back = a.to_vector<std::uint64_t>();
+    INFO("elements: " << n);
+    CHECK(back == host);
+  }
+}
+
+TEST_CASE("work on a user stream is ordered and correct", "[cuda]") {
+  if (!cuda_active()) NDFUSE_SKIP("the cuda backend is not active");
+  nf::cuda::stream s;
+  CHECK(s.device_id() == nf::cuda::get_device());
+  nf::array x;
+  {
+    nf::cuda::stream_scope on(s);
+    x = evaluated_arange(1 << 20);
+    seed_chain(x);
+    s.synchronize();
+  }
+  CHECK(x.to_vector<double>()[1000] == 50.0 * 1000 * 1000);  // NumPy: 50 * 1000.0**2
+  nf::cuda::synchronize();
+  nf::cuda::stream moved = std::move(s);
+  CHECK(moved.handle() != nullptr);
+  CHECK(s.handle() == nullptr);
+}
+
+TEST_CASE("devices: a guard restores the current device, bad ids throw", "[cuda]") {
+  if (!cuda_active()) NDFUSE_SKIP("the cuda backend is not active");
+  const int n = nf::cuda::device_count();
+  REQUIRE(n >= 1);
+  const int before = nf::cuda::get_device();
+  {
+    nf::cuda::device d(n - 1);
+    CHECK(nf::cuda::get_device() == n - 1);
+    nf::array x = evaluated_arange(10);
+    seed_chain(x);
+    CHECK(x.to_vector<double>()[2] == 200.0);  // NumPy: 50 * 2.0**2
+  }
+  CHECK(nf::cuda::get_device() == before);
+  CHECK_THROWS_AS(nf::cuda::set_device(n), nf::device_error);
+  CHECK_THROWS_AS(nf::cuda::set_device(-1), nf::device_error);
+}
+
+TEST_CASE(
+    "an allocation larger than the device throws out_of_memory with the sizes, and the device stays usable",
+    "[cuda]") {
+  if (!cuda_active()) NDFUSE_SKIP("the cuda backend is not active");
+  nf::array huge = nf::zeros({std::int64_t{1} << 37});  // 1 TiB of float64: more than any GPU here
+  try {
+    huge.eval();
+    FAIL("a 1 TiB allocation succeeded");
+  } catch (const nf::out_of_memory& e) {
+    std::string what = e.what();
+    CHECK(what.find("1099511627776 bytes") != std::string::npos);
+    CHECK(what.find("free of") != std::string::npos);
+  }
+  nf::array x = evaluated_arange(5);
+  seed_chain(x);
+  CHECK(x.to_vector<double>() == std::vector<double>{0, 50, 200, 450, 800});  // NumPy: 50 * np.arange(5.)**2
+}
+
+TEST_CASE("a large odd-sized fused chain covers every element (grid-stride loop)", "[cuda]") {
+  if (!cuda_active()) NDFUSE_SKIP("the cuda backend is not active");
+  const std::int64_t n = (std::int64_t{1} << 26) + 12345;
+  nf::array x = nf::arange(n).astype(nf::float32);
+  x *= 2;
+  x += 1;
+  auto v = x.to_vector<float>();
+  REQUIRE(static_cast<std::int64_t>(v.size()) == n);
+  std::int64_t wrong = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    // NumPy: x = np.arange(n).astype(np.float32); x *= 2; x += 1 (each step rounded to float32)
+    float expected = static_cast<float>(i);
+    expected = expected * 2.0f;
+    expected = expected + 1.0f;
+    wrong += v[i] != expected;
+  }
+  CHECK(wrong == 0);
+}
