@@ -37,7 +37,8 @@ std::string fill_template(std::string_view tmpl, const std::string* operands, in
   std::string out;
   out.reserve(tmpl.size() + 16);
   for (std::size_t i = 0; i < tmpl.size(); ++i) {
-    if (tmpl[i] == '{' && i + 2 < tmpl.size() && tmpl[i + 2] == '}' && tmpl[i + 1] >= '0' && tmpl[i + 1] <= '9') {
+    if (tmpl[i] == '{' && i + 2 < tmpl.size() && tmpl[i + 2] == '}' && tmpl[i + 1] >= '0' &&
+        tmpl[i + 1] <= '9') {
       const int k = tmpl[i + 1] - '0';
       if (k >= count) throw error("jit: CUDA template \"" + std::string(tmpl) + "\" uses a missing operand");
       out += operands[k];
@@ -49,22 +50,42 @@ std::string fill_template(std::string_view tmpl, const std::string* operands, in
   return out;
 }
 
+std::string numbered(const char* prefix, long long i) {
+  std::string s(prefix);  // appended rather than "prefix" + to_string(i), which trips GCC 12's -Wrestrict
+  s += std::to_string(i);
+  return s;
+}
+
 const char* cuda_type(dtype t) {
   switch (t) {
-    case dtype::bool_: return "bool";
-    case dtype::int8: return "nf_int8";
-    case dtype::int16: return "nf_int16";
-    case dtype::int32: return "nf_int32";
-    case dtype::int64: return "nf_int64";
-    case dtype::uint8: return "nf_uint8";
-    case dtype::uint16: return "nf_uint16";
-    case dtype::uint32: return "nf_uint32";
-    case dtype::uint64: return "nf_uint64";
-    case dtype::float16: return "nf_float16";
-    case dtype::float32: return "float";
-    case dtype::float64: return "double";
-    case dtype::complex64: return "nf_complex64";
-    case dtype::complex128: return "nf_complex128";
+    case dtype::bool_:
+      return "bool";
+    case dtype::int8:
+      return "nf_int8";
+    case dtype::int16:
+      return "nf_int16";
+    case dtype::int32:
+      return "nf_int32";
+    case dtype::int64:
+      return "nf_int64";
+    case dtype::uint8:
+      return "nf_uint8";
+    case dtype::uint16:
+      return "nf_uint16";
+    case dtype::uint32:
+      return "nf_uint32";
+    case dtype::uint64:
+      return "nf_uint64";
+    case dtype::float16:
+      return "nf_float16";
+    case dtype::float32:
+      return "float";
+    case dtype::float64:
+      return "double";
+    case dtype::complex64:
+      return "nf_complex64";
+    case dtype::complex128:
+      return "nf_complex128";
   }
   return "?";
 }

@@ -20,4 +20,7 @@ std::string fill_template(std::string_view tmpl, const std::string* operands, in
 // matching jit/prelude/nf_types.cuh.
 const char* cuda_type(dtype t);
 
+// A generated name: prefix and number, such as "in0" or "v12".
+std::string numbered(const char* prefix, long long i);
+
 }  // namespace ndfuse::jit

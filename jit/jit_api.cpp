@@ -24,7 +24,8 @@ std::string source(const array& a) {
   std::string out;
   for (std::size_t i = 0; i < p.steps.size(); ++i) {
     if (p.steps.size() > 1)
-      out += "// ======== kernel " + std::to_string(i + 1) + " of " + std::to_string(p.steps.size()) + " ========\n";
+      out += "// ======== kernel " + std::to_string(i + 1) + " of " + std::to_string(p.steps.size()) +
+             " ========\n";
     out += render(p.steps[i].kernel, p.steps[i].name);
   }
   return out;

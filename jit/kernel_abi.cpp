@@ -23,7 +23,9 @@ struct iota_block {
 };
 static_assert(sizeof(iota_block) == 64 && alignof(iota_block) == 8);
 
-bool is_flat(index_class c) { return c == index_class::index_class_flat; }
+bool is_flat(index_class c) {
+  return c == index_class::index_class_flat;
+}
 
 std::size_t scalar_align(dtype t) {
   if (t == dtype::complex64) return 8;
@@ -33,7 +35,8 @@ std::size_t scalar_align(dtype t) {
 // double -> int64 as the CPU backend's iota does it (static_cast), minus the undefined behaviour:
 // out of range gives INT64_MIN, what x86-64's conversion yields.
 std::int64_t to_int64(double d) {
-  if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0)) return std::numeric_limits<std::int64_t>::min();
+  if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
+    return std::numeric_limits<std::int64_t>::min();
   return static_cast<std::int64_t>(d);
 }
 
@@ -52,7 +55,9 @@ int vector_width(const ir::kernel_ir& k) {
   return static_cast<int>(16 / widest);
 }
 
-bool needs_multi_index(const ir::kernel_ir& k) { return !vectorized(k) && k.ndim > 1; }
+bool needs_multi_index(const ir::kernel_ir& k) {
+  return !vectorized(k) && k.ndim > 1;
+}
 
 launch_config launch_dims(const ir::kernel_ir& k, std::int64_t n, int sm_count) {
   const std::int64_t per_thread = vector_width(k);
@@ -73,34 +78,36 @@ std::vector<param_info> param_layout(const ir::kernel_ir& k) {
   std::vector<param_info> p;
   p.push_back({param_role::param_role_count, -1, idx, "n", isz, isz});
   if (multi)
-    p.push_back({param_role::param_role_shape, -1, "nf_dims<" + nd + ", " + idx + ">", "shape", isz * k.ndim, isz});
+    p.push_back(
+        {param_role::param_role_shape, -1, "nf_dims<" + nd + ", " + idx + ">", "shape", isz * k.ndim, isz});
   for (std::size_t o = 0; o < k.outputs.size(); ++o)
-    p.push_back({param_role::param_role_output, int(o), std::string(cuda_type(k.outputs[o].dt)) + "* __restrict__",
-                 "out" + std::to_string(o), 8, 8});
+    p.push_back({param_role::param_role_output, int(o), std::string(cuda_type(k.outputs[o].dt)) + "*",
+                 numbered("out", o), 8, 8});
   for (std::size_t i = 0; i < k.inputs.size(); ++i) {
     const std::string s = std::to_string(i);
-    p.push_back({param_role::param_role_input, int(i), "const " + std::string(cuda_type(k.inputs[i].dt)) + "* __restrict__",
-                 "in" + s, 8, 8});
+    p.push_back({param_role::param_role_input, int(i),
+                 "const " + std::string(cuda_type(k.inputs[i].dt)) + "*", "in" + s, 8, 8});
     if (!is_flat(k.inputs[i].cls))
-      p.push_back({param_role::param_role_input_strides, int(i), "nf_dims<" + nd + ", " + off + ">", "in" + s + "_strides",
-                   isz * k.ndim, isz});
+      p.push_back({param_role::param_role_input_strides, int(i), "nf_dims<" + nd + ", " + off + ">",
+                   "in" + s + "_strides", isz * k.ndim, isz});
   }
   for (std::size_t i = 0; i < k.scalars.size(); ++i)
-    p.push_back({param_role::param_role_scalar, int(i), cuda_type(k.scalars[i]), "s" + std::to_string(i),
+    p.push_back({param_role::param_role_scalar, int(i), cuda_type(k.scalars[i]), numbered("s", i),
                  itemsize(k.scalars[i]), scalar_align(k.scalars[i])});
   for (std::size_t i = 0; i < k.iotas.size(); ++i) {
     const std::string s = std::to_string(i);
     p.push_back({param_role::param_role_iota, int(i), "nf_iota_params", "it" + s, sizeof(iota_block), 8});
     if (!is_flat(k.iotas[i]))
-      p.push_back({param_role::param_role_iota_coeffs, int(i), "nf_dims<" + nd + ", long long>", "it" + s + "_coeffs",
-                   8 * std::size_t(k.ndim), 8});
+      p.push_back({param_role::param_role_iota_coeffs, int(i), "nf_dims<" + nd + ", long long>",
+                   "it" + s + "_coeffs", 8 * std::size_t(k.ndim), 8});
   }
   return p;
 }
 
 kernel_params build_params(const ir::kernel_ir& k, const ir::kernel_args& a) {
   if (a.shape.size() != static_cast<std::size_t>(k.ndim) || a.inputs.size() != k.inputs.size() ||
-      a.scalars.size() != k.scalars.size() || a.iotas.size() != k.iotas.size() || a.outputs.size() != k.outputs.size())
+      a.scalars.size() != k.scalars.size() || a.iotas.size() != k.iotas.size() ||
+      a.outputs.size() != k.outputs.size())
     throw error("jit::build_params: launch arguments do not match the kernel's structure");
   const auto layout = param_layout(k);
   std::vector<std::size_t> offsets;
@@ -122,7 +129,8 @@ kernel_params build_params(const ir::kernel_ir& k, const ir::kernel_args& a) {
       std::memcpy(dst, &v, 8);
       return;
     }
-    const bool fits = is_signed ? v >= std::numeric_limits<std::int32_t>::min() && v <= std::numeric_limits<std::int32_t>::max()
+    const bool fits = is_signed ? v >= std::numeric_limits<std::int32_t>::min() &&
+                                      v <= std::numeric_limits<std::int32_t>::max()
                                 : v >= 0 && v <= std::numeric_limits<std::uint32_t>::max();
     if (!fits) throw error(std::string("jit::build_params: ") + what + " does not fit a 32-bit kernel");
     if (is_signed) {
@@ -140,24 +148,32 @@ kernel_params build_params(const ir::kernel_ir& k, const ir::kernel_args& a) {
     out.pointers_.push_back(dst);
     const std::size_t isz = k.index_64 ? 8 : 4;
     switch (p.role) {
-      case param_role::param_role_count: put_int(dst, a.size(), false, "the element count"); break;
+      case param_role::param_role_count:
+        put_int(dst, a.size(), false, "the element count");
+        break;
       case param_role::param_role_shape:
         for (int d = 0; d < k.ndim; ++d) put_int(dst + d * isz, a.shape[d], false, "a dimension");
         break;
-      case param_role::param_role_output: std::memcpy(dst, &a.outputs[p.slot], sizeof(void*)); break;
+      case param_role::param_role_output:
+        std::memcpy(dst, &a.outputs[p.slot], sizeof(void*));
+        break;
       case param_role::param_role_input: {
         const auto& in = a.inputs[p.slot];
-        const void* ptr = static_cast<const char*>(in.data) + in.offset * static_cast<std::int64_t>(itemsize(k.inputs[p.slot].dt));
+        const void* ptr = static_cast<const char*>(in.data) +
+                          in.offset * static_cast<std::int64_t>(itemsize(k.inputs[p.slot].dt));
         std::memcpy(dst, &ptr, sizeof(void*));
         break;
       }
       case param_role::param_role_input_strides: {
         const auto& st = a.inputs[p.slot].strides;
-        if (st.size() != static_cast<std::size_t>(k.ndim)) throw error("jit::build_params: input strides do not match ndim");
+        if (st.size() != static_cast<std::size_t>(k.ndim))
+          throw error("jit::build_params: input strides do not match ndim");
         for (int d = 0; d < k.ndim; ++d) put_int(dst + d * isz, st[d], true, "a stride");
         break;
       }
-      case param_role::param_role_scalar: std::memcpy(dst, a.scalars[p.slot].bytes, p.size); break;
+      case param_role::param_role_scalar:
+        std::memcpy(dst, a.scalars[p.slot].bytes, p.size);
+        break;
       case param_role::param_role_iota: {
         const auto& io = a.iotas[p.slot];
         iota_block b{};
@@ -174,7 +190,8 @@ kernel_params build_params(const ir::kernel_ir& k, const ir::kernel_args& a) {
       }
       case param_role::param_role_iota_coeffs: {
         const auto& c = a.iotas[p.slot].coeffs;
-        if (c.size() != static_cast<std::size_t>(k.ndim)) throw error("jit::build_params: iota coefficients do not match ndim");
+        if (c.size() != static_cast<std::size_t>(k.ndim))
+          throw error("jit::build_params: iota coefficients do not match ndim");
         std::memcpy(dst, c.data(), 8 * c.size());
         break;
       }

@@ -9,6 +9,9 @@
 //                                               vectorized and ND > 1 (it needs multi-indices)
 //   out<k>            T*                        each output, contiguous in iteration order
 //   in<k>             const T*                  each input, its element offset already applied
+// No __restrict__: an output may reuse a donated input's buffer. Donation only pairs a flat input
+// with an output of the same itemsize, so element i is read and then written by the same thread,
+// and without __restrict__ the compiler keeps that order.
 //   in<k>_strides     nf_dims<ND, off>          element strides; only for broadcast/strided inputs
 //   s<k>              T (by value)              each scalar, in its dtype (nf_float16: 2 bytes,
 //                                               nf_complex64: 8 bytes aligned 8, nf_complex128: 16
@@ -64,9 +67,9 @@ enum class param_role : std::uint8_t {
 
 struct param_info {
   param_role role;
-  int slot = -1;       // output, input, scalar or iota slot
-  std::string type;    // C++ type in generated code
-  std::string name;    // parameter name in generated code
+  int slot = -1;     // output, input, scalar or iota slot
+  std::string type;  // C++ type in generated code
+  std::string name;  // parameter name in generated code
   std::size_t size = 0;
   std::size_t align = 1;
 };

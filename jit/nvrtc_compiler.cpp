@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <set>
 
@@ -149,7 +150,8 @@ compiled_binary compile_to_cubin(const std::string& source, const std::string& n
   out.sm = sm;
   program p(source, name);
   const bool ok = p.compile(compile_options(sm), out.log);
-  if (level >= 4 && !out.log.empty()) std::cerr << "[ndfuse] NVRTC log of " << name << ":\n" << out.log << '\n';
+  if (level >= 4 && !out.log.empty())
+    std::cerr << "[ndfuse] NVRTC log of " << name << ":\n" << out.log << '\n';
   if (!ok) {
     if (dumped.empty()) {
       try {
@@ -184,13 +186,18 @@ std::vector<int> supported_sms() {
 }
 
 std::string compile_fingerprint(int sm) {
+  // Memoized: a disk-cache lookup asks for it on every miss of the in-memory cache.
+  static std::mutex mutex;
+  static std::map<int, std::string> known;
+  std::lock_guard lock(mutex);
+  if (auto it = known.find(sm); it != known.end()) return it->second;
   std::uint64_t h = 1469598103934665603ull;
   h = fnv1a(h, "nvrtc " + nvrtc_version());
   for (const auto& o : compile_options(sm)) h = fnv1a(fnv1a(h, o), "\n");
   for (const auto& f : prelude_files()) h = fnv1a(fnv1a(fnv1a(h, f.name), "\n"), f.text);
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
+  return known.emplace(sm, buf).first->second;
 }
 
 }  // namespace ndfuse::jit

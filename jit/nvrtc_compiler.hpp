@@ -16,10 +16,10 @@
 namespace ndfuse::jit {
 
 struct compiled_binary {
-  std::string name;        // the program's name (the kernel name for single-kernel programs)
-  int sm = 0;              // compiled for sm_<sm>
+  std::string name;  // the program's name (the kernel name for single-kernel programs)
+  int sm = 0;        // compiled for sm_<sm>
   std::vector<char> cubin;
-  std::string log;         // NVRTC's log: warnings, usually empty
+  std::string log;  // NVRTC's log: warnings, usually empty
 };
 
 // The NVRTC options used for sm_<sm>: CUBIN for that arch, C++17, and no contraction of a * b + c

@@ -14,11 +14,14 @@ namespace {
 using ir::index_class;
 using ir::op_code;
 
-bool is_flat(index_class c) { return c == index_class::index_class_flat; }
+bool is_flat(index_class c) {
+  return c == index_class::index_class_flat;
+}
 
 void check_identifier(const std::string& name) {
   bool ok = !name.empty() && !(name[0] >= '0' && name[0] <= '9');
-  for (char c : name) ok = ok && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_');
+  for (char c : name)
+    ok = ok && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_');
   if (!ok) throw error("jit::render: kernel name '" + name + "' is not a C identifier");
 }
 
@@ -29,23 +32,27 @@ std::string one_line(std::string s) {
   return s;
 }
 
-std::string value(int v) { return "v" + std::to_string(v); }
+std::string value(int v) {
+  return numbered("v", v);
+}
 
 // The dtype of the value an iota slot produces (its instruction's dtype).
 dtype iota_dtype(const ir::kernel_ir& k, int slot) {
   for (const auto& in : k.code)
     if (in.op == op_code::op_code_iota && in.slot == slot) return in.dt;
-  throw error("jit::render: iota slot " + std::to_string(slot) + " is never read");
+  throw error(numbered("jit::render: iota slot ", slot) + " is never read");
 }
 
 // The right-hand side of one instruction.
 std::string expression(const ir::kernel_ir& k, const ir::instr& in) {
   const char* type = cuda_type(in.dt);
   switch (in.op) {
-    case op_code::op_code_buffer: return "in" + std::to_string(in.slot);
-    case op_code::op_code_scalar: return "s" + std::to_string(in.slot);
+    case op_code::op_code_buffer:
+      return numbered("in", in.slot);
+    case op_code::op_code_scalar:
+      return numbered("s", in.slot);
     case op_code::op_code_iota:
-      return "nf_iota<" + std::string(type) + ">(it" + std::to_string(in.slot) + ", a" + std::to_string(in.slot) + ")";
+      return "nf_iota<" + std::string(type) + numbered(">(it", in.slot) + numbered(", a", in.slot) + ")";
     case op_code::op_code_cast:
       if (in.operand_dt == in.dt) return value(in.args[0]);
       return "nf_cast<" + std::string(type) + ">(" + value(in.args[0]) + ")";
@@ -67,29 +74,37 @@ std::string header_comment(const ir::kernel_ir& k, const std::string& name) {
   if (!k.inputs.empty()) {
     os << "//   inputs: ";
     for (std::size_t i = 0; i < k.inputs.size(); ++i)
-      os << (i ? ", " : " ") << "in" << i << ' ' << dtype_name(k.inputs[i].dt) << ' ' << ir::index_class_name(k.inputs[i].cls);
+      os << (i ? ", " : " ") << "in" << i << ' ' << dtype_name(k.inputs[i].dt) << ' '
+         << ir::index_class_name(k.inputs[i].cls);
     os << '\n';
   }
   if (!k.scalars.empty()) {
     os << "//   scalars:";
-    for (std::size_t i = 0; i < k.scalars.size(); ++i) os << (i ? ", " : " ") << 's' << i << ' ' << dtype_name(k.scalars[i]);
+    for (std::size_t i = 0; i < k.scalars.size(); ++i)
+      os << (i ? ", " : " ") << 's' << i << ' ' << dtype_name(k.scalars[i]);
     os << '\n';
   }
   if (!k.iotas.empty()) {
     os << "//   iotas:  ";
     for (std::size_t i = 0; i < k.iotas.size(); ++i)
-      os << (i ? ", " : " ") << "it" << i << ' ' << dtype_name(iota_dtype(k, int(i))) << ' ' << ir::index_class_name(k.iotas[i]);
+      os << (i ? ", " : " ") << "it" << i << ' ' << dtype_name(iota_dtype(k, int(i))) << ' '
+         << ir::index_class_name(k.iotas[i]);
     os << '\n';
   }
   os << "//   outputs:";
   for (std::size_t o = 0; o < k.outputs.size(); ++o)
-    os << (o ? ", " : " ") << "out" << o << ' ' << dtype_name(k.outputs[o].dt) << " = v" << k.outputs[o].value;
+    os << (o ? ", " : " ") << "out" << o << ' ' << dtype_name(k.outputs[o].dt) << " = v"
+       << k.outputs[o].value;
   os << '\n';
-  os << "//   index:   " << k.ndim << "-d collapsed space, " << (k.index_64 ? "64" : "32") << "-bit, grid-stride loop; ";
+  os << "//   index:   " << k.ndim << "-d collapsed shape, " << (k.index_64 ? "64" : "32")
+     << "-bit indices, grid-stride loop\n//   access:  ";
   const int w = vector_width(k);
-  if (!vectorized(k)) os << "multi-index per element for broadcast/strided operands\n";
-  else if (w > 1) os << "vectorized: " << w << " elements per thread and step (16-byte accesses), scalar tail\n";
-  else os << "flat: every element already moves 16 bytes per access\n";
+  if (!vectorized(k))
+    os << "multi-index per element for the broadcast/strided operands\n";
+  else if (w > 1)
+    os << "vectorized, " << w << " elements per thread and step (16-byte accesses), then a scalar tail\n";
+  else
+    os << "flat, one element per thread and step (a 16-byte dtype sets the width)\n";
   return os.str();
 }
 
@@ -97,42 +112,50 @@ std::string header_comment(const ir::kernel_ir& k, const std::string& name) {
 std::string element_function(const ir::kernel_ir& k, const std::string& name) {
   std::vector<std::string> params;
   for (std::size_t o = 0; o < k.outputs.size(); ++o)
-    params.push_back(std::string(cuda_type(k.outputs[o].dt)) + "& out" + std::to_string(o));
+    params.push_back(std::string(cuda_type(k.outputs[o].dt)) + numbered("& out", o));
   for (std::size_t i = 0; i < k.inputs.size(); ++i)
-    params.push_back("const " + std::string(cuda_type(k.inputs[i].dt)) + " in" + std::to_string(i));
+    params.push_back("const " + std::string(cuda_type(k.inputs[i].dt)) + numbered(" in", i));
   for (std::size_t i = 0; i < k.scalars.size(); ++i)
-    params.push_back("const " + std::string(cuda_type(k.scalars[i])) + " s" + std::to_string(i));
+    params.push_back("const " + std::string(cuda_type(k.scalars[i])) + numbered(" s", i));
   for (std::size_t i = 0; i < k.iotas.size(); ++i) {
-    params.push_back("const nf_iota_params& it" + std::to_string(i));
-    params.push_back("const long long a" + std::to_string(i));
+    params.push_back(numbered("const nf_iota_params& it", i));
+    params.push_back(numbered("const long long a", i));
   }
 
   std::vector<std::pair<std::string, std::string>> lines;  // code, comment
   for (std::size_t v = 0; v < k.code.size(); ++v) {
     const auto& in = k.code[v];
-    lines.emplace_back("const " + std::string(cuda_type(in.dt)) + ' ' + value(int(v)) + " = " + expression(k, in) + ';',
-                       one_line(in.origin));
+    lines.emplace_back(
+        "const " + std::string(cuda_type(in.dt)) + ' ' + value(int(v)) + " = " + expression(k, in) + ';',
+        one_line(in.origin));
   }
   std::size_t column = 0;
   for (const auto& l : lines) column = std::max(column, l.first.size());
   column = std::min<std::size_t>(column, 72);
 
   std::ostringstream os;
-  os << "// One element of " << name << ": each line is one kernel-IR instruction, commented with the DAG node\n"
+  os << "// One element of " << name
+     << ": each line is one kernel-IR instruction, commented with the DAG node\n"
      << "// it computes.\n"
      << "static __device__ __forceinline__ void " << name << "_element(";
-  for (std::size_t p = 0; p < params.size(); ++p) os << (p ? ", " : "") << params[p];
+  std::size_t length = 0;
+  for (const auto& p : params) length += p.size() + 2;
+  const char* separator = length > 60 ? ",\n    " : ", ";  // one parameter per line when they do not fit
+  for (std::size_t p = 0; p < params.size(); ++p) os << (p ? separator : "") << params[p];
   os << ") {\n";
   for (const auto& [code, comment] : lines) {
     os << "  " << code;
-    if (!comment.empty()) os << std::string(column - std::min(column, code.size()) + 2, ' ') << "// " << comment;
+    if (!comment.empty())
+      os << std::string(column - std::min(column, code.size()) + 2, ' ') << "// " << comment;
     os << '\n';
   }
   for (std::size_t o = 0; o < k.outputs.size(); ++o) {
     const auto& out = k.outputs[o];
     const std::string v = value(out.value);
     os << "  out" << o << " = "
-       << (k.code.at(out.value).dt == out.dt ? v : "nf_cast<" + std::string(cuda_type(out.dt)) + ">(" + v + ")") << ";\n";
+       << (k.code.at(out.value).dt == out.dt ? v
+                                             : "nf_cast<" + std::string(cuda_type(out.dt)) + ">(" + v + ")")
+       << ";\n";
   }
   os << "}\n";
   return os.str();
@@ -141,7 +164,8 @@ std::string element_function(const ir::kernel_ir& k, const std::string& name) {
 // Arguments of one element-function call; `load` gives the expression reading input i, `affine`
 // the affine index of iota i.
 template <class Load, class Out, class Affine>
-std::string element_call(const ir::kernel_ir& k, const std::string& name, Out&& out, Load&& load, Affine&& affine) {
+std::string element_call(const ir::kernel_ir& k, const std::string& name, Out&& out, Load&& load,
+                         Affine&& affine) {
   std::string s = name + "_element(";
   bool first = true;
   auto arg = [&](const std::string& a) {
@@ -150,9 +174,9 @@ std::string element_call(const ir::kernel_ir& k, const std::string& name, Out&& 
   };
   for (std::size_t o = 0; o < k.outputs.size(); ++o) arg(out(int(o)));
   for (std::size_t i = 0; i < k.inputs.size(); ++i) arg(load(int(i)));
-  for (std::size_t i = 0; i < k.scalars.size(); ++i) arg("s" + std::to_string(i));
+  for (std::size_t i = 0; i < k.scalars.size(); ++i) arg(numbered("s", i));
   for (std::size_t i = 0; i < k.iotas.size(); ++i) {
-    arg("it" + std::to_string(i));
+    arg(numbered("it", i));
     arg(affine(int(i)));
   }
   return s + ")";
@@ -164,7 +188,8 @@ std::string kernel_signature(const ir::kernel_ir& k, const std::string& name) {
   const auto layout = param_layout(k);
   for (std::size_t p = 0; p < layout.size(); ++p) {
     const auto& info = layout[p];
-    const bool pointer = info.role == param_role::param_role_output || info.role == param_role::param_role_input;
+    const bool pointer =
+        info.role == param_role::param_role_output || info.role == param_role::param_role_input;
     os << (p ? ",\n    " : "") << (pointer ? "" : "const ") << info.type << ' ' << info.name;
   }
   os << ")";
@@ -193,16 +218,16 @@ std::string vectorized_body(const ir::kernel_ir& k, const std::string& name, con
        << "    for (" << idx << " v = first; v < nvec; v += step) {\n"
        << "      const " << idx << " i = v * " << ws << ";\n";
     for (std::size_t i = 0; i < k.inputs.size(); ++i)
-      os << "      const nf_vec<" << cuda_type(k.inputs[i].dt) << ", " << ws << "> x" << i << " = nf_load_vec<" << ws
-         << ">(in" << i << " + i);\n";
+      os << "      const nf_vec<" << cuda_type(k.inputs[i].dt) << ", " << ws << "> x" << i
+         << " = nf_load_vec<" << ws << ">(in" << i << " + i);\n";
     for (std::size_t o = 0; o < k.outputs.size(); ++o)
       os << "      nf_vec<" << cuda_type(k.outputs[o].dt) << ", " << ws << "> y" << o << ";\n";
     os << "#pragma unroll\n"
        << "      for (int l = 0; l < " << ws << "; ++l)\n"
        << "        "
        << element_call(
-              k, name, [](int o) { return "y" + std::to_string(o) + ".v[l]"; },
-              [](int i) { return "x" + std::to_string(i) + ".v[l]"; },
+              k, name, [](int o) { return numbered("y", o) + ".v[l]"; },
+              [](int i) { return numbered("x", i) + ".v[l]"; },
               [](int) { return std::string("(long long)(i + l)"); })
        << ";\n";
     for (std::size_t o = 0; o < k.outputs.size(); ++o)
@@ -210,20 +235,22 @@ std::string vectorized_body(const ir::kernel_ir& k, const std::string& name, con
     os << "    }\n"
        << "    tail = nvec * " << ws << ";\n"
        << "  }\n"
-       << "  // Scalar path: the last n % " << ws << " elements, or all of them when an array is misaligned.\n";
+       << "  // Scalar path: the last n % " << ws
+       << " elements, or all of them when an array is misaligned.\n";
   }
   os << "  for (" << idx << " i = tail + first; i < n; i += step)\n"
      << "    "
      << element_call(
-            k, name, [](int o) { return "out" + std::to_string(o) + "[i]"; },
-            [](int i) { return "in" + std::to_string(i) + "[i]"; }, [](int) { return std::string("(long long)i"); })
+            k, name, [](int o) { return numbered("out", o) + "[i]"; },
+            [](int i) { return numbered("in", i) + "[i]"; }, [](int) { return std::string("(long long)i"); })
      << ";\n";
   return os.str();
 }
 
 // Some input or iota is broadcast or strided: per element, the multi-index of i over the collapsed
 // shape, then each such operand's offset from its strides.
-std::string strided_body(const ir::kernel_ir& k, const std::string& name, const std::string& idx, const std::string& off) {
+std::string strided_body(const ir::kernel_ir& k, const std::string& name, const std::string& idx,
+                         const std::string& off) {
   const int nd = k.ndim;
   std::ostringstream os;
   os << "  for (" << idx << " i = first; i < n; i += step) {\n";
@@ -232,41 +259,45 @@ std::string strided_body(const ir::kernel_ir& k, const std::string& name, const 
     coord[0] = "i";
   } else {
     os << "    // Coordinates of i in the collapsed shape (row-major).\n";
-    std::string rest = "i";
+    bool divided = false;  // whether the rest of i is in r yet
     for (int d = nd - 1; d >= 1; --d) {
+      const char* rest = divided ? "r" : "i";
       os << "    const " << idx << " c" << d << " = " << rest << " % shape.d[" << d << "];\n";
       if (d > 1) {
-        if (rest == "i") os << "    " << idx << " r = i / shape.d[" << d << "];\n";
-        else os << "    r /= shape.d[" << d << "];\n";
-        rest = "r";
+        if (!divided)
+          os << "    " << idx << " r = i / shape.d[" << d << "];\n";
+        else
+          os << "    r /= shape.d[" << d << "];\n";
+        divided = true;
       } else {
         os << "    const " << idx << " c0 = " << rest << " / shape.d[1];\n";
       }
     }
-    for (int d = 0; d < nd; ++d) coord[d] = "c" + std::to_string(d);
+    for (int d = 0; d < nd; ++d) coord[d] = numbered("c", d);
   }
   auto dot = [&](const std::string& type, const std::string& coeffs) {
     std::string s;
     for (int d = 0; d < nd; ++d)
-      s += (d ? " + " : "") + std::string("(") + type + ")" + coord[d] + " * " + coeffs + ".d[" + std::to_string(d) + "]";
+      s += (d ? " + " : "") + std::string("(") + type + ")" + coord[d] + " * " + coeffs + numbered(".d[", d) +
+           "]";
     return s;
   };
   for (std::size_t i = 0; i < k.inputs.size(); ++i)
     if (!is_flat(k.inputs[i].cls))
-      os << "    const " << off << " o" << i << " = " << dot(off, "in" + std::to_string(i) + "_strides") << ";  // in" << i
-         << ' ' << ir::index_class_name(k.inputs[i].cls) << '\n';
+      os << "    const " << off << " o" << i << " = " << dot(off, numbered("in", i) + "_strides")
+         << ";  // in" << i << ' ' << ir::index_class_name(k.inputs[i].cls) << '\n';
   for (std::size_t i = 0; i < k.iotas.size(); ++i) {
     if (is_flat(k.iotas[i])) continue;
-    os << "    const long long a" << i << " = " << dot("long long", "it" + std::to_string(i) + "_coeffs") << ";\n";
+    os << "    const long long a" << i << " = " << dot("long long", numbered("it", i) + "_coeffs") << ";\n";
   }
   os << "    "
      << element_call(
-            k, name, [](int o) { return "out" + std::to_string(o) + "[i]"; },
+            k, name, [](int o) { return numbered("out", o) + "[i]"; },
             [&](int i) {
               const std::string s = std::to_string(i);
               return is_flat(k.inputs[i].cls) ? "in" + s + "[i]" : "in" + s + "[o" + s + "]";
             },
-            [&](int i) { return is_flat(k.iotas[i]) ? std::string("(long long)i") : "a" + std::to_string(i); })
+            [&](int i) { return is_flat(k.iotas[i]) ? std::string("(long long)i") : numbered("a", i); })
      << ";\n"
      << "  }\n";
   return os.str();
@@ -290,7 +321,8 @@ std::string kernel_code(const ir::kernel_ir& k, const std::string& name) {
 }
 
 std::string include_line() {
-  return std::string("#include \"") + prelude_header + "\"  // jit/prelude/*.cuh: element types, op functions, math\n";
+  return std::string("#include \"") + prelude_header +
+         "\"  // jit/prelude/*.cuh: element types, op functions, math\n";
 }
 
 }  // namespace
@@ -303,7 +335,7 @@ std::string render(const ir::kernel_ir& k, const std::string& name) {
 }
 
 std::string render_program(const std::vector<named_kernel>& kernels) {
-  std::string out = "// ndfuse program: " + std::to_string(kernels.size()) + " kernels\n" + include_line();
+  std::string out = numbered("// ndfuse program: ", kernels.size()) + " kernels\n" + include_line();
   for (const auto& nk : kernels) out += '\n' + kernel_code(*nk.kernel, nk.name);
   return out;
 }

@@ -126,8 +126,8 @@ TEST_CASE("the same structure over different sizes of one rank reuses the kernel
     nf::array y = nf::sqrt(x) + 1.5;
     y.eval();
   }
-  // the arange kernel and the sqrt kernel, each compiled once
-  CHECK(nf::stats().kernels_compiled == 2);
+  // the arange kernel and the sqrt kernel, each compiled once (or found in the CUDA disk cache)
+  CHECK(nf::stats().kernels_compiled + nf::stats().cache_hits_disk == 2);
 }
 
 TEST_CASE("an unbounded loop of in-place adds runs in bounded memory", "[fusion]") {

@@ -11,13 +11,17 @@
 // Thresholds by precision: where squares overflow, and where asin(z) == z to working precision.
 template <class R>
 __device__ __forceinline__ R nf_big_threshold() {
-  if constexpr (sizeof(R) == 4) return R(1e18f);
-  else return R(1e150);
+  if constexpr (sizeof(R) == 4)
+    return R(1e18f);
+  else
+    return R(1e150);
 }
 template <class R>
 __device__ __forceinline__ R nf_tiny_threshold() {
-  if constexpr (sizeof(R) == 4) return R(2e-4f);
-  else return R(9e-9);
+  if constexpr (sizeof(R) == 4)
+    return R(2e-4f);
+  else
+    return R(9e-9);
 }
 template <class R>
 __device__ __forceinline__ R nf_pi() {
@@ -69,7 +73,8 @@ __device__ __forceinline__ nf_complex<R> nf_sqrt(nf_complex<R> z) {
     return nf_cplx<R>(a, copysign(b - b, b));
   }
   // A NaN b goes through the normal path. Scale down where a + hypot(a, b) could overflow.
-  const bool scale = fabs(a) >= nf_big_threshold<R>() * nf_big_threshold<R>() || fabs(b) >= nf_big_threshold<R>() * nf_big_threshold<R>();
+  const bool scale = fabs(a) >= nf_big_threshold<R>() * nf_big_threshold<R>() ||
+                     fabs(b) >= nf_big_threshold<R>() * nf_big_threshold<R>();
   if (scale) {
     a *= R(0.25);
     b *= R(0.25);
@@ -189,7 +194,8 @@ __device__ __forceinline__ nf_complex<R> nf_sinh(nf_complex<R> z) {
   const R x = z.re, y = z.im;
   if (isfinite(x) && isfinite(y)) {
     if (y == 0) return nf_cplx<R>(nf_sinh(x), y);
-    if (fabs(x) < R(sizeof(R) == 4 ? 9 : 22)) return nf_cplx<R>(nf_sinh(x) * nf_cos(y), nf_cosh(x) * nf_sin(y));
+    if (fabs(x) < R(sizeof(R) == 4 ? 9 : 22))
+      return nf_cplx<R>(nf_sinh(x) * nf_cos(y), nf_cosh(x) * nf_sin(y));
     // cosh(x) ~ sinh(x) ~ exp(|x|) / 2; scaled so exp does not overflow before cos/sin shrink it.
     const R h = nf_exp(fabs(x) * R(0.5));
     return nf_cplx<R>(copysign(R(1), x) * ((R(0.5) * h * nf_cos(y)) * h), (R(0.5) * h * nf_sin(y)) * h);
@@ -209,7 +215,8 @@ __device__ __forceinline__ nf_complex<R> nf_cosh(nf_complex<R> z) {
   const R x = z.re, y = z.im;
   if (isfinite(x) && isfinite(y)) {
     if (y == 0) return nf_cplx<R>(nf_cosh(x), x * y);
-    if (fabs(x) < R(sizeof(R) == 4 ? 9 : 22)) return nf_cplx<R>(nf_cosh(x) * nf_cos(y), nf_sinh(x) * nf_sin(y));
+    if (fabs(x) < R(sizeof(R) == 4 ? 9 : 22))
+      return nf_cplx<R>(nf_cosh(x) * nf_cos(y), nf_sinh(x) * nf_sin(y));
     const R h = nf_exp(fabs(x) * R(0.5));
     return nf_cplx<R>((R(0.5) * h * nf_cos(y)) * h, copysign(R(1), x) * ((R(0.5) * h * nf_sin(y)) * h));
   }
@@ -314,8 +321,11 @@ template <class R>
 __device__ __forceinline__ nf_complex<R> nf_arcsinh(nf_complex<R> z) {
   const R x = z.re, y = z.im, inf = R(1) / R(0), nan = R(0) / R(0);
   if (!isfinite(x) || !isfinite(y)) {
-    if (isinf(y)) return nf_cplx<R>(copysign(inf, x), isnan(x) ? nan : copysign(isfinite(x) ? nf_pi<R>() / 2 : nf_pi<R>() / 4, y));
-    if (!isfinite(x)) return nf_cplx<R>(x, (isinf(x) && !isnan(y)) || (isnan(x) && y == 0) ? copysign(R(0), y) : nan);
+    if (isinf(y))
+      return nf_cplx<R>(copysign(inf, x),
+                        isnan(x) ? nan : copysign(isfinite(x) ? nf_pi<R>() / 2 : nf_pi<R>() / 4, y));
+    if (!isfinite(x))
+      return nf_cplx<R>(x, (isinf(x) && !isnan(y)) || (isnan(x) && y == 0) ? copysign(R(0), y) : nan);
     return nf_cplx<R>(nan, nan);
   }
   // asinh(x + iy) = -i asin(-y + ix); with x, y >= 0 that is (im, re) of asin(y + ix).
@@ -354,7 +364,9 @@ __device__ __forceinline__ nf_complex<R> nf_arccosh(nf_complex<R> z) {
   if (!isfinite(x) || !isfinite(y)) {
     if (isinf(y)) {
       if (isnan(x)) return nf_cplx<R>(inf, nan);
-      return nf_cplx<R>(inf, copysign(isinf(x) ? (x < 0 ? nf_pi<R>() - nf_pi<R>() / 4 : nf_pi<R>() / 4) : nf_pi<R>() / 2, y));
+      return nf_cplx<R>(
+          inf,
+          copysign(isinf(x) ? (x < 0 ? nf_pi<R>() - nf_pi<R>() / 4 : nf_pi<R>() / 4) : nf_pi<R>() / 2, y));
     }
     if (isinf(x)) return nf_cplx<R>(inf, isnan(y) ? nan : copysign(signbit(x) ? nf_pi<R>() : R(0), y));
     return nf_cplx<R>(nan, x == 0 ? nf_pi<R>() / 2 : nan);

@@ -10,29 +10,44 @@
 // --- Arithmetic --------------------------------------------------------------------------------------
 template <class T>
 __device__ __forceinline__ T nf_add(T a, T b) {
-  if constexpr (nf_is_bool<T>) return a || b;
-  else if constexpr (nf_is_int<T>) return (T)((nf_wide<T>)(nf_unsigned<T>)a + (nf_unsigned<T>)b);
-  else if constexpr (nf_is_half<T>) return nf_half_from(nf_up(a) + nf_up(b));
-  else if constexpr (nf_is_complex<T>) return {a.re + b.re, a.im + b.im};
-  else return a + b;
+  if constexpr (nf_is_bool<T>)
+    return a || b;
+  else if constexpr (nf_is_int<T>)
+    return (T)((nf_wide<T>)(nf_unsigned<T>)a + (nf_unsigned<T>)b);
+  else if constexpr (nf_is_half<T>)
+    return nf_half_from(nf_up(a) + nf_up(b));
+  else if constexpr (nf_is_complex<T>)
+    return {a.re + b.re, a.im + b.im};
+  else
+    return a + b;
 }
 
 template <class T>
 __device__ __forceinline__ T nf_subtract(T a, T b) {
-  if constexpr (nf_is_bool<T>) return a != b;  // no NumPy loop
-  else if constexpr (nf_is_int<T>) return (T)((nf_wide<T>)(nf_unsigned<T>)a - (nf_unsigned<T>)b);
-  else if constexpr (nf_is_half<T>) return nf_half_from(nf_up(a) - nf_up(b));
-  else if constexpr (nf_is_complex<T>) return {a.re - b.re, a.im - b.im};
-  else return a - b;
+  if constexpr (nf_is_bool<T>)
+    return a != b;  // no NumPy loop
+  else if constexpr (nf_is_int<T>)
+    return (T)((nf_wide<T>)(nf_unsigned<T>)a - (nf_unsigned<T>)b);
+  else if constexpr (nf_is_half<T>)
+    return nf_half_from(nf_up(a) - nf_up(b));
+  else if constexpr (nf_is_complex<T>)
+    return {a.re - b.re, a.im - b.im};
+  else
+    return a - b;
 }
 
 template <class T>
 __device__ __forceinline__ T nf_multiply(T a, T b) {
-  if constexpr (nf_is_bool<T>) return a && b;
-  else if constexpr (nf_is_int<T>) return (T)((nf_wide<T>)(nf_unsigned<T>)a * (nf_wide<T>)(nf_unsigned<T>)b);
-  else if constexpr (nf_is_half<T>) return nf_half_from(nf_up(a) * nf_up(b));
-  else if constexpr (nf_is_complex<T>) return nf_cmul_fused(a, b);
-  else return a * b;
+  if constexpr (nf_is_bool<T>)
+    return a && b;
+  else if constexpr (nf_is_int<T>)
+    return (T)((nf_wide<T>)(nf_unsigned<T>)a * (nf_wide<T>)(nf_unsigned<T>)b);
+  else if constexpr (nf_is_half<T>)
+    return nf_half_from(nf_up(a) * nf_up(b));
+  else if constexpr (nf_is_complex<T>)
+    return nf_cmul_fused(a, b);
+  else
+    return a * b;
 }
 
 // NumPy's complex division: Smith's method, with NaN inputs passed through as NumPy does.
@@ -42,13 +57,15 @@ __device__ __forceinline__ nf_complex<R> nf_complex_divide(nf_complex<R> a, nf_c
   const R abs_br = fabs(br), abs_bi = fabs(bi);
   const bool ar_nan = isnan(ar), ai_nan = isnan(ai);
   if (!isnan(br) && !isnan(bi) && (ar_nan || ai_nan) &&
-      ((((!ar_nan && isinf(ar)) || (!ai_nan && isinf(ai))) && (br != 0 || bi != 0)) || (isinf(br) && isinf(bi)))) {
+      ((((!ar_nan && isinf(ar)) || (!ai_nan && isinf(ai))) && (br != 0 || bi != 0)) ||
+       (isinf(br) && isinf(bi)))) {
     const R nan = ar_nan ? ar : ai;
     return nf_cplx<R>(nan, nan);
   }
   if (abs_br >= abs_bi) {
     if (abs_br == 0 && abs_bi == 0) {
-      if ((ar_nan && (ai == 0 || ai_nan)) || (ar == 0 && ai_nan)) return nf_cplx<R>(ar_nan ? ar : ai, ai_nan ? ai : ar);
+      if ((ar_nan && (ai == 0 || ai_nan)) || (ar == 0 && ai_nan))
+        return nf_cplx<R>(ar_nan ? ar : ai, ai_nan ? ai : ar);
       return nf_cplx<R>(ar / abs_br, ai / abs_bi);
     }
     const R rat = bi / br;
@@ -62,10 +79,14 @@ __device__ __forceinline__ nf_complex<R> nf_complex_divide(nf_complex<R> a, nf_c
 
 template <class T>
 __device__ __forceinline__ T nf_true_divide(T a, T b) {
-  if constexpr (nf_is_complex<T>) return nf_complex_divide(a, b);
-  else if constexpr (nf_is_half<T>) return nf_half_from(nf_up(a) / nf_up(b));
-  else if constexpr (nf_is_real<T>) return a / b;
-  else return a;  // no loop: integers divide in float64 after the frontend's cast
+  if constexpr (nf_is_complex<T>)
+    return nf_complex_divide(a, b);
+  else if constexpr (nf_is_half<T>)
+    return nf_half_from(nf_up(a) / nf_up(b));
+  else if constexpr (nf_is_real<T>)
+    return a / b;
+  else
+    return a;  // no loop: integers divide in float64 after the frontend's cast
 }
 
 // npy_divmod: the quotient and remainder of floor division, the remainder taking the divisor's sign.
@@ -193,11 +214,16 @@ __device__ __forceinline__ T nf_positive(T a) {
 
 template <class T>
 __device__ __forceinline__ T nf_negative(T a) {
-  if constexpr (nf_is_bool<T>) return a;  // no NumPy loop
-  else if constexpr (nf_is_int<T>) return (T)((nf_wide<T>)0 - (nf_unsigned<T>)a);
-  else if constexpr (nf_is_half<T>) return nf_float16{(unsigned short)(a.bits ^ 0x8000u)};
-  else if constexpr (nf_is_complex<T>) return {-a.re, -a.im};
-  else return -a;
+  if constexpr (nf_is_bool<T>)
+    return a;  // no NumPy loop
+  else if constexpr (nf_is_int<T>)
+    return (T)((nf_wide<T>)0 - (nf_unsigned<T>)a);
+  else if constexpr (nf_is_half<T>)
+    return nf_float16{(unsigned short)(a.bits ^ 0x8000u)};
+  else if constexpr (nf_is_complex<T>)
+    return {-a.re, -a.im};
+  else
+    return -a;
 }
 
 // |z| as NumPy's SIMD complex absolute computes it (differs from hypot in the last bit for some z).
@@ -219,11 +245,16 @@ __device__ __forceinline__ R nf_cabs_numpy(nf_complex<R> z) {
 
 template <class T>
 __device__ __forceinline__ auto nf_absolute(T a) {
-  if constexpr (nf_is_sint<T>) return a < 0 ? (T)((nf_wide<T>)0 - (nf_unsigned<T>)a) : a;  // abs(MIN) == MIN
-  else if constexpr (nf_is_half<T>) return nf_float16{(unsigned short)(a.bits & 0x7fffu)};
-  else if constexpr (nf_is_real<T>) return fabs(a);
-  else if constexpr (nf_is_complex<T>) return nf_cabs_numpy(a);
-  else return a;  // bool, unsigned
+  if constexpr (nf_is_sint<T>)
+    return a < 0 ? (T)((nf_wide<T>)0 - (nf_unsigned<T>)a) : a;  // abs(MIN) == MIN
+  else if constexpr (nf_is_half<T>)
+    return nf_float16{(unsigned short)(a.bits & 0x7fffu)};
+  else if constexpr (nf_is_real<T>)
+    return fabs(a);
+  else if constexpr (nf_is_complex<T>)
+    return nf_cabs_numpy(a);
+  else
+    return a;  // bool, unsigned
 }
 
 template <class T>
@@ -259,8 +290,10 @@ __device__ __forceinline__ T nf_sign(T a) {
 
 template <class T>
 __device__ __forceinline__ T nf_square(T a) {
-  if constexpr (nf_is_bool<T>) return a;  // no loop
-  else return nf_multiply(a, a);
+  if constexpr (nf_is_bool<T>)
+    return a;  // no loop
+  else
+    return nf_multiply(a, a);
 }
 
 template <class T>
@@ -269,8 +302,10 @@ __device__ __forceinline__ T nf_reciprocal(T a) {
     // NumPy computes 1.0 / a and converts back; on x86-64 the conversion of inf (a == 0) gives
     // MIN for 32- and 64-bit signed types and 0 for narrower and unsigned ones.
     if (a == 0) {
-      if constexpr (nf_is_sint<T> && sizeof(T) >= 4) return (T)((nf_unsigned<T>)1 << (sizeof(T) * 8 - 1));
-      else return 0;
+      if constexpr (nf_is_sint<T> && sizeof(T) >= 4)
+        return (T)((nf_unsigned<T>)1 << (sizeof(T) * 8 - 1));
+      else
+        return 0;
     }
     return (T)(T(1) / a);
   } else if constexpr (nf_is_half<T>) {
@@ -306,33 +341,45 @@ __device__ __forceinline__ bool nf_complex_less_equal(nf_complex<R> a, nf_comple
 
 template <class T>
 __device__ __forceinline__ bool nf_equal(T a, T b) {
-  if constexpr (nf_is_complex<T>) return a.re == b.re && a.im == b.im;
-  else return nf_up(a) == nf_up(b);
+  if constexpr (nf_is_complex<T>)
+    return a.re == b.re && a.im == b.im;
+  else
+    return nf_up(a) == nf_up(b);
 }
 template <class T>
 __device__ __forceinline__ bool nf_not_equal(T a, T b) {
-  if constexpr (nf_is_complex<T>) return a.re != b.re || a.im != b.im;
-  else return nf_up(a) != nf_up(b);
+  if constexpr (nf_is_complex<T>)
+    return a.re != b.re || a.im != b.im;
+  else
+    return nf_up(a) != nf_up(b);
 }
 template <class T>
 __device__ __forceinline__ bool nf_less(T a, T b) {
-  if constexpr (nf_is_complex<T>) return nf_complex_less(a, b);
-  else return nf_up(a) < nf_up(b);
+  if constexpr (nf_is_complex<T>)
+    return nf_complex_less(a, b);
+  else
+    return nf_up(a) < nf_up(b);
 }
 template <class T>
 __device__ __forceinline__ bool nf_less_equal(T a, T b) {
-  if constexpr (nf_is_complex<T>) return nf_complex_less_equal(a, b);
-  else return nf_up(a) <= nf_up(b);
+  if constexpr (nf_is_complex<T>)
+    return nf_complex_less_equal(a, b);
+  else
+    return nf_up(a) <= nf_up(b);
 }
 template <class T>
 __device__ __forceinline__ bool nf_greater(T a, T b) {
-  if constexpr (nf_is_complex<T>) return nf_complex_less(b, a);
-  else return nf_up(a) > nf_up(b);
+  if constexpr (nf_is_complex<T>)
+    return nf_complex_less(b, a);
+  else
+    return nf_up(a) > nf_up(b);
 }
 template <class T>
 __device__ __forceinline__ bool nf_greater_equal(T a, T b) {
-  if constexpr (nf_is_complex<T>) return nf_complex_less_equal(b, a);
-  else return nf_up(a) >= nf_up(b);
+  if constexpr (nf_is_complex<T>)
+    return nf_complex_less_equal(b, a);
+  else
+    return nf_up(a) >= nf_up(b);
 }
 
 // --- Logical (any dtype, by truthiness) and bitwise (bool and integers) --------------------------------
@@ -355,23 +402,31 @@ __device__ __forceinline__ bool nf_logical_not(T a) {
 
 template <class T>
 __device__ __forceinline__ T nf_bitwise_and(T a, T b) {
-  if constexpr (nf_is_bool<T>) return a && b;
-  else return (T)(a & b);
+  if constexpr (nf_is_bool<T>)
+    return a && b;
+  else
+    return (T)(a & b);
 }
 template <class T>
 __device__ __forceinline__ T nf_bitwise_or(T a, T b) {
-  if constexpr (nf_is_bool<T>) return a || b;
-  else return (T)(a | b);
+  if constexpr (nf_is_bool<T>)
+    return a || b;
+  else
+    return (T)(a | b);
 }
 template <class T>
 __device__ __forceinline__ T nf_bitwise_xor(T a, T b) {
-  if constexpr (nf_is_bool<T>) return a != b;
-  else return (T)(a ^ b);
+  if constexpr (nf_is_bool<T>)
+    return a != b;
+  else
+    return (T)(a ^ b);
 }
 template <class T>
 __device__ __forceinline__ T nf_invert(T a) {
-  if constexpr (nf_is_bool<T>) return !a;
-  else return (T)~a;
+  if constexpr (nf_is_bool<T>)
+    return !a;
+  else
+    return (T)~a;
 }
 
 // A count that is negative (huge once unsigned) or at least the width shifts every bit out.
@@ -388,73 +443,107 @@ template <class T>
 __device__ __forceinline__ T nf_right_shift(T a, T b) {
   const nf_unsigned<T> n = (nf_unsigned<T>)b;
   const unsigned bits = sizeof(T) * 8;
-  if constexpr (nf_is_sint<T>) return (T)(a >> (n < bits ? n : bits - 1));
-  else return n < bits ? (T)(a >> (n & (bits - 1))) : T(0);
+  if constexpr (nf_is_sint<T>)
+    return (T)(a >> (n < bits ? n : bits - 1));
+  else
+    return n < bits ? (T)(a >> (n & (bits - 1))) : T(0);
 }
 
 // --- Extrema: maximum/minimum propagate NaN, fmax/fmin ignore it ----------------------------------------
 // Real loops pick the second argument when the two compare equal, as NumPy's SIMD loops do.
 template <class T>
 __device__ __forceinline__ bool nf_has_nan(T a) {
-  if constexpr (nf_is_complex<T>) return isnan(a.re) || isnan(a.im);
-  else if constexpr (nf_is_half<T> || nf_is_real<T>) return isnan(nf_up(a));
-  else return false;
+  if constexpr (nf_is_complex<T>)
+    return isnan(a.re) || isnan(a.im);
+  else if constexpr (nf_is_half<T> || nf_is_real<T>)
+    return isnan(nf_up(a));
+  else
+    return false;
 }
 
 template <class T>
 __device__ __forceinline__ T nf_maximum(T a, T b) {
-  if constexpr (nf_is_bool<T>) return a || b;
-  else if constexpr (nf_is_complex<T>) return nf_has_nan(a) || nf_complex_less_equal(b, a) ? a : b;
-  else if constexpr (nf_is_half<T> || nf_is_real<T>) return (nf_up(a) > nf_up(b) || nf_has_nan(a)) ? a : b;
-  else return a > b ? a : b;
+  if constexpr (nf_is_bool<T>)
+    return a || b;
+  else if constexpr (nf_is_complex<T>)
+    return nf_has_nan(a) || nf_complex_less_equal(b, a) ? a : b;
+  else if constexpr (nf_is_half<T> || nf_is_real<T>)
+    return (nf_up(a) > nf_up(b) || nf_has_nan(a)) ? a : b;
+  else
+    return a > b ? a : b;
 }
 template <class T>
 __device__ __forceinline__ T nf_minimum(T a, T b) {
-  if constexpr (nf_is_bool<T>) return a && b;
-  else if constexpr (nf_is_complex<T>) return nf_has_nan(a) || nf_complex_less_equal(a, b) ? a : b;
-  else if constexpr (nf_is_half<T> || nf_is_real<T>) return (nf_up(a) < nf_up(b) || nf_has_nan(a)) ? a : b;
-  else return a < b ? a : b;
+  if constexpr (nf_is_bool<T>)
+    return a && b;
+  else if constexpr (nf_is_complex<T>)
+    return nf_has_nan(a) || nf_complex_less_equal(a, b) ? a : b;
+  else if constexpr (nf_is_half<T> || nf_is_real<T>)
+    return (nf_up(a) < nf_up(b) || nf_has_nan(a)) ? a : b;
+  else
+    return a < b ? a : b;
 }
 template <class T>
 __device__ __forceinline__ T nf_fmax(T a, T b) {
-  if constexpr (nf_is_bool<T>) return a || b;
-  else if constexpr (nf_is_complex<T>) return nf_has_nan(b) || nf_complex_less_equal(b, a) ? a : b;
-  else if constexpr (nf_is_half<T> || nf_is_real<T>) return (nf_up(a) > nf_up(b) || nf_has_nan(b)) ? a : b;
-  else return a > b ? a : b;
+  if constexpr (nf_is_bool<T>)
+    return a || b;
+  else if constexpr (nf_is_complex<T>)
+    return nf_has_nan(b) || nf_complex_less_equal(b, a) ? a : b;
+  else if constexpr (nf_is_half<T> || nf_is_real<T>)
+    return (nf_up(a) > nf_up(b) || nf_has_nan(b)) ? a : b;
+  else
+    return a > b ? a : b;
 }
 template <class T>
 __device__ __forceinline__ T nf_fmin(T a, T b) {
-  if constexpr (nf_is_bool<T>) return a && b;
-  else if constexpr (nf_is_complex<T>) return nf_has_nan(b) || nf_complex_less_equal(a, b) ? a : b;
-  else if constexpr (nf_is_half<T> || nf_is_real<T>) return (nf_up(a) < nf_up(b) || nf_has_nan(b)) ? a : b;
-  else return a < b ? a : b;
+  if constexpr (nf_is_bool<T>)
+    return a && b;
+  else if constexpr (nf_is_complex<T>)
+    return nf_has_nan(b) || nf_complex_less_equal(a, b) ? a : b;
+  else if constexpr (nf_is_half<T> || nf_is_real<T>)
+    return (nf_up(a) < nf_up(b) || nf_has_nan(b)) ? a : b;
+  else
+    return a < b ? a : b;
 }
 
 // --- Rounding: bool and integer loops return the input; rint rounds half to even ------------------------
 template <class T>
 __device__ __forceinline__ T nf_floor(T a) {
-  if constexpr (nf_is_half<T>) return nf_half_from(floorf(nf_up(a)));
-  else if constexpr (nf_is_real<T>) return floor(a);
-  else return a;
+  if constexpr (nf_is_half<T>)
+    return nf_half_from(floorf(nf_up(a)));
+  else if constexpr (nf_is_real<T>)
+    return floor(a);
+  else
+    return a;
 }
 template <class T>
 __device__ __forceinline__ T nf_ceil(T a) {
-  if constexpr (nf_is_half<T>) return nf_half_from(ceilf(nf_up(a)));
-  else if constexpr (nf_is_real<T>) return ceil(a);
-  else return a;
+  if constexpr (nf_is_half<T>)
+    return nf_half_from(ceilf(nf_up(a)));
+  else if constexpr (nf_is_real<T>)
+    return ceil(a);
+  else
+    return a;
 }
 template <class T>
 __device__ __forceinline__ T nf_trunc(T a) {
-  if constexpr (nf_is_half<T>) return nf_half_from(truncf(nf_up(a)));
-  else if constexpr (nf_is_real<T>) return trunc(a);
-  else return a;
+  if constexpr (nf_is_half<T>)
+    return nf_half_from(truncf(nf_up(a)));
+  else if constexpr (nf_is_real<T>)
+    return trunc(a);
+  else
+    return a;
 }
 template <class T>
 __device__ __forceinline__ T nf_rint(T a) {
-  if constexpr (nf_is_half<T>) return nf_half_from(rintf(nf_up(a)));
-  else if constexpr (nf_is_real<T>) return rint(a);
-  else if constexpr (nf_is_complex<T>) return {rint(a.re), rint(a.im)};
-  else return a;
+  if constexpr (nf_is_half<T>)
+    return nf_half_from(rintf(nf_up(a)));
+  else if constexpr (nf_is_real<T>)
+    return rint(a);
+  else if constexpr (nf_is_complex<T>)
+    return {rint(a.re), rint(a.im)};
+  else
+    return a;
 }
 
 // --- Classification and complex parts --------------------------------------------------------------------
@@ -464,30 +553,42 @@ __device__ __forceinline__ bool nf_isnan(T a) {
 }
 template <class T>
 __device__ __forceinline__ bool nf_isinf(T a) {
-  if constexpr (nf_is_complex<T>) return isinf(a.re) || isinf(a.im);
-  else if constexpr (nf_is_half<T> || nf_is_real<T>) return isinf(nf_up(a));
-  else return false;
+  if constexpr (nf_is_complex<T>)
+    return isinf(a.re) || isinf(a.im);
+  else if constexpr (nf_is_half<T> || nf_is_real<T>)
+    return isinf(nf_up(a));
+  else
+    return false;
 }
 template <class T>
 __device__ __forceinline__ bool nf_isfinite(T a) {
-  if constexpr (nf_is_complex<T>) return isfinite(a.re) && isfinite(a.im);
-  else if constexpr (nf_is_half<T> || nf_is_real<T>) return isfinite(nf_up(a));
-  else return true;
+  if constexpr (nf_is_complex<T>)
+    return isfinite(a.re) && isfinite(a.im);
+  else if constexpr (nf_is_half<T> || nf_is_real<T>)
+    return isfinite(nf_up(a));
+  else
+    return true;
 }
 template <class T>
 __device__ __forceinline__ auto nf_real(T a) {
-  if constexpr (nf_is_complex<T>) return a.re;
-  else return a;
+  if constexpr (nf_is_complex<T>)
+    return a.re;
+  else
+    return a;
 }
 template <class T>
 __device__ __forceinline__ auto nf_imag(T a) {
-  if constexpr (nf_is_complex<T>) return a.im;
-  else return T{};  // the imaginary part of a real array is zero
+  if constexpr (nf_is_complex<T>)
+    return a.im;
+  else
+    return T{};  // the imaginary part of a real array is zero
 }
 template <class T>
 __device__ __forceinline__ T nf_conjugate(T a) {
-  if constexpr (nf_is_complex<T>) return {a.re, -a.im};
-  else return a;
+  if constexpr (nf_is_complex<T>)
+    return {a.re, -a.im};
+  else
+    return a;
 }
 
 #endif  // NF_OPS_CUH

@@ -37,8 +37,8 @@ constexpr bool nf_is_same<A, A> = true;
 template <class T>
 constexpr bool nf_is_bool = nf_is_same<T, bool>;
 template <class T>
-constexpr bool nf_is_sint = nf_is_same<T, nf_int8> || nf_is_same<T, nf_int16> || nf_is_same<T, nf_int32> ||
-                            nf_is_same<T, nf_int64>;
+constexpr bool nf_is_sint =
+    nf_is_same<T, nf_int8> || nf_is_same<T, nf_int16> || nf_is_same<T, nf_int32> || nf_is_same<T, nf_int64>;
 template <class T>
 constexpr bool nf_is_uint = nf_is_same<T, nf_uint8> || nf_is_same<T, nf_uint16> || nf_is_same<T, nf_uint32> ||
                             nf_is_same<T, nf_uint64>;
@@ -121,11 +121,15 @@ template <class T>
 __device__ __forceinline__ T nf_up(T x) {
   return x;
 }
-__device__ __forceinline__ float nf_up(nf_float16 x) { return nf_half_to_float(x); }
+__device__ __forceinline__ float nf_up(nf_float16 x) {
+  return nf_half_to_float(x);
+}
 template <class T, class C>
 __device__ __forceinline__ T nf_down(C x) {
-  if constexpr (nf_is_half<T>) return nf_half_from(x);
-  else return x;
+  if constexpr (nf_is_half<T>)
+    return nf_half_from(x);
+  else
+    return x;
 }
 
 // --- Complex helpers shared by several ops ----------------------------------------------------------
@@ -164,9 +168,12 @@ __device__ __forceinline__ nf_complex<R> nf_cdiv_smith(nf_complex<R> a, nf_compl
 // Truthiness as C sees it: NaN is true, a complex number is true when either part is.
 template <class T>
 __device__ __forceinline__ bool nf_truthy(T a) {
-  if constexpr (nf_is_complex<T>) return a.re != 0 || a.im != 0;
-  else if constexpr (nf_is_half<T>) return nf_half_to_float(a) != 0.0f;
-  else return a != T(0);
+  if constexpr (nf_is_complex<T>)
+    return a.re != 0 || a.im != 0;
+  else if constexpr (nf_is_half<T>)
+    return nf_half_to_float(a) != 0.0f;
+  else
+    return a != T(0);
 }
 
 // --- Casts (NumPy's unsafe casting, as the CPU backend's loops_cast.cpp) ---------------------------
@@ -177,7 +184,8 @@ __device__ __forceinline__ To nf_float_to_int(double d) {
   if constexpr (nf_is_same<To, nf_uint64>) {
     if (d >= 0 && d < 18446744073709551616.0) return (nf_uint64)d;
   }
-  if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0)) return (To)(nf_int64)(-9223372036854775807LL - 1);
+  if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
+    return (To)(nf_int64)(-9223372036854775807LL - 1);
   return (To)(nf_int64)d;
 }
 
@@ -188,20 +196,30 @@ __device__ __forceinline__ To nf_cast(From x) {
   } else if constexpr (nf_is_bool<To>) {
     return nf_truthy(x);
   } else if constexpr (nf_is_half<To>) {
-    if constexpr (nf_is_complex<From>) return nf_half_from((double)x.re);
-    else if constexpr (nf_is_same<From, float>) return nf_half_from(x);
-    else return nf_half_from((double)x);  // integers go through double, as on the host
+    if constexpr (nf_is_complex<From>)
+      return nf_half_from((double)x.re);
+    else if constexpr (nf_is_same<From, float>)
+      return nf_half_from(x);
+    else
+      return nf_half_from((double)x);  // integers go through double, as on the host
   } else if constexpr (nf_is_complex<To>) {
     typedef decltype(To{}.re) R;
-    if constexpr (nf_is_complex<From>) return nf_cplx<R>((R)x.re, (R)x.im);
-    else return nf_cplx<R>((R)nf_up(x), R(0));
+    if constexpr (nf_is_complex<From>)
+      return nf_cplx<R>((R)x.re, (R)x.im);
+    else
+      return nf_cplx<R>((R)nf_up(x), R(0));
   } else if constexpr (nf_is_real<To>) {
-    if constexpr (nf_is_complex<From>) return (To)x.re;  // the imaginary part is discarded
-    else return (To)nf_up(x);
+    if constexpr (nf_is_complex<From>)
+      return (To)x.re;  // the imaginary part is discarded
+    else
+      return (To)nf_up(x);
   } else {  // integer target
-    if constexpr (nf_is_complex<From>) return nf_float_to_int<To>((double)x.re);
-    else if constexpr (nf_is_half<From> || nf_is_real<From>) return nf_float_to_int<To>((double)nf_up(x));
-    else return (To)x;  // bool or integer: modular
+    if constexpr (nf_is_complex<From>)
+      return nf_float_to_int<To>((double)x.re);
+    else if constexpr (nf_is_half<From> || nf_is_real<From>)
+      return nf_float_to_int<To>((double)nf_up(x));
+    else
+      return (To)x;  // bool or integer: modular
   }
 }
 

@@ -147,9 +147,9 @@ struct lowering {
     return static_cast<int>(step.kernel.code.size()) - 1;
   }
 
-  std::string origin(const ir::node& n) {
-    return std::string(ir::op_name(n.op)) + " " + std::string(dtype_name(n.dt)) + shape_str(n.shape);
-  }
+  // Names the DAG node in generated-code comments. Structure only (no sizes, no values): the source
+  // must be a function of the cache key, or the disk cache would miss for every new size.
+  std::string origin(const ir::node& n) { return std::string(ir::op_name(n.op)) + " " + std::string(dtype_name(n.dt)); }
 
   int lower(const node_ptr& n) {
     if (auto it = value_of.find(n.get()); it != value_of.end()) return it->second;
@@ -175,8 +175,8 @@ struct lowering {
       }
       i.op = ir::op_code::op_code_buffer;
       i.slot = it->second;
-      i.origin =
-          n->materialized() ? "buffer " + std::string(dtype_name(n->dt)) + shape_str(n->shape) : origin(*n);
+      i.origin = n->materialized() ? "buffer " + std::string(dtype_name(n->dt))
+                                   : origin(*n) + " (written by an earlier kernel of this plan)";
     } else if (n->op == ir::op_code::op_code_scalar) {
       auto [it, fresh] = scalar_slot.try_emplace(n.get(), static_cast<int>(step.scalars.size()));
       if (fresh) {
