@@ -37,23 +37,19 @@ struct program {
   nvrtcProgram handle = nullptr;
   std::string name;
   program(const std::string& source, const std::string& program_name) : name(program_name) {
+    // The embedded prelude views string literals, so data() is null-terminated as NVRTC needs.
     const auto& files = prelude_files();
-    std::vector<std::string> texts, names;
-    for (const auto& f : files) {
-      texts.emplace_back(f.text);
-      names.emplace_back(f.name);
-    }
     std::vector<const char*> text_ptrs, name_ptrs;
-    for (std::size_t i = 0; i < files.size(); ++i) {
-      text_ptrs.push_back(texts[i].c_str());
-      name_ptrs.push_back(names[i].c_str());
+    for (const auto& f : files) {
+      text_ptrs.push_back(f.text.data());
+      name_ptrs.push_back(f.name.data());
     }
     check(nvrtcCreateProgram(&handle, source.c_str(), (name + ".cu").c_str(), static_cast<int>(files.size()),
                              text_ptrs.data(), name_ptrs.data()),
           "nvrtcCreateProgram", name);
   }
   ~program() {
-    if (handle) nvrtcDestroyProgram(&handle);
+    if (handle) nvrtcDestroyProgram(&handle);  // cannot fail for a valid handle; nothing to report
   }
   program(const program&) = delete;
   program& operator=(const program&) = delete;

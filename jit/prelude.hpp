@@ -6,6 +6,7 @@
 
 namespace ndfuse::jit {
 
+// Both views point at null-terminated string literals.
 struct prelude_file {
   std::string_view name;  // as in #include "<name>"
   std::string_view text;

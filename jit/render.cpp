@@ -202,8 +202,8 @@ std::string vectorized_body(const ir::kernel_ir& k, const std::string& name, con
   const int w = vector_width(k);
   const std::string ws = std::to_string(w);
   std::ostringstream os;
-  os << "  " << idx << " tail = 0;\n";
   if (w > 1) {
+    os << "  " << idx << " tail = 0;\n";
     os << "  // Vector path: " << ws << " consecutive elements per thread and step, each array moved " << ws
        << " x itemsize bytes at once.\n  if (";
     bool first = true;
@@ -238,7 +238,7 @@ std::string vectorized_body(const ir::kernel_ir& k, const std::string& name, con
        << "  // Scalar path: the last n % " << ws
        << " elements, or all of them when an array is misaligned.\n";
   }
-  os << "  for (" << idx << " i = tail + first; i < n; i += step)\n"
+  os << "  for (" << idx << " i = " << (w > 1 ? "tail + first" : "first") << "; i < n; i += step)\n"
      << "    "
      << element_call(
             k, name, [](int o) { return numbered("out", o) + "[i]"; },

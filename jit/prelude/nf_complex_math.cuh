@@ -5,8 +5,8 @@
 // ulp, not bit for bit. exp2, expm1, log2, log10, log1p and power use NumPy's own formulas.
 #ifndef NF_COMPLEX_MATH_CUH
 #define NF_COMPLEX_MATH_CUH
+#include "nf_arith.cuh"
 #include "nf_math.cuh"
-#include "nf_ops.cuh"
 
 // Thresholds by precision: where squares overflow, and where asin(z) == z to working precision.
 template <class R>

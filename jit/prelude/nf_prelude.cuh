@@ -2,8 +2,9 @@
 // time and handed to NVRTC as in-memory headers, so compilation needs no include path.
 #ifndef NF_PRELUDE_CUH
 #define NF_PRELUDE_CUH
+#include "nf_arith.cuh"
+#include "nf_compare.cuh"
 #include "nf_complex_math.cuh"
 #include "nf_math.cuh"
-#include "nf_ops.cuh"
 #include "nf_types.cuh"
 #endif  // NF_PRELUDE_CUH
