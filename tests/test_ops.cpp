@@ -220,7 +220,9 @@ std::string run_case(const std::string& dir, const std::vector<std::string>& row
     }
     return s;
   };
-  std::string diff = oracle::compare(got, expected, oracle::tolerance_from(params), context);
+  oracle::tolerance tol = oracle::tolerance_from(params);
+  if (params.count("cond")) tol.condition = oracle::read_npy(dir + "/" + params.at("cond"));
+  std::string diff = oracle::compare(got, expected, tol, context);
   if (diff.empty() && row.at(1) == "inplace") {
     // x = a; x op= b must leave a's value alone (value semantics).
     nf::host_array before = oracle::read_npy(dir + "/" + args.at(0).token);
