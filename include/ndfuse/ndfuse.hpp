@@ -3,9 +3,11 @@
 #include "ndfuse/array.hpp"
 #include "ndfuse/config.hpp"
 #include "ndfuse/creation.hpp"
+#include "ndfuse/device.hpp"
 #include "ndfuse/dtype.hpp"
 #include "ndfuse/error.hpp"
 #include "ndfuse/io.hpp"
+#include "ndfuse/jit.hpp"
 #include "ndfuse/math.hpp"
 
 namespace nf = ndfuse;
