@@ -29,7 +29,7 @@ TEST_CASE("seed chain compiles and launches exactly one kernel", "[fusion]") {
   x.eval();
   auto s = nf::stats();
   CHECK(s.kernels_launched == 1);
-  CHECK(s.kernels_compiled == 1);
+  CHECK(s.kernels_compiled + s.cache_hits_disk == 1);  // CUDA may find it in its disk cache
   CHECK(s.evaluations == 1);
   CHECK(s.buffers_donated == 1);  // nobody else holds the input: the output reuses it
   // NumPy: x = np.arange(10.); x *= 5; x *= x; x += x
@@ -111,7 +111,7 @@ TEST_CASE("a loop over changing scalars compiles one kernel structure", "[fusion
     x.eval();
   }
   auto s = nf::stats();
-  CHECK(s.kernels_compiled == 1);
+  CHECK(s.kernels_compiled + s.cache_hits_disk == 1);
   CHECK(s.kernels_launched == 1000);
   CHECK(s.cache_hits_memory == 999);
   // 1000 factors: i%3==0 gives +1 (334 times), others -1 (666 times): (-1)**666 == 1
