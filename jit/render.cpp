@@ -127,7 +127,7 @@ std::string element_function(const ir::kernel_ir& k, const std::string& name) {
     const auto& in = k.code[v];
     lines.emplace_back(
         "const " + std::string(cuda_type(in.dt)) + ' ' + value(int(v)) + " = " + expression(k, in) + ';',
-        one_line(in.origin));
+        one_line(ir::instr_origin(in)));
   }
   std::size_t column = 0;
   for (const auto& l : lines) column = std::max(column, l.first.size());

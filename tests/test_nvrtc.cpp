@@ -64,11 +64,10 @@ struct ir_builder {
     k.code.push_back(std::move(i));
     return static_cast<int>(k.code.size()) - 1;
   }
-  static ir::instr make(op_code op, dtype dt, const std::string& what) {
+  static ir::instr make(op_code op, dtype dt, const std::string&) {
     ir::instr i;
     i.op = op;
     i.dt = i.operand_dt = dt;
-    i.origin = what + " " + std::string(nf::dtype_name(dt)) + "(8,)";
     return i;
   }
   int input(dtype t, index_class c = flat) {

@@ -1,6 +1,8 @@
 #include "frontend/build.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <span>
 #include <limits>
 #include <sstream>
 
@@ -198,15 +200,17 @@ namespace {
 // safely. A weak scalar takes part as the dtype NEP 50 gives it next to the array.
 const ir::op_loop* find_loop(ir::op_code op, std::initializer_list<dtype> input_dtypes) {
   const auto& info = ir::info(op);
-  std::vector<dtype> inputs(input_dtypes);
+  dtype buf[3];  // at most three inputs; no allocation on this per-op path
+  std::span<dtype> inputs(buf, input_dtypes.size());
+  std::copy(input_dtypes.begin(), input_dtypes.end(), buf);
   bool all_bool = true, all_integral = true;
   for (dtype t : inputs) {
     all_bool = all_bool && t == dtype::bool_;
     all_integral = all_integral && (t == dtype::bool_ || is_integer(t));
   }
   if (info.bool_unsupported && all_bool) return nullptr;
-  if (info.integer_inputs_as && all_integral) inputs.assign(inputs.size(), *info.integer_inputs_as);
-  if (info.all_inputs_as) inputs.assign(inputs.size(), *info.all_inputs_as);
+  if (info.integer_inputs_as && all_integral) std::fill(inputs.begin(), inputs.end(), *info.integer_inputs_as);
+  if (info.all_inputs_as) std::fill(inputs.begin(), inputs.end(), *info.all_inputs_as);
   for (const auto& l : info.loops) {
     bool fits = true;
     for (dtype t : inputs) fits = fits && can_cast(t, l.in, casting::casting_safe);

@@ -1,6 +1,5 @@
 #include "ir/kernel_ir.hpp"
 
-#include <sstream>
 
 namespace ndfuse::ir {
 
@@ -16,23 +15,44 @@ const char* index_class_name(index_class c) {
   return "?";
 }
 
+std::string instr_origin(const instr& i) {
+  std::string dt(dtype_name(i.dt));
+  if (i.op == op_code::op_code_buffer)
+    return i.from_earlier_kernel ? "written by an earlier kernel of this plan, " + dt : "buffer " + dt;
+  return std::string(op_name(i.op)) + " " + dt;
+}
+
 std::string kernel_ir::key() const {
-  // Everything that changes the generated code, nothing that only changes launch parameters.
-  std::ostringstream os;
-  os << "nd" << ndim << (index_64 ? "L" : "I") << "|in";
-  for (const auto& in : inputs) os << ' ' << dtype_name(in.dt) << ':' << index_class_name(in.cls);
-  os << "|sc";
-  for (auto s : scalars) os << ' ' << dtype_name(s);
-  os << "|io";
-  for (auto c : iotas) os << ' ' << index_class_name(c);
-  os << "|code";
-  for (const auto& i : code) {
-    os << ' ' << op_name(i.op) << ':' << dtype_name(i.dt) << ':' << dtype_name(i.operand_dt) << '('
-       << i.args[0] << ',' << i.args[1] << ',' << i.args[2] << ',' << i.slot << ')';
+  // Everything that changes the generated code, nothing that only changes launch parameters. A
+  // packed binary string: it is built on every evaluation, so it must be cheap (host overhead).
+  std::string k;
+  k.reserve(8 + 2 * inputs.size() + scalars.size() + iotas.size() + 20 * code.size() + 5 * outputs.size());
+  auto put = [&k](auto v) { k.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  put(ndim);
+  put(static_cast<std::uint8_t>(index_64));
+  put(static_cast<std::uint16_t>(inputs.size()));
+  for (const auto& in : inputs) {
+    put(in.dt);
+    put(in.cls);
   }
-  os << "|out";
-  for (const auto& o : outputs) os << ' ' << o.value << ':' << dtype_name(o.dt);
-  return os.str();
+  put(static_cast<std::uint16_t>(scalars.size()));
+  for (auto t : scalars) put(t);
+  put(static_cast<std::uint16_t>(iotas.size()));
+  for (auto c : iotas) put(c);
+  put(static_cast<std::uint16_t>(code.size()));
+  for (const auto& i : code) {
+    put(i.op);
+    put(i.dt);
+    put(i.operand_dt);
+    for (auto a : i.args) put(a);
+    put(i.slot);
+  }
+  put(static_cast<std::uint16_t>(outputs.size()));
+  for (const auto& o : outputs) {
+    put(o.value);
+    put(o.dt);
+  }
+  return k;
 }
 
 }  // namespace ndfuse::ir

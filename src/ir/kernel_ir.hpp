@@ -27,8 +27,14 @@ struct instr {
   std::int32_t args[3] = {-1, -1, -1};
   // op_code_buffer: input slot; op_code_scalar: scalar slot; op_code_iota: iota slot.
   std::int32_t slot = -1;
-  std::string origin;  // the DAG node it computes, for comments in generated code (not in the key)
+  // The input was written by an earlier kernel of the same plan (noted in generated-code comments).
+  bool from_earlier_kernel = false;
 };
+
+// Names the DAG node an instruction computes, for comments in generated code: op and dtype only,
+// so the source stays a function of the cache key (a disk-cache entry serves every size).
+struct instr;
+std::string instr_origin(const instr& i);
 
 struct kernel_input {
   dtype dt = dtype::float64;

@@ -56,7 +56,7 @@ void run_step(backend::device_backend& b, const schedule::kernel_step& step) {
     }
   }
   if (ir::shape_size(step.iteration_shape) > 0) {
-    const std::string key = step.kernel.key();
+    const std::string& key = step.key;
     std::uint64_t hits_before = global_counters().cache_hits_memory;
     const auto& compiled = global_kernel_cache().get(b, step.kernel, key);
     if (debug_level() >= 2)

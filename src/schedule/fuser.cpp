@@ -147,16 +147,11 @@ struct lowering {
     return static_cast<int>(step.kernel.code.size()) - 1;
   }
 
-  // Names the DAG node in generated-code comments. Structure only (no sizes, no values): the source
-  // must be a function of the cache key, or the disk cache would miss for every new size.
-  std::string origin(const ir::node& n) { return std::string(ir::op_name(n.op)) + " " + std::string(dtype_name(n.dt)); }
-
   int lower(const node_ptr& n) {
     if (auto it = value_of.find(n.get()); it != value_of.end()) return it->second;
     ir::instr i;
     i.dt = n->dt;
     i.operand_dt = n->dt;
-    i.origin = origin(*n);
     bool other_kernel = false;
     if (!n->materialized()) {
       const auto& info = s.pending.at(n.get());
@@ -175,8 +170,7 @@ struct lowering {
       }
       i.op = ir::op_code::op_code_buffer;
       i.slot = it->second;
-      i.origin = n->materialized() ? "buffer " + std::string(dtype_name(n->dt))
-                                   : origin(*n) + " (written by an earlier kernel of this plan)";
+      i.from_earlier_kernel = !n->materialized();
     } else if (n->op == ir::op_code::op_code_scalar) {
       auto [it, fresh] = scalar_slot.try_emplace(n.get(), static_cast<int>(step.scalars.size()));
       if (fresh) {
@@ -348,9 +342,10 @@ plan make_plan(const std::vector<node_ptr>& roots) {
   classify_indices(p);
   choose_donations(s, p);
   for (auto& step : p.steps) {
+    step.key = step.kernel.key();
     char buf[24];
     std::snprintf(buf, sizeof buf, "k_%016llx",
-                  static_cast<unsigned long long>(structural_hash(step.kernel.key())));
+                  static_cast<unsigned long long>(structural_hash(step.key)));
     step.name = buf;
   }
   return p;
