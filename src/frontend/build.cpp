@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
-#include <span>
 #include <limits>
+#include <span>
 #include <sstream>
 
 #include "frontend/compare.hpp"
@@ -209,7 +209,8 @@ const ir::op_loop* find_loop(ir::op_code op, std::initializer_list<dtype> input_
     all_integral = all_integral && (t == dtype::bool_ || is_integer(t));
   }
   if (info.bool_unsupported && all_bool) return nullptr;
-  if (info.integer_inputs_as && all_integral) std::fill(inputs.begin(), inputs.end(), *info.integer_inputs_as);
+  if (info.integer_inputs_as && all_integral)
+    std::fill(inputs.begin(), inputs.end(), *info.integer_inputs_as);
   if (info.all_inputs_as) std::fill(inputs.begin(), inputs.end(), *info.all_inputs_as);
   for (const auto& l : info.loops) {
     bool fits = true;
@@ -271,7 +272,8 @@ array binary(ir::op_code op, const operand& a, const operand& b) {
   // NumPy raises for a negative integer exponent; a scalar one is visible here, at the call.
   if (op == ir::op_code::op_code_power && is_integer(loop->in) && !b.arr &&
       b.value.kind == dtype_kind::dtype_kind_int && !b.value.is_big_unsigned && b.value.i < 0)
-    throw dtype_error("power: Integers to negative integer powers are not allowed: " + describe_operands(info.name, a, b));
+    throw dtype_error("power: Integers to negative integer powers are not allowed: " +
+                      describe_operands(info.name, a, b));
   // A weak scalar converts straight to the loop's dtype; an int that does not fit raises there, as
   // NumPy's OverflowError does (int8 + 300 raises, int8 / 300 does not).
   return finish(

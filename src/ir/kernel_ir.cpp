@@ -1,6 +1,5 @@
 #include "ir/kernel_ir.hpp"
 
-
 namespace ndfuse::ir {
 
 const char* index_class_name(index_class c) {

@@ -344,8 +344,7 @@ plan make_plan(const std::vector<node_ptr>& roots) {
   for (auto& step : p.steps) {
     step.key = step.kernel.key();
     char buf[24];
-    std::snprintf(buf, sizeof buf, "k_%016llx",
-                  static_cast<unsigned long long>(structural_hash(step.key)));
+    std::snprintf(buf, sizeof buf, "k_%016llx", static_cast<unsigned long long>(structural_hash(step.key)));
     step.name = buf;
   }
   return p;

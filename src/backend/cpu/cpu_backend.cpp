@@ -121,30 +121,43 @@ void affine_index(std::int64_t* out, const ir::iota_params& p, const shape_t& sh
   });
 }
 
-// Per-thread block registers: one aligned slab per SSA value.
+// Per-thread block registers: one aligned slab per SSA value, kept across launches so a small
+// kernel does not pay an allocation per value.
 struct registers {
   std::vector<char*> slab;
   std::vector<const void*> ptr;
-  explicit registers(const program& prog) : slab(prog.steps.size()), ptr(prog.steps.size()) {
-    for (std::size_t v = 0; v < prog.steps.size(); ++v)
-      slab[v] = static_cast<char*>(::operator new(block_elems * 16, std::align_val_t(64)));
+  void reserve(std::size_t values) {
+    while (slab.size() < values)
+      slab.push_back(static_cast<char*>(::operator new(block_elems * 16, std::align_val_t(64))));
+    ptr.resize(values);
   }
   ~registers() {
     for (auto* p : slab) ::operator delete(p, std::align_val_t(64));
   }
 };
 
+// Fills n copies of a value by doubling memcpys: a scalar register costs log2(n) calls, not n.
+void fill_copies(char* dst, const void* value, std::size_t bytes, std::int64_t n) {
+  std::memcpy(dst, value, bytes);
+  std::int64_t have = 1;
+  while (have < n) {
+    std::int64_t take = std::min(have, n - have);
+    std::memcpy(dst + have * bytes, dst, static_cast<std::size_t>(take) * bytes);
+    have += take;
+  }
+}
+
 void run_range(const program& prog, const ir::kernel_ir& k, const ir::kernel_args& a,
                std::int64_t first_block, std::int64_t last_block) {
-  registers r(prog);
+  thread_local registers r;
+  r.reserve(prog.steps.size());
   const std::int64_t total = a.size();
   std::int64_t affine[block_elems];
   // Scalars are constant over the launch: fill their registers once.
   for (std::size_t v = 0; v < prog.steps.size(); ++v) {
     const auto& s = prog.steps[v];
     if (s.op != ir::op_code::op_code_scalar) continue;
-    for (std::int64_t i = 0; i < block_elems; ++i)
-      std::memcpy(r.slab[v] + i * s.bytes, a.scalars[s.slot].bytes, s.bytes);
+    fill_copies(r.slab[v], a.scalars[s.slot].bytes, s.bytes, std::min(block_elems, total));
     r.ptr[v] = r.slab[v];
   }
   for (std::int64_t blk = first_block; blk < last_block; ++blk) {
