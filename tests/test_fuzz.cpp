@@ -1,8 +1,8 @@
 // Random-program fuzz: random DAGs of elementwise and broadcast ops, evaluated fused and eager,
 // must agree bit for bit (both run the same typed loops, so any difference is a fuser bug).
 // The seed is printed; NDFUSE_FUZZ_SEED=<seed> NDFUSE_FUZZ_CASES=1 replays one failure.
-#include <cstdlib>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <iostream>
@@ -105,9 +105,11 @@ bool same_values(const nf::host_array& a, const nf::host_array& b) {
   };
   switch (a.dtype) {
     case nf::float32:
-    case nf::complex64: return compare(float{});
+    case nf::complex64:
+      return compare(float{});
     case nf::float64:
-    case nf::complex128: return compare(double{});
+    case nf::complex128:
+      return compare(double{});
     case nf::float16: {
       // NaN halves: exponent all ones and a nonzero mantissa.
       std::size_t n = a.bytes.size() / 2;
@@ -120,7 +122,8 @@ bool same_values(const nf::host_array& a, const nf::host_array& b) {
       }
       return true;
     }
-    default: return false;
+    default:
+      return false;
   }
 }
 

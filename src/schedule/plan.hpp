@@ -18,7 +18,7 @@ struct strided_leaf {
 
 struct kernel_step {
   ir::kernel_ir kernel;
-  std::string key;  // kernel.key(), computed once per plan
+  std::string key;                                 // kernel.key(), computed once per plan
   std::string name;                                // k_<structural hash>: stable across runs
   shape_t iteration_shape;                         // as the user sees it
   shape_t collapsed_shape;                         // what the kernel iterates over
