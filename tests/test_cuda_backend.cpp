@@ -2,10 +2,6 @@
 // processes, transfers through the staging ring, streams and devices, and out-of-memory errors.
 // Runs only where the cuda backend is active (NDFUSE_BACKEND=cuda on a GPU machine); the backend
 // selection test runs everywhere. Expected values are NumPy's, given as the NumPy expression.
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -13,12 +9,14 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "child_process.hpp"
 #include "ndfuse/device.hpp"
 #include "ndfuse/ndfuse.hpp"
 
-extern char** environ;
-
 namespace {
+
+using ndfuse_test::is_child;
+using ndfuse_test::run_self;
 
 bool cuda_active() {
   try {
@@ -26,37 +24,6 @@ bool cuda_active() {
   } catch (const nf::error&) {
     return false;
   }
-}
-
-// Runs this test executable again on one test case, with extra environment variables; its exit code.
-int run_self(const std::string& test_name, const std::vector<std::string>& extra_env) {
-  std::vector<std::string> env;
-  for (char** e = environ; *e; ++e) {
-    std::string kv = *e;
-    bool overridden = false;
-    for (const auto& x : extra_env)
-      overridden = overridden || kv.substr(0, kv.find('=')) == x.substr(0, x.find('='));
-    if (!overridden) env.push_back(kv);
-  }
-  env.insert(env.end(), extra_env.begin(), extra_env.end());
-  std::vector<char*> envp;
-  for (auto& kv : env) envp.push_back(kv.data());
-  envp.push_back(nullptr);
-  std::string exe = std::filesystem::read_symlink("/proc/self/exe").string();
-  std::string name = test_name;
-  char* argv[] = {exe.data(), name.data(), nullptr};
-  pid_t pid = 0;
-  if (posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv, envp.data()) != 0) return -1;
-  int status = 0;
-  if (waitpid(pid, &status, 0) != pid) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-// Child test cases run only when a parent spawned them for that purpose (a tag filter would
-// otherwise select them too).
-bool is_child(const char* role) {
-  const char* v = std::getenv("NDFUSE_TEST_CHILD");
-  return v && std::strcmp(v, role) == 0;
 }
 
 std::filesystem::path scratch(const std::string& name) {

@@ -1,0 +1,170 @@
+// The random-program generator shared by the fuzz test (fused against eager) and the cross-backend
+// test (cpu against cuda): random DAGs of elementwise and broadcast ops over random inputs, fully
+// determined by a seed.
+#pragma once
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ndfuse/ndfuse.hpp"
+
+namespace ndfuse_test {
+
+using builder = std::function<nf::array(const nf::array&, const nf::array&, double)>;
+
+inline const std::vector<std::pair<const char*, builder>>& ops() {
+  static const std::vector<std::pair<const char*, builder>> table = {
+      {"add", [](auto& a, auto& b, double) { return a + b; }},
+      {"subtract", [](auto& a, auto& b, double) { return a - b; }},
+      {"multiply", [](auto& a, auto& b, double) { return a * b; }},
+      {"true_divide", [](auto& a, auto& b, double) { return a / b; }},
+      {"floor_divide", [](auto& a, auto& b, double) { return nf::floor_divide(a, b); }},
+      {"remainder", [](auto& a, auto& b, double) { return a % b; }},
+      {"maximum", [](auto& a, auto& b, double) { return nf::maximum(a, b); }},
+      {"fmin", [](auto& a, auto& b, double) { return nf::fmin(a, b); }},
+      {"less", [](auto& a, auto& b, double) { return a < b; }},
+      {"equal", [](auto& a, auto& b, double) { return a == b; }},
+      {"bitwise_xor", [](auto& a, auto& b, double) { return a ^ b; }},
+      {"where", [](auto& a, auto& b, double) { return nf::where(a > b, a, b); }},
+      {"arctan2", [](auto& a, auto& b, double) { return nf::arctan2(a, b); }},
+      {"scalar_mul", [](auto& a, auto&, double s) { return a * s; }},
+      {"scalar_add_int", [](auto& a, auto&, double s) { return a + std::int64_t(s); }},
+      {"rscalar_sub", [](auto& a, auto&, double s) { return s - a; }},
+      {"negative", [](auto& a, auto&, double) { return -a; }},
+      {"abs", [](auto& a, auto&, double) { return nf::abs(a); }},
+      {"sqrt", [](auto& a, auto&, double) { return nf::sqrt(a); }},
+      {"exp", [](auto& a, auto&, double) { return nf::exp(a); }},
+      {"sin", [](auto& a, auto&, double) { return nf::sin(a); }},
+      {"square", [](auto& a, auto&, double) { return nf::square(a); }},
+      {"floor", [](auto& a, auto&, double) { return nf::floor(a); }},
+      {"isnan", [](auto& a, auto&, double) { return nf::isnan(a); }},
+      {"to_float32", [](auto& a, auto&, double) { return a.astype(nf::float32); }},
+      {"to_int32", [](auto& a, auto&, double) { return nf::clip(a, -1000, 1000).astype(nf::int32); }},
+      {"to_float64", [](auto& a, auto&, double) { return a.astype(nf::float64); }},
+      {"in_place_add",
+       [](auto& a, auto& b, double) {
+         nf::array c = a;
+         c += b;
+         return c;
+       }},
+      {"clip", [](auto& a, auto&, double s) { return nf::clip(a, -s, s); }},
+  };
+  return table;
+}
+
+inline const nf::dtype input_dtypes[] = {nf::float64, nf::float32, nf::int32,   nf::int64,
+                                         nf::uint8,   nf::bool_,   nf::float16, nf::complex128};
+
+inline nf::shape_t random_shape(std::mt19937_64& rng, const nf::shape_t& base) {
+  nf::shape_t s;
+  std::size_t drop = rng() % (base.size() + 1);
+  for (std::size_t i = drop; i < base.size(); ++i) s.push_back(rng() % 3 == 0 ? 1 : base[i]);
+  return s;
+}
+
+inline nf::array random_input(std::mt19937_64& rng, const nf::shape_t& shape, nf::dtype t) {
+  static const double floats[] = {-3.5, -1.0,  -0.0, 0.0, 0.5,      2.0,
+                                  7.25, 100.0, 1e-3, NAN, INFINITY, -INFINITY};
+  std::int64_t n = 1;
+  for (auto d : shape) n *= d;
+  std::vector<double> v(static_cast<std::size_t>(n));
+  for (auto& x : v) {
+    if (nf::is_inexact(t))
+      x = floats[rng() % std::size(floats)];
+    else if (t == nf::bool_)
+      x = double(rng() % 2);
+    else if (t == nf::uint8)
+      x = double(rng() % 256);
+    else
+      x = double(static_cast<std::int64_t>(rng() % 101) - 50);
+  }
+  nf::array a = nf::asarray(v, shape).astype(t);
+  a.eval();
+  return a;
+}
+
+// Bit-identical, except that any two NaNs match: the sign and payload of a NaN carry no meaning in
+// NumPy, and a compiler may produce either when it fuses (e.g. -sqrt(-1)).
+inline bool same_values(const nf::host_array& a, const nf::host_array& b) {
+  if (a.bytes == b.bytes) return true;
+  if (a.bytes.size() != b.bytes.size()) return false;
+  auto compare = [&](auto tag) {
+    using T = decltype(tag);
+    std::size_t n = a.bytes.size() / sizeof(T);
+    for (std::size_t i = 0; i < n; ++i) {
+      T x, y;
+      std::memcpy(&x, a.bytes.data() + i * sizeof(T), sizeof(T));
+      std::memcpy(&y, b.bytes.data() + i * sizeof(T), sizeof(T));
+      if (std::memcmp(&x, &y, sizeof(T)) != 0 && !(std::isnan(x) && std::isnan(y))) return false;
+    }
+    return true;
+  };
+  switch (a.dtype) {
+    case nf::float32:
+    case nf::complex64:
+      return compare(float{});
+    case nf::float64:
+    case nf::complex128:
+      return compare(double{});
+    case nf::float16: {
+      // NaN halves: exponent all ones and a nonzero mantissa.
+      std::size_t n = a.bytes.size() / 2;
+      for (std::size_t i = 0; i < n; ++i) {
+        std::uint16_t x, y;
+        std::memcpy(&x, a.bytes.data() + 2 * i, 2);
+        std::memcpy(&y, b.bytes.data() + 2 * i, 2);
+        bool nan_x = (x & 0x7c00) == 0x7c00 && (x & 0x3ff), nan_y = (y & 0x7c00) == 0x7c00 && (y & 0x3ff);
+        if (x != y && !(nan_x && nan_y)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+struct outcome {
+  std::vector<nf::host_array> results;
+  std::string log;
+};
+
+inline outcome run_program(std::uint64_t seed, bool eager) {
+  std::mt19937_64 rng(seed);
+  std::optional<nf::eager_scope> scope;
+  if (eager) scope.emplace();
+  nf::shape_t base;
+  std::size_t nd = rng() % 4;
+  for (std::size_t i = 0; i < nd; ++i)
+    base.push_back(static_cast<std::int64_t>(rng() % 5) + (rng() % 8 == 0 ? 0 : 1));
+  std::vector<nf::array> pool;
+  for (int i = 0; i < 3; ++i)
+    pool.push_back(random_input(rng, random_shape(rng, base), input_dtypes[rng() % std::size(input_dtypes)]));
+  outcome out;
+  int n_ops = 3 + static_cast<int>(rng() % 14);
+  for (int k = 0; k < n_ops; ++k) {
+    const auto& [name, build] = ops()[rng() % ops().size()];
+    std::size_t ia = rng() % pool.size(), ib = rng() % pool.size();
+    double s = static_cast<double>(rng() % 7) - 2.5;
+    bool replace = rng() % 2 == 0;  // drops a handle: that node must then fuse, not be written
+    try {
+      nf::array r = build(pool[ia], pool[ib], s);
+      out.log += std::string(name) + " ";
+      if (replace)
+        pool[ia] = r;
+      else
+        pool.push_back(r);
+    } catch (const nf::error& e) {  // dtype_error, or shape_error from an in-place op
+      out.log += std::string("(") + name + ") ";
+    }
+  }
+  std::vector<nf::array> results = {pool.back(), pool[rng() % pool.size()], pool[rng() % pool.size()]};
+  if (!eager) nf::eval(results[0], results[1], results[2]);
+  for (auto& r : results) out.results.push_back(r.to_host());
+  return out;
+}
+
+}  // namespace ndfuse_test

@@ -1,0 +1,188 @@
+// Cross-backend: every registry op on every dtype it has a loop for, every cast, and 500 random
+// programs, computed by a cpu child process and a cuda child process (the backend is chosen once
+// per process), must agree. Exact where both backends are exact (integers, bools, IEEE arithmetic,
+// sqrt, rounding); transcendental functions may differ by a few ulps (CUDA's libdevice against
+// glibc), so floats compare with a relative tolerance per dtype. Runs where the cuda backend is active.
+#include <cmath>
+#include <complex>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "child_process.hpp"
+#include "frontend/build.hpp"
+#include "fuzz_program.hpp"
+#include "ir/op_info.hpp"
+#include "ndfuse/ndfuse.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::uint64_t fuzz_seed = 20261122;  // fixed: the comparison must be reproducible
+constexpr int fuzz_cases = 500;
+
+bool cuda_active() {
+  try {
+    return nf::backend_name() == "cuda";
+  } catch (const nf::error&) {
+    return false;
+  }
+}
+
+// Inputs for one dtype: specials for floats, extremes and small values for integers.
+nf::array inputs_for(nf::dtype t, bool second) {
+  std::vector<double> v;
+  if (nf::is_inexact(t))
+    v = second ? std::vector<double>{2.0, -0.5, 3.0, -0.0, 1e-3, 7.25, NAN, -2.0, 0.25, INFINITY, 1.5, -7.0}
+               : std::vector<double>{-3.5, -1.0,  -0.0, 0.0, 0.5,      2.0,
+                                     7.25, 100.0, 1e-3, NAN, INFINITY, -INFINITY};
+  else if (t == nf::bool_)
+    v = second ? std::vector<double>{1, 0, 1, 1, 0, 1, 0, 0, 1, 1, 0, 1}
+               : std::vector<double>{0, 1, 1, 0, 1, 0, 0, 1, 1, 0, 1, 1};
+  else if (nf::is_unsigned_integer(t))
+    v = second ? std::vector<double>{1, 2, 3, 0, 7, 5, 1, 2, 9, 4, 6, 3}
+               : std::vector<double>{0, 1, 2, 3, 5, 7, 8, 100, 127, 200, 255, 13};
+  else
+    v = second ? std::vector<double>{1, -2, 3, 0, -7, 5, 1, 2, -9, 4, 6, -3}
+               : std::vector<double>{0, 1, -1, 2, -3, 5, 7, -8, 100, -100, 127, -128};
+  nf::array a = nf::asarray(v, {3, 4}).astype(t);
+  a.eval();
+  return a;
+}
+
+// The child: computes everything on its backend and saves each result as dir/<name>.npy.
+void write_results(const fs::path& dir) {
+  fs::create_directories(dir);
+  using ndfuse::ir::op_code;
+  for (int code = static_cast<int>(op_code::op_code_where) + 1;
+       code < static_cast<int>(op_code::op_code_count); ++code) {
+    auto op = static_cast<op_code>(code);
+    const auto& info = ndfuse::ir::info(op);
+    for (const auto& loop : info.loops) {
+      nf::array a = inputs_for(loop.in, false), b = inputs_for(loop.in, true);
+      nf::array r;
+      try {
+        r = info.arity == 1 ? ndfuse::frontend::unary(op, a) : ndfuse::frontend::binary(op, a, b);
+      } catch (const nf::error&) {
+        continue;  // resolution refuses this loop from the public side (e.g. bool subtract)
+      }
+      nf::save(
+          (dir / (std::string(info.name) + "_" + std::string(nf::dtype_name(loop.in)) + ".npy")).string(), r);
+    }
+  }
+  for (int from = 0; from < nf::dtype_count; ++from)
+    for (int to = 0; to < nf::dtype_count; ++to) {
+      auto f = static_cast<nf::dtype>(from), t = static_cast<nf::dtype>(to);
+      nf::array a = inputs_for(f, false);
+      if (nf::is_inexact(f) && nf::is_integer(t))
+        a = nf::where(nf::isfinite(a), a, 0) * 1;  // NaN -> int is undefined
+      nf::save(
+          (dir / ("cast_" + std::string(nf::dtype_name(f)) + "_" + std::string(nf::dtype_name(t)) + ".npy"))
+              .string(),
+          a.astype(t));
+    }
+  for (int c = 0; c < fuzz_cases; ++c) {
+    auto out = ndfuse_test::run_program(fuzz_seed + c, false);
+    for (std::size_t r = 0; r < out.results.size(); ++r)
+      nf::save((dir / ("fuzz_" + std::to_string(c) + "_" + std::to_string(r) + ".npy")).string(),
+               nf::asarray(out.results[r]));
+  }
+}
+
+double tolerance_for(nf::dtype t) {
+  switch (t) {
+    case nf::float16:
+      return 2e-3;  // two half ulps: results round once from float32
+    case nf::float32:
+    case nf::complex64:
+      return 2e-5;
+    default:
+      return 1e-12;
+  }
+}
+
+template <class T>
+bool close(T a, T b, double rtol) {
+  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+  if (std::isinf(a) || std::isinf(b)) return a == b;
+  return std::abs(double(a) - double(b)) <=
+         rtol * std::max(std::abs(double(a)), std::abs(double(b))) + rtol * 1e-6;
+}
+
+// "" when equal within the tolerance; else the first differing element.
+std::string compare(const nf::host_array& cpu, const nf::host_array& gpu) {
+  if (cpu.dtype != gpu.dtype)
+    return "dtype " + std::string(nf::dtype_name(cpu.dtype)) + " vs " +
+           std::string(nf::dtype_name(gpu.dtype));
+  if (cpu.shape != gpu.shape) return "shape " + nf::shape_str(cpu.shape) + " vs " + nf::shape_str(gpu.shape);
+  if (ndfuse_test::same_values(cpu, gpu)) return "";
+  const double rtol = tolerance_for(cpu.dtype);
+  auto elementwise = [&](auto tag, std::size_t parts) -> std::string {
+    using T = decltype(tag);
+    const std::size_t n = cpu.bytes.size() / sizeof(T);
+    for (std::size_t i = 0; i < n; ++i) {
+      T x, y;
+      std::memcpy(&x, cpu.bytes.data() + i * sizeof(T), sizeof(T));
+      std::memcpy(&y, gpu.bytes.data() + i * sizeof(T), sizeof(T));
+      if (!close(x, y, rtol))
+        return "element " + std::to_string(i / parts) + ": cpu " + std::to_string(double(x)) + " cuda " +
+               std::to_string(double(y));
+    }
+    return "";
+  };
+  switch (cpu.dtype) {
+    case nf::float32:
+      return elementwise(float{}, 1);
+    case nf::complex64:
+      return elementwise(float{}, 2);
+    case nf::float64:
+      return elementwise(double{}, 1);
+    case nf::complex128:
+      return elementwise(double{}, 2);
+    case nf::float16: {
+      nf::host_array a = nf::asarray(cpu).astype(nf::float32).to_host(),
+                     b = nf::asarray(gpu).astype(nf::float32).to_host();
+      return compare(a, b);
+    }
+    default:
+      return "integer or bool values differ";
+  }
+}
+
+}  // namespace
+
+TEST_CASE("cpu and cuda agree on every op x dtype, every cast and 500 random programs", "[cuda]") {
+  if (!cuda_active()) NDFUSE_SKIP("the cuda backend is not active");
+  const char* tmp = std::getenv("NDFUSE_TEST_TMP");
+  const fs::path root = fs::path(tmp && *tmp ? tmp : "/tmp") / "cross_backend";
+  fs::remove_all(root);
+  for (const char* backend : {"cpu", "cuda"}) {
+    INFO("child on " << backend);
+    REQUIRE(ndfuse_test::run_self("cross-backend child: write results",
+                                  {std::string("NDFUSE_BACKEND=") + backend, "NDFUSE_TEST_CHILD=cross",
+                                   "NDFUSE_CROSS_DIR=" + (root / backend).string()}) == 0);
+  }
+  int compared = 0, differing = 0;
+  for (const auto& entry : fs::directory_iterator(root / "cpu")) {
+    const fs::path other = root / "cuda" / entry.path().filename();
+    INFO(entry.path().filename().string());
+    REQUIRE(fs::exists(other));
+    std::string diff = compare(nf::load(entry.path().string()).to_host(), nf::load(other.string()).to_host());
+    if (!diff.empty()) {
+      ++differing;
+      FAIL_CHECK(entry.path().filename().string() << ": " << diff);
+    }
+    ++compared;
+  }
+  INFO(compared << " results compared, " << differing << " differ");
+  CHECK(compared > 1000);
+  CHECK(differing == 0);
+}
+
+TEST_CASE("cross-backend child: write results", "[.][cross_child]") {
+  if (!ndfuse_test::is_child("cross")) return;
+  write_results(std::getenv("NDFUSE_CROSS_DIR"));
+}
