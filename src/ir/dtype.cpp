@@ -133,7 +133,20 @@ dtype promote_types(dtype a, dtype b) {
   return dtype::complex128;  // unreachable: everything casts safely to complex128 except nothing
 }
 
+// Type resolution asks this for every candidate loop of every op built: a table, not the rules.
+const std::array<std::array<bool, dtype_count>, dtype_count>& safe_table() {
+  static const auto table = [] {
+    std::array<std::array<bool, dtype_count>, dtype_count> t{};
+    for (int f = 0; f < dtype_count; ++f)
+      for (int to = 0; to < dtype_count; ++to)
+        t[f][to] = safe_cast(static_cast<dtype>(f), static_cast<dtype>(to));
+    return t;
+  }();
+  return table;
+}
+
 bool can_cast(dtype from, dtype to, casting rule) {
+  if (rule == casting::casting_safe) return safe_table()[index(from)][index(to)];
   switch (rule) {
     case casting::casting_no:
     case casting::casting_equiv:

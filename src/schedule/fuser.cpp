@@ -64,6 +64,9 @@ void visit(const node_ptr& n, fuse_state& s) {
 
 void collect_pending(const std::vector<node_ptr>& roots, fuse_state& s) {
   trace_pass("collect_pending");
+  s.pending.reserve(32);
+  s.leaf_refs.reserve(8);
+  s.leaf_use.reserve(8);
   for (const auto& r : roots) visit(r, s);
 }
 
@@ -343,9 +346,10 @@ plan make_plan(const std::vector<node_ptr>& roots) {
   choose_donations(s, p);
   for (auto& step : p.steps) {
     step.key = step.kernel.key();
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "k_%016llx", static_cast<unsigned long long>(structural_hash(step.key)));
-    step.name = buf;
+    // k_ and 16 hex digits, without snprintf: this runs on every evaluation.
+    std::uint64_t h = structural_hash(step.key);
+    step.name.assign("k_0000000000000000");
+    for (int d = 17; d >= 2; --d, h >>= 4) step.name[d] = "0123456789abcdef"[h & 15];
   }
   return p;
 }
