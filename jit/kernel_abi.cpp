@@ -104,19 +104,29 @@ std::vector<param_info> param_layout(const ir::kernel_ir& k) {
   return p;
 }
 
+param_plan plan_params(const ir::kernel_ir& k) {
+  param_plan plan;
+  plan.layout = param_layout(k);
+  for (const auto& p : plan.layout) {
+    plan.total_bytes = (plan.total_bytes + p.align - 1) / p.align * p.align;
+    plan.offsets.push_back(plan.total_bytes);
+    plan.total_bytes += p.size;
+  }
+  return plan;
+}
+
 kernel_params build_params(const ir::kernel_ir& k, const ir::kernel_args& a) {
+  return build_params(k, plan_params(k), a);
+}
+
+kernel_params build_params(const ir::kernel_ir& k, const param_plan& plan, const ir::kernel_args& a) {
   if (a.shape.size() != static_cast<std::size_t>(k.ndim) || a.inputs.size() != k.inputs.size() ||
       a.scalars.size() != k.scalars.size() || a.iotas.size() != k.iotas.size() ||
       a.outputs.size() != k.outputs.size())
     throw error("jit::build_params: launch arguments do not match the kernel's structure");
-  const auto layout = param_layout(k);
-  std::vector<std::size_t> offsets;
-  std::size_t total = 0;
-  for (const auto& p : layout) {
-    total = (total + p.align - 1) / p.align * p.align;
-    offsets.push_back(total);
-    total += p.size;
-  }
+  const auto& layout = plan.layout;
+  const auto& offsets = plan.offsets;
+  const std::size_t total = plan.total_bytes;
   kernel_params out;
   const std::size_t chunks = (total + 15) / 16 + 1;
   out.storage_ = std::make_unique<kernel_params::chunk[]>(chunks);

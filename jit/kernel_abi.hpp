@@ -75,6 +75,15 @@ struct param_info {
 };
 std::vector<param_info> param_layout(const ir::kernel_ir& k);
 
+// The layout with each parameter's byte offset: a function of the kernel's structure only, so a
+// launcher computes it once per compiled kernel instead of on every launch (host overhead).
+struct param_plan {
+  std::vector<param_info> layout;
+  std::vector<std::size_t> offsets;
+  std::size_t total_bytes = 0;
+};
+param_plan plan_params(const ir::kernel_ir& k);
+
 // Parameter values for cuLaunchKernel: data() is its kernelParams (one pointer per parameter into
 // storage owned by this object). Movable, not copyable (the pointers point into its own storage).
 class kernel_params {
@@ -91,7 +100,7 @@ class kernel_params {
   const std::byte* bytes(std::size_t i) const { return static_cast<const std::byte*>(pointers_.at(i)); }
 
  private:
-  friend kernel_params build_params(const ir::kernel_ir& k, const ir::kernel_args& a);
+  friend kernel_params build_params(const ir::kernel_ir& k, const param_plan& plan, const ir::kernel_args& a);
   struct alignas(16) chunk {
     std::byte b[16];
   };
@@ -102,5 +111,6 @@ class kernel_params {
 // Throws nf::error when the arguments do not fit the kernel (slot counts, ndim, or a stride that a
 // 32-bit kernel cannot hold).
 kernel_params build_params(const ir::kernel_ir& k, const ir::kernel_args& a);
+kernel_params build_params(const ir::kernel_ir& k, const param_plan& plan, const ir::kernel_args& a);
 
 }  // namespace ndfuse::jit

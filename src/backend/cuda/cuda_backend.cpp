@@ -35,6 +35,7 @@ struct loaded_module {
 // stored inline, so the common single-device launch takes no lock.
 struct cuda_kernel final : compiled_kernel {
   std::string name;
+  jit::param_plan params;  // the parameter layout, computed once rather than per launch
   std::string arch;
   std::string cubin;
   int home_device = -1;
@@ -125,6 +126,7 @@ class cuda_backend final : public device_backend {
     }
     kernel->cubin = std::move(bin.cubin);
     kernel->from_disk_cache = bin.from_disk;
+    kernel->params = jit::plan_params(k);
     return kernel;
   }
 
@@ -135,7 +137,7 @@ class cuda_backend final : public device_backend {
     const int device = current_device();
     const CUfunction fn = device == k.home_device ? k.home.function : function_on(k, ir, device);
     const jit::launch_config dims = jit::launch_dims(ir, a.size(), info(device).sm_count);
-    jit::kernel_params params = jit::build_params(ir, a);
+    jit::kernel_params params = jit::build_params(ir, k.params, a);
     check(driver().launch_kernel(fn, dims.grid, 1, 1, dims.block, 1, 1, 0, current_stream(), params.data(),
                                  nullptr),
           "cuLaunchKernel");
