@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "ndfuse/ndfuse.hpp"
+
 extern char** environ;
 
 namespace ndfuse_test {
@@ -44,6 +46,16 @@ inline int run_self(const std::string& test_name, const std::vector<std::string>
 inline bool is_child(const char* role) {
   const char* v = std::getenv("NDFUSE_TEST_CHILD");
   return v && std::strcmp(v, role) == 0;
+}
+
+// True where the process's backend is cuda (a GPU machine); NDFUSE_BACKEND=cuda without a device
+// throws at first use, which counts as not active.
+inline bool cuda_backend_active() {
+  try {
+    return nf::backend_name() == "cuda";
+  } catch (const nf::error&) {
+    return false;
+  }
 }
 
 }  // namespace ndfuse_test

@@ -183,7 +183,7 @@ inline nf::host_array read_npy(const std::string& path) {
   std::size_t nbytes = count * nf::itemsize(h.dtype), offset = header_start + header_len;
   if (data.size() < offset + nbytes) throw std::runtime_error("oracle: truncated " + path);
   h.bytes.resize(nbytes);
-  std::memcpy(h.bytes.data(), data.data() + offset, nbytes);
+  if (nbytes) std::memcpy(h.bytes.data(), data.data() + offset, nbytes);  // empty: data() may be null
   return h;
 }
 

@@ -18,13 +18,7 @@ namespace {
 using ndfuse_test::is_child;
 using ndfuse_test::run_self;
 
-bool cuda_active() {
-  try {
-    return nf::backend_name() == "cuda";
-  } catch (const nf::error&) {
-    return false;
-  }
-}
+bool cuda_active() { return ndfuse_test::cuda_backend_active(); }
 
 std::filesystem::path scratch(const std::string& name) {
   const char* tmp = std::getenv("NDFUSE_TEST_TMP");
