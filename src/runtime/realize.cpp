@@ -57,12 +57,15 @@ void run_step(backend::device_backend& b, const schedule::kernel_step& step) {
   }
   if (ir::shape_size(step.iteration_shape) > 0) {
     const std::string& key = step.key;
-    std::uint64_t hits_before = global_counters().cache_hits_memory;
+    const std::uint64_t memory_hits = global_counters().cache_hits_memory;
+    const std::uint64_t disk_hits = global_counters().cache_hits_disk;
     const auto& compiled = global_kernel_cache().get(b, step.kernel, key);
     if (debug_level() >= 2)
       std::cerr << "[ndfuse] " << step.name
-                << (global_counters().cache_hits_memory > hits_before ? " cache hit"
-                                                                      : " cache miss: compiled")
+                << (global_counters().cache_hits_memory > memory_hits ? " cache hit"
+                    : global_counters().cache_hits_disk > disk_hits
+                        ? " cache miss: loaded from the disk cache"
+                        : " cache miss: compiled")
                 << '\n';
     b.launch(compiled, step.kernel, launch_args(step, outs));
     ++global_counters().kernels_launched;
@@ -77,7 +80,7 @@ void run_step(backend::device_backend& b, const schedule::kernel_step& step) {
     node.inputs.clear();
   }
   if (debug_level() >= 1) {
-    if (debug_level() >= 1) b.synchronize();
+    b.synchronize();  // so the time printed is the step's, not only its enqueueing
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     std::cerr << "[ndfuse] kernel " << step.name << " " << shape_str(step.iteration_shape) << " "
               << step.kernel.code.size() << " instrs, " << step.outputs.size() << " outputs: " << ms
