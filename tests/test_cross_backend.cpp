@@ -24,7 +24,9 @@ namespace {
 constexpr std::uint64_t fuzz_seed = 20261122;  // fixed: the comparison must be reproducible
 constexpr int fuzz_cases = 500;
 
-bool cuda_active() { return ndfuse_test::cuda_backend_active(); }
+bool cuda_active() {
+  return ndfuse_test::cuda_backend_active();
+}
 
 // Inputs for one dtype: specials for floats, extremes and small values for integers.
 nf::array inputs_for(nf::dtype t, bool second) {

@@ -18,7 +18,9 @@ namespace {
 using ndfuse_test::is_child;
 using ndfuse_test::run_self;
 
-bool cuda_active() { return ndfuse_test::cuda_backend_active(); }
+bool cuda_active() {
+  return ndfuse_test::cuda_backend_active();
+}
 
 std::filesystem::path scratch(const std::string& name) {
   const char* tmp = std::getenv("NDFUSE_TEST_TMP");

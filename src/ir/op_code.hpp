@@ -6,20 +6,77 @@
 namespace ndfuse::ir {
 
 // X(name, arity): the elementwise ops with a registry entry (NumPy ufuncs).
-#define NDFUSE_ELEMENTWISE_OPS(X)                                                                            \
-  X(add, 2)                                                                                                  \
-  X(subtract, 2)                                                                                             \
-  X(multiply, 2) X(true_divide, 2) X(floor_divide, 2) X(remainder, 2) X(fmod, 2) X(power, 2) X(negative, 1)  \
-      X(positive, 1) X(absolute, 1) X(sign, 1) X(equal, 2) X(not_equal, 2) X(less, 2) X(less_equal, 2)       \
-          X(greater, 2) X(greater_equal, 2) X(logical_and, 2) X(logical_or, 2) X(logical_xor, 2)             \
-              X(logical_not, 1) X(bitwise_and, 2) X(bitwise_or, 2) X(bitwise_xor, 2) X(invert, 1)            \
-                  X(left_shift, 2) X(right_shift, 2) X(exp, 1) X(exp2, 1) X(expm1, 1) X(log, 1) X(log2, 1)   \
-                      X(log10, 1) X(log1p, 1) X(sqrt, 1) X(cbrt, 1) X(square, 1) X(reciprocal, 1) X(sin, 1)  \
-                          X(cos, 1) X(tan, 1) X(arcsin, 1) X(arccos, 1) X(arctan, 1) X(sinh, 1) X(cosh, 1)   \
-                              X(tanh, 1) X(arcsinh, 1) X(arccosh, 1) X(arctanh, 1) X(arctan2, 2) X(hypot, 2) \
-                                  X(floor, 1) X(ceil, 1) X(trunc, 1) X(rint, 1) X(maximum, 2) X(minimum, 2)  \
-                                      X(fmax, 2) X(fmin, 2) X(isnan, 1) X(isinf, 1) X(isfinite, 1)           \
-                                          X(real, 1) X(imag, 1) X(conjugate, 1)
+// One op per line; clang-format would reflow the list.
+// clang-format off
+#define NDFUSE_ELEMENTWISE_OPS(X) \
+  X(add, 2)                       \
+  X(subtract, 2)                  \
+  X(multiply, 2)                  \
+  X(true_divide, 2)               \
+  X(floor_divide, 2)              \
+  X(remainder, 2)                 \
+  X(fmod, 2)                      \
+  X(power, 2)                     \
+  X(negative, 1)                  \
+  X(positive, 1)                  \
+  X(absolute, 1)                  \
+  X(sign, 1)                      \
+  X(equal, 2)                     \
+  X(not_equal, 2)                 \
+  X(less, 2)                      \
+  X(less_equal, 2)                \
+  X(greater, 2)                   \
+  X(greater_equal, 2)             \
+  X(logical_and, 2)               \
+  X(logical_or, 2)                \
+  X(logical_xor, 2)               \
+  X(logical_not, 1)               \
+  X(bitwise_and, 2)               \
+  X(bitwise_or, 2)                \
+  X(bitwise_xor, 2)               \
+  X(invert, 1)                    \
+  X(left_shift, 2)                \
+  X(right_shift, 2)               \
+  X(exp, 1)                       \
+  X(exp2, 1)                      \
+  X(expm1, 1)                     \
+  X(log, 1)                       \
+  X(log2, 1)                      \
+  X(log10, 1)                     \
+  X(log1p, 1)                     \
+  X(sqrt, 1)                      \
+  X(cbrt, 1)                      \
+  X(square, 1)                    \
+  X(reciprocal, 1)                \
+  X(sin, 1)                       \
+  X(cos, 1)                       \
+  X(tan, 1)                       \
+  X(arcsin, 1)                    \
+  X(arccos, 1)                    \
+  X(arctan, 1)                    \
+  X(sinh, 1)                      \
+  X(cosh, 1)                      \
+  X(tanh, 1)                      \
+  X(arcsinh, 1)                   \
+  X(arccosh, 1)                   \
+  X(arctanh, 1)                   \
+  X(arctan2, 2)                   \
+  X(hypot, 2)                     \
+  X(floor, 1)                     \
+  X(ceil, 1)                      \
+  X(trunc, 1)                     \
+  X(rint, 1)                      \
+  X(maximum, 2)                   \
+  X(minimum, 2)                   \
+  X(fmax, 2)                      \
+  X(fmin, 2)                      \
+  X(isnan, 1)                     \
+  X(isinf, 1)                     \
+  X(isfinite, 1)                  \
+  X(real, 1)                      \
+  X(imag, 1)                      \
+  X(conjugate, 1)
+// clang-format on
 
 enum class op_code : std::uint16_t {
   // Leaves and structural ops, handled by the fuser rather than the registry.
