@@ -45,26 +45,6 @@ void seed_chain(nf::array& x) {
 
 }  // namespace
 
-TEST_CASE("NDFUSE_BACKEND=cuda without a usable device fails loudly", "[cuda][cpu]") {
-  if (nf::cuda::device_count() > 0) NDFUSE_SKIP("a CUDA device is present");
-  CHECK(run_self("cuda child: asking for cuda without a device throws device_error",
-                 {"NDFUSE_BACKEND=cuda", "NDFUSE_TEST_CHILD=no_device"}) == 0);
-  CHECK(run_self("cuda child: asking for cuda without a device throws device_error",
-                 {"NDFUSE_BACKEND=gpu", "NDFUSE_TEST_CHILD=no_device"}) == 0);
-}
-
-TEST_CASE("cuda child: asking for cuda without a device throws device_error", "[.][cuda_child]") {
-  if (!is_child("no_device")) return;
-  CHECK_THROWS_AS(nf::backend_name(), nf::device_error);
-  CHECK_THROWS_AS(nf::array({1.0, 2.0}), nf::device_error);
-}
-
-TEST_CASE("without a device the cuda API reports none", "[cuda][cpu]") {
-  if (nf::cuda::device_count() > 0) NDFUSE_SKIP("a CUDA device is present");
-  CHECK_THROWS_AS(nf::cuda::set_device(0), nf::device_error);
-  CHECK_THROWS_AS(nf::cuda::stream(), nf::device_error);
-}
-
 TEST_CASE("the seed chain is one launch, and a loop over scalars compiles once", "[cuda]") {
   if (!cuda_active()) NDFUSE_SKIP("the cuda backend is not active");
   nf::array x = evaluated_arange(1000);
@@ -114,7 +94,7 @@ TEST_CASE("a second process finds the kernel in the disk cache and compiles noth
 
 TEST_CASE("cuda child: run the seed chain", "[.][cuda_child]") {
   const bool first = is_child("first"), second = is_child("second");
-  if (!first && !second) return;
+  if (!first && !second) NDFUSE_SKIP("runs only as a child process of another test case");
   nf::array x = evaluated_arange(10);
   nf::reset_stats();
   seed_chain(x);
