@@ -168,10 +168,13 @@ node_ptr cast_node(const node_ptr& x, dtype t, const shape_t& shape) {
   return n;
 }
 
+dtype promote_with(dtype t, const operand& o, const char* op) {
+  return o.arr ? promote_types(t, checked(*o.arr, op)->dt) : weak_promote(t, o.value.kind);
+}
+
 dtype common_dtype(const operand& a, const operand& b, const char* op) {
-  if (a.arr && b.arr) return promote_types(checked(*a.arr, op)->dt, checked(*b.arr, op)->dt);
-  if (a.arr) return weak_promote(checked(*a.arr, op)->dt, b.value.kind);
-  if (b.arr) return weak_promote(checked(*b.arr, op)->dt, a.value.kind);
+  if (a.arr) return promote_with(checked(*a.arr, op)->dt, b, op);
+  if (b.arr) return promote_with(checked(*b.arr, op)->dt, a, op);
   // Two weak scalars: Python's own arithmetic, i.e. the default dtype of the higher kind.
   auto k = std::max(static_cast<int>(a.value.kind), static_cast<int>(b.value.kind));
   switch (static_cast<dtype_kind>(k)) {

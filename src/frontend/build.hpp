@@ -29,6 +29,8 @@ inline node_ptr cast_node(const node_ptr& x, dtype t) {
 
 // The dtype NumPy 2 gives `a op b` before loop selection (NEP 50: weak scalars count by kind).
 dtype common_dtype(const operand& a, const operand& b, const char* op);
+// An array dtype `t` promoted with one more operand (array: promote_types; weak scalar: by kind).
+dtype promote_with(dtype t, const operand& o, const char* op);
 
 // Registry ops through NumPy's type resolution. Throw dtype_error when no loop fits.
 array unary(ir::op_code op, const array& x);

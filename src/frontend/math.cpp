@@ -184,9 +184,7 @@ array clip(const array& x, const operand& lo, const operand& hi) {
   if (no_lo) return minimum(x, hi);
   if (no_hi) return maximum(x, lo);
   // NumPy 2's clip ufunc resolves one dtype for all three operands (weak scalars by kind).
-  dtype t = frontend::common_dtype(operand(x), lo, "clip");
-  array xt = x.astype(t);
-  t = frontend::common_dtype(operand(xt), hi, "clip");
+  dtype t = frontend::promote_with(frontend::promote_with(x.dtype(), lo, "clip"), hi, "clip");
   return minimum(maximum(x.astype(t), lo), hi);
 }
 array& clip(const array& x, const operand& lo, const operand& hi, out o) {
