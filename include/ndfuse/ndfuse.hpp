@@ -9,5 +9,6 @@
 #include "ndfuse/io.hpp"
 #include "ndfuse/jit.hpp"
 #include "ndfuse/math.hpp"
+#include "ndfuse/reduce.hpp"
 
 namespace nf = ndfuse;

@@ -14,10 +14,41 @@ const char* index_class_name(index_class c) {
   return "?";
 }
 
+const char* reduce_kind_name(reduce_kind k) {
+  switch (k) {
+    case reduce_kind::reduce_kind_value:
+      return "value";
+    case reduce_kind::reduce_kind_argmin:
+      return "argmin";
+    case reduce_kind::reduce_kind_argmax:
+      return "argmax";
+    case reduce_kind::reduce_kind_nanargmin:
+      return "nanargmin";
+    case reduce_kind::reduce_kind_nanargmax:
+      return "nanargmax";
+  }
+  return "?";
+}
+
+const char* reduce_strategy_name(reduce_strategy s) {
+  switch (s) {
+    case reduce_strategy::reduce_strategy_full:
+      return "full";
+    case reduce_strategy::reduce_strategy_inner:
+      return "inner";
+    case reduce_strategy::reduce_strategy_outer:
+      return "outer";
+    case reduce_strategy::reduce_strategy_scan:
+      return "scan";
+  }
+  return "?";
+}
+
 std::string instr_origin(const instr& i) {
   std::string dt(dtype_name(i.dt));
   if (i.op == op_code::op_code_buffer)
     return i.from_earlier_kernel ? "written by an earlier kernel of this plan, " + dt : "buffer " + dt;
+  if (i.op == op_code::op_code_reduced) return "the reduction's result, " + dt;
   return std::string(op_name(i.op)) + " " + dt;
 }
 
@@ -50,6 +81,16 @@ std::string kernel_ir::key() const {
   for (const auto& o : outputs) {
     put(o.value);
     put(o.dt);
+  }
+  put(static_cast<std::uint8_t>(reduction.has_value()));
+  if (reduction) {
+    put(reduction->kind);
+    put(reduction->combine);
+    put(reduction->acc_dt);
+    put(reduction->strategy);
+    put(reduction->value);
+    put(reduction->kept_ndim);
+    put(reduction->epilogue_begin);
   }
   return k;
 }

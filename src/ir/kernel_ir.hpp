@@ -2,6 +2,7 @@
 // the cache key); kernel_args carries everything that varies between launches of the same kernel.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,30 @@ struct kernel_output {
   dtype dt = dtype::float64;
 };
 
+// How a reduction kernel maps threads to its (kept x reduced) iteration space.
+enum class reduce_strategy : std::uint8_t {
+  reduce_strategy_full,   // nothing kept: every thread of the grid reduces part of one range
+  reduce_strategy_inner,  // the reduced dims are innermost in memory: threads of a block share a row
+  reduce_strategy_outer,  // the kept dims are innermost: neighbouring threads take neighbouring outputs
+  reduce_strategy_scan,   // cumulative: one row of the scanned axis per block, every element written
+};
+const char* reduce_strategy_name(reduce_strategy s);
+
+// The reduction of a kernel. Its iteration space is (kept dims..., reduced dims...): code before
+// epilogue_begin (the prologue) runs once per element and produces `value`; the reduction folds
+// `value` over the reduced dims; code from epilogue_begin on runs once per output, starting with an
+// op_code_reduced instruction that reads the folded result. A scan has no epilogue: its outputs
+// are the running results, one per element.
+struct kernel_reduction {
+  reduce_kind kind = reduce_kind::reduce_kind_value;
+  op_code combine = op_code::op_code_add;
+  dtype acc_dt = dtype::float64;
+  reduce_strategy strategy = reduce_strategy::reduce_strategy_full;
+  std::int32_t value = -1;
+  std::int32_t kept_ndim = 0;
+  std::int32_t epilogue_begin = 0;
+};
+
 struct kernel_ir {
   std::int32_t ndim = 1;  // of the collapsed iteration space
   bool index_64 = false;  // 64-bit indexing needed
@@ -53,7 +78,8 @@ struct kernel_ir {
   std::vector<dtype> scalars;      // runtime scalar parameters
   std::vector<index_class> iotas;  // affine index streams (arange, linspace, eye)
   std::vector<instr> code;
-  std::vector<kernel_output> outputs;  // contiguous, in iteration order
+  std::vector<kernel_output> outputs;  // contiguous, in iteration order (reductions: over kept dims)
+  std::optional<kernel_reduction> reduction;
 
   // Canonical text of the structure: the cache key. Sizes and scalar values never enter it.
   std::string key() const;
@@ -80,6 +106,8 @@ struct kernel_args {
   std::vector<scalar_bits> scalars;
   std::vector<iota_params> iotas;
   std::vector<void*> outputs;
+  scalar_bits identity;  // reductions: the fold's starting value, of kernel_reduction::acc_dt
+  std::vector<std::int64_t> output_strides;  // scans: output element strides over `shape`
   std::int64_t size() const { return shape_size(shape); }
 };
 

@@ -47,6 +47,12 @@ const char* op_name(op_code op) {
       return "cast";
     case op_code::op_code_where:
       return "where";
+    case op_code::op_code_reduce:
+      return "reduce";
+    case op_code::op_code_scan:
+      return "scan";
+    case op_code::op_code_reduced:
+      return "reduced";
 #define NDFUSE_OP_NAME(name, arity) \
   case op_code::op_code_##name:     \
     return #name;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ir/op_code.hpp"
+#include "ir/reduction.hpp"
 #include "ndfuse/array.hpp"
 
 namespace ndfuse::backend {
@@ -27,11 +28,6 @@ struct buffer {
   buffer& operator=(const buffer&) = delete;
 };
 
-// A scalar value stored as the bits of a given dtype (at most complex128, 16 bytes).
-struct scalar_bits {
-  alignas(16) unsigned char bytes[16] = {};
-};
-
 struct node {
   op_code op = op_code::op_code_buffer;
   dtype dt = dtype::float64;
@@ -46,6 +42,8 @@ struct node {
   std::vector<std::int64_t> iota_coeffs;
   std::int64_t iota_offset = 0;  // added to the affine index before scaling (eye's -k)
   bool iota_equals = false;      // eye: value = (affine index == 0)
+  // reduce and scan: inputs[0] is reduced over `reduction.axes` (shape is the result's shape).
+  reduction_params reduction;
 
   // Storage of a materialized node: element strides and offset into `storage`.
   std::shared_ptr<buffer> storage;

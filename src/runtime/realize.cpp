@@ -39,6 +39,8 @@ ir::kernel_args launch_args(const schedule::kernel_step& step,
   for (const auto& s : step.scalars) a.scalars.push_back(s->value);
   a.iotas = step.iotas;
   for (const auto& b : outs) a.outputs.push_back(b->data);
+  a.identity = step.identity;
+  a.output_strides = step.output_strides;
   return a;
 }
 
@@ -55,7 +57,8 @@ void run_step(backend::device_backend& b, const schedule::kernel_step& step) {
           std::make_shared<ir::buffer>(&b, itemsize(node->dt) * static_cast<std::size_t>(node->size())));
     }
   }
-  if (ir::shape_size(step.iteration_shape) > 0) {
+  // A reduction over empty axes still writes its identity (a sum of nothing is 0).
+  if (step.output_size() > 0 && (step.kernel.reduction || ir::shape_size(step.iteration_shape) > 0)) {
     const std::string& key = step.key;
     const std::uint64_t memory_hits = global_counters().cache_hits_memory;
     const std::uint64_t disk_hits = global_counters().cache_hits_disk;

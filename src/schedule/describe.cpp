@@ -14,6 +14,14 @@ std::string describe(const plan& p) {
     os << "  kernel " << si << ": " << st.name << "  iterates " << shape_str(st.iteration_shape);
     if (st.collapsed_shape != st.iteration_shape) os << " as " << shape_str(st.collapsed_shape);
     os << (k.index_64 ? ", 64-bit index" : ", 32-bit index") << "\n";
+    if (k.reduction) {
+      const auto& r = *k.reduction;
+      os << "    " << (r.strategy == ir::reduce_strategy::reduce_strategy_scan ? "scan " : "reduce ")
+         << (ir::is_arg_reduction(r.kind) ? ir::reduce_kind_name(r.kind) : ir::op_name(r.combine)) << " of v"
+         << r.value << " in " << dtype_name(r.acc_dt) << ", " << ir::reduce_strategy_name(r.strategy)
+         << " strategy: " << r.kept_ndim << " kept dim(s), " << (k.ndim - r.kept_ndim)
+         << " reduced; per-output epilogue from v" << r.epilogue_begin << "\n";
+    }
     for (std::size_t i = 0; i < st.inputs.size(); ++i) {
       os << "    in" << i << ": " << dtype_name(k.inputs[i].dt) << ' '
          << ir::index_class_name(k.inputs[i].cls) << "  buffer " << shape_str(st.inputs[i].node->shape);
@@ -35,6 +43,9 @@ std::string describe(const plan& p) {
           break;
         case ir::op_code::op_code_iota:
           os << "iota " << in.slot;
+          break;
+        case ir::op_code::op_code_reduced:
+          os << "reduced";
           break;
         default: {
           os << ir::op_name(in.op) << '(';

@@ -31,6 +31,9 @@ struct pending_info {
   int plan_refs = 0;  // references from inputs of pending nodes
   bool target = false;
   int group = -1;  // kernel step that writes it
+  // The reduce (or scan) node whose kernel computes this node: the node itself, or, for an
+  // elementwise node of the reduction's output shape fed by it, the kernel's epilogue.
+  const ir::node* home = nullptr;
 };
 
 // What the passes share. Nodes are keyed by address; `order` is a topological order of the
@@ -79,6 +82,46 @@ void choose_outputs(const std::vector<node_ptr>& roots, fuse_state& s) {
     if (info.node->handles > 0) info.target = true;
 }
 
+bool is_reduction(const ir::node* n) {
+  return n->op == ir::op_code::op_code_reduce || n->op == ir::op_code::op_code_scan;
+}
+
+// A reduction ends a kernel. An elementwise node of the reduction's output shape that reads it
+// (and no other reduction) joins that kernel's epilogue, so mean's divide and norm's sqrt cost no
+// extra launch. Anything else that reads a reduction's result reads it from memory: the node
+// producing it becomes a target. A scan has no epilogue.
+void attach_epilogues(fuse_state& s) {
+  trace_pass("attach_epilogues");
+  for (const auto& n : s.order) {
+    auto& info = s.pending.at(n.get());
+    auto homed_input = [&](const node_ptr& in) -> pending_info* {
+      if (in->materialized()) return nullptr;
+      auto& i = s.pending.at(in.get());
+      return i.home ? &i : nullptr;
+    };
+    if (is_reduction(n.get())) {
+      info.home = n.get();
+      for (const auto& in : n->inputs)
+        if (auto* i = homed_input(in)) i->target = true;
+      continue;
+    }
+    const ir::node* home = nullptr;
+    bool single = true;
+    for (const auto& in : n->inputs)
+      if (auto* i = homed_input(in)) {
+        single = single && (!home || home == i->home);
+        home = i->home;
+      }
+    if (!home) continue;
+    if (single && home->op == ir::op_code::op_code_reduce && n->shape == home->shape) {
+      info.home = home;
+      continue;
+    }
+    for (const auto& in : n->inputs)
+      if (auto* i = homed_input(in)) i->target = true;
+  }
+}
+
 // The targets reachable from n through pending non-target nodes.
 void target_deps(const ir::node* n, const fuse_state& s, std::unordered_set<const ir::node*>& out,
                  std::unordered_set<const ir::node*>& seen) {
@@ -92,8 +135,16 @@ void target_deps(const ir::node* n, const fuse_state& s, std::unordered_set<cons
   }
 }
 
-// Targets of one iteration shape share a kernel; a target that needs another shape's target waits
-// for that kernel (it then reads the buffer). Topological order keeps this acyclic.
+// Targets share a kernel when they share a reduction (its outputs and epilogue), or, without one,
+// an iteration shape.
+bool same_kernel(const fuse_state& s, const ir::node* a, const ir::node* b) {
+  const ir::node* ha = s.pending.at(a).home;
+  const ir::node* hb = s.pending.at(b).home;
+  return ha == hb && (ha || a->shape == b->shape);
+}
+
+// A target that needs another kernel's target waits for that kernel (it then reads the buffer).
+// Topological order keeps this acyclic.
 void group_by_iteration_space(fuse_state& s) {
   trace_pass("group_by_iteration_space");
   std::vector<const ir::node*> targets;
@@ -108,21 +159,21 @@ void group_by_iteration_space(fuse_state& s) {
   while (remaining > 0) {
     int g = static_cast<int>(s.groups.size());
     s.groups.emplace_back();
-    const shape_t* shape = nullptr;
+    const ir::node* first = nullptr;
     for (auto t : targets) {
       auto& info = s.pending.at(t);
       if (info.group >= 0) continue;
-      if (shape && *shape != t->shape) continue;
+      if (first && !same_kernel(s, first, t)) continue;
       bool ready = true;
       for (auto d : deps[t]) {
         int dg = s.pending.at(d).group;
-        ready = ready && dg >= 0 && (dg < g || (dg == g && d->shape == t->shape));
+        ready = ready && dg >= 0 && (dg < g || (dg == g && same_kernel(s, d, t)));
       }
       if (!ready) {
-        if (!shape) throw error("fuser: internal error, no target is ready");
+        if (!first) throw error("fuser: internal error, no target is ready");
         continue;
       }
-      shape = &t->shape;
+      first = first ? first : t;
       info.group = g;
       s.groups.back().push_back(info.node);
       --remaining;
@@ -138,20 +189,70 @@ std::vector<std::int64_t> broadcast_strides(const shape_t& from, const std::vect
   return out;
 }
 
+// Maps a leaf's element strides (over its own shape) onto the step's iteration space. Elementwise
+// steps iterate the targets' shape. A reduction iterates its input's shape with the kept axes first
+// and the reduced axes last (`order`); its epilogue sees the output shape, so an epilogue leaf's
+// strides land on the kept axes and are 0 along the reduced ones.
+struct iteration_space {
+  shape_t shape;            // as the user sees it (elementwise), or the reduction input's shape
+  std::vector<int> order;   // reductions: iteration dim -> input axis
+  std::vector<int> kept;    // reductions: kept input axes, in order
+  std::uint64_t axes = 0;   // reductions: reduced input axes
+  bool keepdims = false;    // reductions: whether the output shape keeps reduced axes as 1
+
+  std::vector<std::int64_t> map(const shape_t& from, const std::vector<std::int64_t>& strides,
+                                bool epilogue) const {
+    if (order.empty()) return broadcast_strides(from, strides, shape);
+    if (!epilogue) {
+      auto full = broadcast_strides(from, strides, shape);
+      std::vector<std::int64_t> out;
+      for (int a : order) out.push_back(full[a]);
+      return out;
+    }
+    // The output shape: kept axes (and 1s for reduced axes when keepdims).
+    shape_t out_shape;
+    for (std::size_t a = 0; a < shape.size(); ++a)
+      if (!(axes >> a & 1) || keepdims) out_shape.push_back((axes >> a & 1) ? 1 : shape[a]);
+    auto on_out = broadcast_strides(from, strides, out_shape);
+    std::vector<std::int64_t> out(order.size(), 0);
+    for (std::size_t k = 0; k < kept.size(); ++k) {
+      std::size_t at = keepdims ? static_cast<std::size_t>(kept[k]) : k;
+      out[k] = on_out[at];
+    }
+    return out;
+  }
+};
+
 struct lowering {
   fuse_state& s;
   kernel_step& step;
   int group;
-  std::unordered_map<const ir::node*, int> value_of;
-  std::unordered_map<const ir::node*, int> input_slot, scalar_slot;
+  const iteration_space& space;
+  const ir::node* reduction = nullptr;  // the step's reduce/scan node
+  bool epilogue = false;                // lowering per output (after the fold) rather than per element
+  std::unordered_map<const ir::node*, int> value_of[2];
+  std::unordered_map<const ir::node*, int> input_slot[2];
+  std::unordered_map<const ir::node*, int> scalar_slot;
 
   int emit(ir::instr i) {
     step.kernel.code.push_back(std::move(i));
     return static_cast<int>(step.kernel.code.size()) - 1;
   }
 
+  int cast(int v, dtype to) {
+    const auto& from = step.kernel.code[v];
+    if (from.dt == to) return v;
+    ir::instr c;
+    c.op = ir::op_code::op_code_cast;
+    c.dt = to;
+    c.operand_dt = from.dt;
+    c.args[0] = v;
+    return emit(c);
+  }
+
   int lower(const node_ptr& n) {
-    if (auto it = value_of.find(n.get()); it != value_of.end()) return it->second;
+    auto& memo = value_of[epilogue];
+    if (auto it = memo.find(n.get()); it != memo.end()) return it->second;
     ir::instr i;
     i.dt = n->dt;
     i.operand_dt = n->dt;
@@ -160,13 +261,19 @@ struct lowering {
       const auto& info = s.pending.at(n.get());
       other_kernel = info.target && info.group != group;
     }
+    if (n.get() == reduction) {
+      // Only the epilogue reaches the step's own reduction: its folded value.
+      int v = reduced_value();
+      memo[n.get()] = v;
+      return v;
+    }
     if (n->materialized() || other_kernel) {
-      auto [it, fresh] = input_slot.try_emplace(n.get(), static_cast<int>(step.inputs.size()));
+      auto [it, fresh] = input_slot[epilogue].try_emplace(n.get(), static_cast<int>(step.inputs.size()));
       if (fresh) {
         strided_leaf leaf;
         leaf.node = n;
         auto own = n->materialized() ? n->strides : ir::contiguous_strides(n->shape);
-        leaf.strides = broadcast_strides(n->shape, own, step.iteration_shape);
+        leaf.strides = space.map(n->shape, own, epilogue);
         leaf.offset = n->materialized() ? n->offset : 0;
         step.inputs.push_back(std::move(leaf));
         step.kernel.inputs.push_back({n->dt, ir::index_class::index_class_strided});
@@ -184,7 +291,7 @@ struct lowering {
       i.slot = it->second;
     } else if (n->op == ir::op_code::op_code_iota) {
       ir::iota_params p;
-      p.coeffs = broadcast_strides(n->shape, n->iota_coeffs, step.iteration_shape);
+      p.coeffs = space.map(n->shape, n->iota_coeffs, epilogue);
       p.offset = n->iota_offset;
       p.start = n->start;
       p.step = n->step;
@@ -193,6 +300,8 @@ struct lowering {
       i.slot = static_cast<int>(step.iotas.size());
       step.iotas.push_back(std::move(p));
       step.kernel.iotas.push_back(ir::index_class::index_class_strided);
+    } else if (is_reduction(n.get())) {
+      throw error("fuser: internal error, a reduction is read inside another kernel without being written");
     } else {
       i.op = n->op;
       if (n->op == ir::op_code::op_code_where)
@@ -202,17 +311,78 @@ struct lowering {
       for (std::size_t k = 0; k < n->inputs.size() && k < 3; ++k) i.args[k] = lower(n->inputs[k]);
     }
     int v = emit(std::move(i));
-    value_of[n.get()] = v;
+    memo[n.get()] = v;
     return v;
   }
+
+  int reduced_value() {
+    ir::instr r;
+    r.op = ir::op_code::op_code_reduced;
+    const auto& p = reduction->reduction;
+    r.dt = ir::is_arg_reduction(p.kind) ? dtype::int64 : p.acc_dt;
+    r.operand_dt = r.dt;
+    return cast(emit(r), reduction->dt);
+  }
 };
+
+iteration_space space_of(const std::vector<node_ptr>& group, const fuse_state& s) {
+  iteration_space sp;
+  const ir::node* home = s.pending.at(group.front().get()).home;
+  if (!home) {
+    sp.shape = group.front()->shape;
+    return sp;
+  }
+  const auto& in = home->inputs[0];
+  sp.shape = in->shape;
+  sp.axes = home->reduction.axes;
+  sp.keepdims = home->op == ir::op_code::op_code_reduce && home->shape.size() == in->shape.size();
+  for (std::size_t a = 0; a < sp.shape.size(); ++a)
+    if (!(sp.axes >> a & 1)) sp.kept.push_back(static_cast<int>(a));
+  sp.order = sp.kept;
+  for (std::size_t a = 0; a < sp.shape.size(); ++a)
+    if (sp.axes >> a & 1) sp.order.push_back(static_cast<int>(a));
+  return sp;
+}
 
 void lower_to_kernel_ir(fuse_state& s, plan& p) {
   trace_pass("lower_to_kernel_ir");
   for (std::size_t g = 0; g < s.groups.size(); ++g) {
     kernel_step& step = p.steps.emplace_back();
-    step.iteration_shape = s.groups[g].front()->shape;
-    lowering low{s, step, static_cast<int>(g), {}, {}, {}};
+    const iteration_space space = space_of(s.groups[g], s);
+    step.iteration_shape = space.shape;
+    for (int a : space.order) step.iteration_dims.push_back(space.shape[a]);
+    lowering low{s, step, static_cast<int>(g), space, {}, {}, {}, {}, {}};
+    if (const ir::node* home = s.pending.at(s.groups[g].front().get()).home) {
+      // Prologue: the reduced value per element; then the fold; then the epilogue per output.
+      low.reduction = home;
+      const auto& rp = home->reduction;
+      ir::kernel_reduction red;
+      red.kind = rp.kind;
+      red.combine = rp.combine;
+      red.acc_dt = rp.acc_dt;
+      red.strategy = home->op == ir::op_code::op_code_scan ? ir::reduce_strategy::reduce_strategy_scan
+                                                            : ir::reduce_strategy::reduce_strategy_inner;
+      red.value = low.lower(home->inputs[0]);
+      red.value = low.cast(red.value, rp.acc_dt);
+      red.kept_ndim = static_cast<std::int32_t>(space.kept.size());
+      red.epilogue_begin = static_cast<std::int32_t>(step.kernel.code.size());
+      step.kernel.reduction = red;
+      step.identity = rp.identity;
+      low.epilogue = true;
+      if (home->op == ir::op_code::op_code_scan) {
+        // Outputs in the input's C order: contiguous strides of the input shape, permuted.
+        auto c = ir::contiguous_strides(space.shape);
+        for (int a : space.order) step.output_strides.push_back(c[a]);
+      } else {
+        auto c = ir::contiguous_strides(home->shape);
+        // Kept dims walk the output contiguously; reduced dims do not move it.
+        shape_t kept_shape;
+        for (int a : space.kept) kept_shape.push_back(space.shape[a]);
+        auto kc = ir::contiguous_strides(kept_shape);
+        step.output_strides.assign(space.order.size(), 0);
+        for (std::size_t k = 0; k < kc.size(); ++k) step.output_strides[k] = kc[k];
+      }
+    }
     for (const auto& t : s.groups[g]) {
       int v = low.lower(t);
       step.kernel.outputs.push_back({v, t->dt});
@@ -224,42 +394,90 @@ void lower_to_kernel_ir(fuse_state& s, plan& p) {
 }
 
 // Drops size-1 dimensions and merges neighbours that every operand walks contiguously, so most
-// kernels iterate a flat range.
+// kernels iterate a flat range. A reduction's kept and reduced dims never merge with each other.
 void collapse_dimensions(plan& p) {
   trace_pass("collapse_dimensions");
   for (auto& step : p.steps) {
     const shape_t& shape = step.iteration_shape;
+    auto& red = step.kernel.reduction;
+    // Iteration dims: the shape itself, or for a reduction its input's axes in (kept, reduced) order.
+    const shape_t& dims_in = red ? step.iteration_dims : shape;
+    const int boundary = red ? red->kept_ndim : static_cast<int>(shape.size());  // dims before it are kept
     std::vector<std::vector<std::int64_t>*> operands;
     for (auto& in : step.inputs) operands.push_back(&in.strides);
     for (auto& io : step.iotas) operands.push_back(&io.coeffs);
-    std::vector<std::int64_t> out_strides = ir::contiguous_strides(shape);
+    std::vector<std::int64_t> out_strides = red ? step.output_strides : ir::contiguous_strides(shape);
     operands.push_back(&out_strides);
 
     shape_t dims;  // built innermost first
+    std::vector<bool> dim_kept;
     std::vector<std::vector<std::int64_t>> strides(operands.size());
-    for (std::size_t d = shape.size(); d-- > 0;) {
-      if (shape[d] == 1) continue;
-      bool merge = !dims.empty();
+    auto push = [&](std::int64_t extent, std::size_t d, bool kept) {
+      dims.push_back(extent);
+      dim_kept.push_back(kept);
+      for (std::size_t k = 0; k < operands.size(); ++k) strides[k].push_back((*operands[k])[d]);
+    };
+    for (std::size_t d = dims_in.size(); d-- > 0;) {
+      if (dims_in[d] == 1) continue;
+      const bool kept = static_cast<int>(d) < boundary;
+      bool merge = !dims.empty() && dim_kept.back() == kept;
       for (std::size_t k = 0; k < operands.size() && merge; ++k)
         merge = (*operands[k])[d] == strides[k].back() * dims.back();
-      if (merge) {
-        dims.back() *= shape[d];
-      } else {
-        dims.push_back(shape[d]);
-        for (std::size_t k = 0; k < operands.size(); ++k) strides[k].push_back((*operands[k])[d]);
-      }
+      if (merge)
+        dims.back() *= dims_in[d];
+      else
+        push(dims_in[d], d, kept);
+    }
+    if (red && (dims.empty() || dim_kept.front())) {
+      // A reduction always has a reduced dim (a single step of size 1 when every reduced axis is 1).
+      dims.insert(dims.begin(), 1);
+      dim_kept.insert(dim_kept.begin(), false);
+      for (auto& st : strides) st.insert(st.begin(), 0);
     }
     if (dims.empty()) {
       dims.push_back(1);
+      dim_kept.push_back(true);
       for (auto& st : strides) st.push_back(0);
     }
     std::reverse(dims.begin(), dims.end());
+    std::reverse(dim_kept.begin(), dim_kept.end());
     for (std::size_t k = 0; k < operands.size(); ++k) {
       std::reverse(strides[k].begin(), strides[k].end());
       *operands[k] = strides[k];
     }
+    if (red) {
+      red->kept_ndim = static_cast<std::int32_t>(std::count(dim_kept.begin(), dim_kept.end(), true));
+      step.output_strides = out_strides;
+    }
     step.collapsed_shape = dims;
     step.kernel.ndim = static_cast<std::int32_t>(dims.size());
+  }
+}
+
+// Reductions: full when nothing is kept; otherwise inner when the main input's reduced dim is the
+// contiguous one (threads of a block share a row), outer when its kept dim is (threads take
+// neighbouring outputs and walk down the columns together).
+void choose_reduce_strategy(plan& p) {
+  trace_pass("choose_reduce_strategy");
+  for (auto& step : p.steps) {
+    auto& red = step.kernel.reduction;
+    if (!red || red->strategy == ir::reduce_strategy::reduce_strategy_scan) continue;
+    const int nd = step.kernel.ndim, kept = red->kept_ndim;
+    if (kept == 0) {
+      red->strategy = ir::reduce_strategy::reduce_strategy_full;
+      continue;
+    }
+    red->strategy = ir::reduce_strategy::reduce_strategy_inner;
+    for (const auto& in : step.inputs) {
+      const auto& st = in.strides;
+      bool reads_reduced = false;
+      for (int d = kept; d < nd; ++d) reads_reduced = reads_reduced || st[d] != 0;
+      if (!reads_reduced) continue;
+      const auto inner_reduced = std::abs(st[nd - 1]);
+      const auto inner_kept = std::abs(st[kept - 1]);
+      if (inner_reduced != 1 && inner_kept == 1) red->strategy = ir::reduce_strategy::reduce_strategy_outer;
+      break;
+    }
   }
 }
 
@@ -303,6 +521,7 @@ void choose_donations(fuse_state& s, plan& p) {
   trace_pass("choose_donations");
   for (auto& step : p.steps) {
     step.donor.assign(step.outputs.size(), -1);
+    if (step.kernel.reduction) continue;  // outputs and inputs differ in size or layout
     std::vector<bool> taken(step.inputs.size(), false);
     for (std::size_t o = 0; o < step.outputs.size(); ++o) {
       const auto& out = step.outputs[o];
@@ -325,6 +544,10 @@ void choose_donations(fuse_state& s, plan& p) {
 
 }  // namespace
 
+std::int64_t kernel_step::output_size() const {
+  return outputs.empty() ? 0 : outputs.front()->size();
+}
+
 std::uint64_t structural_hash(const std::string& key) {
   std::uint64_t h = 1469598103934665603ull;
   for (unsigned char c : key) {
@@ -339,9 +562,11 @@ plan make_plan(const std::vector<node_ptr>& roots) {
   plan p;
   collect_pending(roots, s);
   choose_outputs(roots, s);
+  attach_epilogues(s);
   group_by_iteration_space(s);
   lower_to_kernel_ir(s, p);
   collapse_dimensions(p);
+  choose_reduce_strategy(p);
   classify_indices(p);
   choose_donations(s, p);
   for (auto& step : p.steps) {

@@ -21,12 +21,19 @@ struct kernel_step {
   std::string key;                                 // kernel.key(), computed once per plan
   std::string name;                                // k_<structural hash>: stable across runs
   shape_t iteration_shape;                         // as the user sees it
+  shape_t iteration_dims;                          // reductions: the input's shape, kept axes first
   shape_t collapsed_shape;                         // what the kernel iterates over
   std::vector<strided_leaf> inputs;                // per kernel input slot
   std::vector<std::shared_ptr<ir::node>> scalars;  // per scalar slot: the node holding the value
   std::vector<ir::iota_params> iotas;              // per iota slot
   std::vector<std::shared_ptr<ir::node>> outputs;  // per kernel output: the node it materializes
   std::vector<int> donor;                          // per output: the input slot whose buffer it reuses, or -1
+  // Reductions and scans (kernel.reduction set): the fold's starting value, and for scans the
+  // element strides of the output over the collapsed iteration space (a scan writes every element,
+  // in the input's C order, while it iterates kept dims first).
+  ir::scalar_bits identity;
+  std::vector<std::int64_t> output_strides;
+  std::int64_t output_size() const;  // elements the step writes per output
 };
 
 struct plan {
@@ -34,8 +41,9 @@ struct plan {
 };
 
 // The fuser's passes, in order (NDFUSE_DEBUG=2 prints their names):
-//   collect_pending -> choose_outputs -> group_by_iteration_space -> lower_to_kernel_ir
-//   -> collapse_dimensions -> classify_indices -> choose_donations
+//   collect_pending -> choose_outputs -> attach_epilogues -> group_by_iteration_space
+//   -> lower_to_kernel_ir -> collapse_dimensions -> choose_reduce_strategy -> classify_indices
+//   -> choose_donations
 plan make_plan(const std::vector<std::shared_ptr<ir::node>>& roots);
 
 std::string describe(const plan& p);

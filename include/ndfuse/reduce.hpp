@@ -1,0 +1,137 @@
+// Reductions and scans (NumPy's sum, mean, argmax, cumsum, ...). Each builds one reduction node
+// (plus the small elementwise tail a mean or a norm needs); nothing runs until evaluation, and the
+// elementwise producers of the input run inside the reduction kernel.
+//
+// Arguments follow NumPy's names and meaning; C++ has no keywords, so they are positional, in the
+// order axis, keepdims, dtype (var and std: axis, ddof, keepdims, dtype):
+//   nf::sum(x)                    all axes
+//   nf::sum(x, 1)                 one axis (negative counts from the end)
+//   nf::sum(x, {0, 2}, true)      several axes, keepdims
+//   nf::sum(x, nf::none, false, nf::dtype::float32)
+// The result dtype follows NumPy: a sum of a small int is int64 (uint64 for unsigned, int64 for
+// bool), a mean of ints is float64, argmax is int64. Empty reductions follow NumPy: a sum of
+// nothing is 0, a mean of nothing is NaN, and min/max/argmin/argmax of nothing throw shape_error.
+#pragma once
+#include <initializer_list>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "ndfuse/array.hpp"
+
+namespace ndfuse {
+
+// The `axis=None` of NumPy.
+struct none_t {
+  explicit constexpr none_t(int) {}
+};
+inline constexpr none_t none{0};
+
+// Which axes a reduction runs over: none (all), one axis, or several.
+class axes {
+ public:
+  axes() = default;  // all axes
+  axes(none_t) {}
+  axes(int axis) : list_{axis}, all_(false) {}
+  axes(std::initializer_list<int> list) : list_(list), all_(false) {}
+  axes(std::vector<int> list) : list_(std::move(list)), all_(false) {}
+  bool all() const { return all_; }
+  const std::vector<int>& list() const { return list_; }
+
+ private:
+  std::vector<int> list_;
+  bool all_ = true;
+};
+
+using reduce_dtype = std::optional<dtype>;
+
+#define NDFUSE_REDUCTION(name)                                                                        \
+  array name(const array& a, axes axis = {}, bool keepdims = false, reduce_dtype dt = std::nullopt); \
+  array& name(const array& a, axes axis, bool keepdims, reduce_dtype dt, out o);
+
+// Sums and products (dtype= sets the accumulator and result dtype, as in NumPy).
+NDFUSE_REDUCTION(sum)
+NDFUSE_REDUCTION(prod)
+NDFUSE_REDUCTION(nansum)
+NDFUSE_REDUCTION(nanprod)
+NDFUSE_REDUCTION(mean)
+NDFUSE_REDUCTION(nanmean)
+#undef NDFUSE_REDUCTION
+
+#define NDFUSE_REDUCTION(name)                                   \
+  array name(const array& a, axes axis = {}, bool keepdims = false); \
+  array& name(const array& a, axes axis, bool keepdims, out o);
+
+// Extrema (NaN propagates; the nan forms skip NaN), logical reductions, counts.
+NDFUSE_REDUCTION(min)
+NDFUSE_REDUCTION(max)
+NDFUSE_REDUCTION(amin)
+NDFUSE_REDUCTION(amax)
+NDFUSE_REDUCTION(nanmin)
+NDFUSE_REDUCTION(nanmax)
+NDFUSE_REDUCTION(ptp)
+NDFUSE_REDUCTION(any)
+NDFUSE_REDUCTION(count_nonzero)
+// Index of the first extremum along the axis (or in the flattened array for nf::none), int64.
+// nanargmin/nanargmax skip NaN; an all-NaN slice gives -1 (NumPy raises ValueError there).
+NDFUSE_REDUCTION(argmin)
+NDFUSE_REDUCTION(argmax)
+NDFUSE_REDUCTION(nanargmin)
+NDFUSE_REDUCTION(nanargmax)
+#undef NDFUSE_REDUCTION
+
+// nf::all is both the reduction (nf::all(x, axis)) and, in indexing, the whole-axis placeholder
+// (x(nf::all, 0)), so it is a callable object rather than a function.
+struct all_t {
+  array operator()(const array& a, axes axis = {}, bool keepdims = false) const;
+  array& operator()(const array& a, axes axis, bool keepdims, out o) const;
+};
+inline constexpr all_t all{};
+
+// Variance and standard deviation, with NumPy's ddof (divisor n - ddof). Complex inputs give real
+// results (|x - mean|^2).
+array var(const array& a, axes axis = {}, double ddof = 0, bool keepdims = false, reduce_dtype dt = std::nullopt);
+array std(const array& a, axes axis = {}, double ddof = 0, bool keepdims = false, reduce_dtype dt = std::nullopt);
+array nanvar(const array& a, axes axis = {}, double ddof = 0, bool keepdims = false,
+             reduce_dtype dt = std::nullopt);
+array nanstd(const array& a, axes axis = {}, double ddof = 0, bool keepdims = false,
+             reduce_dtype dt = std::nullopt);
+array& var(const array& a, axes axis, double ddof, bool keepdims, reduce_dtype dt, out o);
+array& std(const array& a, axes axis, double ddof, bool keepdims, reduce_dtype dt, out o);
+
+// Weighted average: sum(a * w) / sum(w) along axis; w has a's shape, or is 1-D along one axis.
+array average(const array& a, axes axis = {}, bool keepdims = false);
+array average(const array& a, axes axis, const array& weights, bool keepdims = false);
+
+// Cumulative sum and product along one axis, or over the flattened array (nf::none).
+array cumsum(const array& a, std::optional<int> axis = std::nullopt, reduce_dtype dt = std::nullopt);
+array cumprod(const array& a, std::optional<int> axis = std::nullopt, reduce_dtype dt = std::nullopt);
+
+namespace linalg {
+
+// The order of a norm: a number p (1, 2, inf, -inf, 0, any p for vectors), or "fro" / "nuc".
+class norm_order {
+ public:
+  norm_order() = default;  // NumPy's ord=None: 2-norm of a vector, Frobenius of a matrix
+  norm_order(double p) : p_(p), set_(true) {}
+  norm_order(int p) : p_(p), set_(true) {}
+  norm_order(const char* name) : name_(name), set_(true) {}
+  bool is_default() const { return !set_; }
+  bool is_named() const { return !name_.empty(); }
+  double p() const { return p_; }
+  std::string_view name() const { return name_; }
+
+ private:
+  double p_ = 2;
+  std::string_view name_;
+  bool set_ = false;
+};
+
+// numpy.linalg.norm: vector norms over one axis (or the flattened array when axis is none and
+// the input is not 2-D), matrix norms over two axes ("fro", 1, -1, inf, -inf). Matrix ord 2 and
+// "nuc" need the SVD and throw until it lands.
+array norm(const array& x, norm_order ord = {}, axes axis = {}, bool keepdims = false);
+
+}  // namespace linalg
+
+}  // namespace ndfuse

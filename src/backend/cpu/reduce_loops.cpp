@@ -1,0 +1,198 @@
+// Instantiates the reduction loops of reduce_loops.hpp for every combining op and dtype.
+#include "backend/cpu/reduce_loops.hpp"
+
+#include <array>
+#include <cmath>
+#include <cstring>
+
+#include "ir/op_registry.hpp"
+
+namespace ndfuse::backend::cpu {
+
+namespace {
+
+namespace hana = boost::hana;
+using ir::op_code;
+
+constexpr bool is_combine(op_code c) {
+  return c == op_code::op_code_add || c == op_code::op_code_multiply || c == op_code::op_code_minimum ||
+         c == op_code::op_code_maximum || c == op_code::op_code_fmin || c == op_code::op_code_fmax ||
+         c == op_code::op_code_logical_and || c == op_code::op_code_logical_or;
+}
+
+template <class Op, dtype T>
+auto apply(ir::compute_t<T> a, ir::compute_t<T> b) {
+  return static_cast<ir::compute_t<T>>(Op::apply(a, b));
+}
+
+template <class Op, dtype T>
+void fold(void* acc, const void* values, std::int64_t n) {
+  using S = ir::storage_t<T>;
+  using C = ir::compute_t<T>;
+  const S* v = static_cast<const S*>(values);
+  C r;
+  if (n < 8) {
+    r = ir::to_compute<T>(v[0]);
+    for (std::int64_t i = 1; i < n; ++i) r = apply<Op, T>(r, ir::to_compute<T>(v[i]));
+  } else {
+    C lane[8];
+    for (int j = 0; j < 8; ++j) lane[j] = ir::to_compute<T>(v[j]);
+    std::int64_t i = 8;
+    for (; i + 8 <= n; i += 8)
+      for (int j = 0; j < 8; ++j) lane[j] = apply<Op, T>(lane[j], ir::to_compute<T>(v[i + j]));
+    for (int j = 0; i < n; ++i, ++j) lane[j] = apply<Op, T>(lane[j], ir::to_compute<T>(v[i]));
+    r = apply<Op, T>(apply<Op, T>(apply<Op, T>(lane[0], lane[1]), apply<Op, T>(lane[2], lane[3])),
+                     apply<Op, T>(apply<Op, T>(lane[4], lane[5]), apply<Op, T>(lane[6], lane[7])));
+  }
+  S out = ir::to_storage<T>(r);
+  std::memcpy(acc, &out, sizeof(S));
+}
+
+template <class Op, dtype T>
+void scan(void* out, const void* values, std::int64_t n, void* carry) {
+  using S = ir::storage_t<T>;
+  using C = ir::compute_t<T>;
+  const S* v = static_cast<const S*>(values);
+  S* o = static_cast<S*>(out);
+  S c0;
+  std::memcpy(&c0, carry, sizeof(S));
+  C c = ir::to_compute<T>(c0);
+  for (std::int64_t i = 0; i < n; ++i) {
+    c = apply<Op, T>(c, ir::to_compute<T>(v[i]));
+    o[i] = ir::to_storage<T>(c);
+  }
+  c0 = ir::to_storage<T>(c);
+  std::memcpy(carry, &c0, sizeof(S));
+}
+
+template <class C>
+bool is_nan(C v) {
+  if constexpr (ir::is_complex_v<C>)
+    return std::isnan(v.real()) || std::isnan(v.imag());
+  else if constexpr (std::is_floating_point_v<C>)
+    return std::isnan(v);
+  else
+    return false;
+}
+// NumPy's order: complex numbers compare by real part, then imaginary part.
+template <class C>
+bool less(C a, C b) {
+  if constexpr (ir::is_complex_v<C>)
+    return a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
+  else
+    return a < b;
+}
+
+// Whether value a beats the current winner b (which is a taken value).
+template <ir::reduce_kind K, class C>
+bool beats(C a, C b) {
+  using ir::reduce_kind;
+  if constexpr (K == reduce_kind::reduce_kind_argmin)
+    return is_nan(a) ? !is_nan(b) : !is_nan(b) && less(a, b);
+  else if constexpr (K == reduce_kind::reduce_kind_argmax)
+    return is_nan(a) ? !is_nan(b) : !is_nan(b) && less(b, a);
+  else if constexpr (K == reduce_kind::reduce_kind_nanargmin)
+    return !is_nan(a) && (is_nan(b) || less(a, b));
+  else
+    return !is_nan(a) && (is_nan(b) || less(b, a));
+}
+
+template <ir::reduce_kind K>
+constexpr bool skips_nan = K == ir::reduce_kind::reduce_kind_nanargmin || K == ir::reduce_kind::reduce_kind_nanargmax;
+
+template <ir::reduce_kind K, dtype T>
+void arg_fold(arg_acc& acc, const void* values, std::int64_t n, std::int64_t first) {
+  using S = ir::storage_t<T>;
+  using C = ir::compute_t<T>;
+  const S* v = static_cast<const S*>(values);
+  S best_s;
+  std::memcpy(&best_s, acc.value, sizeof(S));
+  C best = ir::to_compute<T>(best_s);
+  std::int64_t at = acc.index;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const C x = ir::to_compute<T>(v[i]);
+    if (at < 0 ? !(skips_nan<K> && is_nan(x)) : beats<K>(x, best)) {
+      best = x;
+      best_s = v[i];
+      at = first + i;
+    }
+  }
+  std::memcpy(acc.value, &best_s, sizeof(S));
+  acc.index = at;
+}
+
+template <ir::reduce_kind K, dtype T>
+void arg_combine(arg_acc& acc, const arg_acc& later) {
+  using S = ir::storage_t<T>;
+  if (later.index < 0) return;
+  if (acc.index < 0) {
+    acc = later;
+    return;
+  }
+  S a, b;
+  std::memcpy(&a, acc.value, sizeof(S));
+  std::memcpy(&b, later.value, sizeof(S));
+  if (beats<K>(ir::to_compute<T>(b), ir::to_compute<T>(a))) acc = later;
+}
+
+constexpr std::size_t ops = static_cast<std::size_t>(op_code::op_code_count);
+using fold_table = std::array<std::array<fold_fn, dtype_count>, ops>;
+using scan_table = std::array<std::array<scan_fn, dtype_count>, ops>;
+constexpr std::size_t kinds = 5;
+
+struct tables {
+  fold_table folds{};
+  scan_table scans{};
+  std::array<std::array<arg_fold_fn, dtype_count>, kinds> arg_folds{};
+  std::array<std::array<arg_combine_fn, dtype_count>, kinds> arg_combines{};
+  tables() {
+    hana::for_each(ir::all_ops, [&](auto op_type) {
+      using op = typename decltype(op_type)::type;
+      if constexpr (is_combine(op::code)) {
+        hana::for_each(ir::all_dtypes, [&](auto d) {
+          constexpr dtype t = decltype(d)::value;
+          constexpr auto out = ir::loop_output(op::types, t);
+          if constexpr (out.has_value() && *out == t) {
+            folds[static_cast<int>(op::code)][static_cast<int>(t)] = &fold<op, t>;
+            scans[static_cast<int>(op::code)][static_cast<int>(t)] = &scan<op, t>;
+          }
+        });
+      }
+    });
+    hana::for_each(ir::all_dtypes, [&](auto d) {
+      constexpr dtype t = decltype(d)::value;
+      using ir::reduce_kind;
+      auto put = [&](auto kind) {
+        constexpr reduce_kind k = decltype(kind)::value;
+        arg_folds[static_cast<int>(k)][static_cast<int>(t)] = &arg_fold<k, t>;
+        arg_combines[static_cast<int>(k)][static_cast<int>(t)] = &arg_combine<k, t>;
+      };
+      put(std::integral_constant<reduce_kind, reduce_kind::reduce_kind_argmin>{});
+      put(std::integral_constant<reduce_kind, reduce_kind::reduce_kind_argmax>{});
+      put(std::integral_constant<reduce_kind, reduce_kind::reduce_kind_nanargmin>{});
+      put(std::integral_constant<reduce_kind, reduce_kind::reduce_kind_nanargmax>{});
+    });
+  }
+};
+
+const tables& table() {
+  static const tables t;
+  return t;
+}
+
+}  // namespace
+
+fold_fn fold_loop(op_code combine, dtype t) {
+  return table().folds[static_cast<int>(combine)][static_cast<int>(t)];
+}
+scan_fn scan_loop(op_code combine, dtype t) {
+  return table().scans[static_cast<int>(combine)][static_cast<int>(t)];
+}
+arg_fold_fn arg_fold_loop(ir::reduce_kind kind, dtype t) {
+  return table().arg_folds[static_cast<int>(kind)][static_cast<int>(t)];
+}
+arg_combine_fn arg_combine_loop(ir::reduce_kind kind, dtype t) {
+  return table().arg_combines[static_cast<int>(kind)][static_cast<int>(t)];
+}
+
+}  // namespace ndfuse::backend::cpu

@@ -1,0 +1,35 @@
+// Builders shared by the reduction frontends (reduce.cpp, statistics.cpp, norm.cpp).
+#pragma once
+#include <cstdint>
+
+#include "frontend/build.hpp"
+#include "ir/reduction.hpp"
+#include "ndfuse/reduce.hpp"
+
+namespace ndfuse::frontend {
+
+// Normalized axes: bit d set when input axis d is reduced. Throws shape_error for an axis out of
+// range or repeated, naming the op and the shape.
+std::uint64_t axis_mask(const axes& a, std::int64_t ndim, const char* op);
+std::int64_t reduced_count(const shape_t& shape, std::uint64_t mask);  // elements per output
+shape_t reduced_shape(const shape_t& shape, std::uint64_t mask, bool keepdims);
+
+// The value a fold with `combine` starts from, as bits of `t` (+inf for minimum, NaN for fmin, ...).
+ir::scalar_bits identity_bits(ir::op_code combine, dtype t);
+
+// A reduce node over `mask` of x: x is cast to acc (in the fused prologue), folded with `combine`,
+// and the result cast to `result`. Throws shape_error when an empty slice has no identity.
+array reduce_value(const array& x, ir::op_code combine, dtype acc, dtype result, std::uint64_t mask,
+                   bool keepdims, const char* op);
+array reduce_arg(const array& x, ir::reduce_kind kind, std::uint64_t mask, bool keepdims, const char* op);
+
+// NumPy's accumulator dtype for sum/prod/cumsum: small ints widen to int64 / uint64, bool to int64.
+dtype sum_dtype(dtype t);
+
+// x as an inexact dtype, as numpy.linalg and mean see it: ints and bool become float64.
+array as_inexact(const array& x);
+
+// out= forms of reductions: NumPy requires the exact result shape and casts with same_kind.
+array& assign_reduction(out o, const array& result, const char* op);
+
+}  // namespace ndfuse::frontend

@@ -1,0 +1,94 @@
+// var, std, their nan forms and average: composites of reductions and elementwise ops with
+// NumPy's intermediate dtypes (numpy/_core/_methods.py and lib/_nanfunctions_impl.py), so the
+// rounding steps match NumPy's and each reduction fuses with its producers.
+#include <cmath>
+
+#include "frontend/reduce_build.hpp"
+#include "ndfuse/math.hpp"
+#include "ndfuse/reduce.hpp"
+
+namespace ndfuse {
+
+namespace {
+
+using ir::op_code;
+
+// |d|^2 in d's real dtype: d*d, or real(d * conj(d)) for complex d.
+array abs_squared(const array& d) {
+  return is_complex(d.dtype()) ? real(multiply(d, conj(d))) : multiply(d, d);
+}
+
+// NumPy's _var: the mean with keepdims, the squared deviations, their sum over n - ddof.
+array variance(const array& a, const axes& axis, double ddof, bool keepdims, reduce_dtype dt, const char* op) {
+  const dtype in = frontend::checked(a, op)->dt;
+  const std::uint64_t mask = frontend::axis_mask(axis, a.ndim(), op);
+  const auto n = static_cast<double>(frontend::reduced_count(a.shape(), mask));
+  // Ints and bool compute in float64; otherwise the input's dtype (or dtype=).
+  const reduce_dtype work = dt ? dt : (is_inexact(in) ? reduce_dtype{} : reduce_dtype{dtype::float64});
+  array mean_keep = true_divide(sum(a, axis, true, work), operand(n));
+  array sq = abs_squared(subtract(a, mean_keep));
+  return true_divide(sum(sq, axis, keepdims, work), operand(std::max(n - ddof, 0.0)));
+}
+
+// NumPy's _nanvar: NaNs count as absent (replaced by 0 and left out of the count); a slice with
+// n - ddof <= 0 is NaN.
+array nan_variance(const array& a, const axes& axis, double ddof, bool keepdims, reduce_dtype dt, const char* op) {
+  const dtype in = frontend::checked(a, op)->dt;
+  if (!is_inexact(in)) return variance(a, axis, ddof, keepdims, dt, op);
+  const std::uint64_t mask = frontend::axis_mask(axis, a.ndim(), op);
+  array nan = isnan(a);
+  array clean = where(nan, operand(0.0), a);
+  array count_keep = frontend::reduce_value(logical_not(nan), op_code::op_code_add, dtype::int64, dtype::int64, mask,
+                                            true, op);
+  array total_keep = sum(clean, axis, true, dt);
+  array avg = true_divide(total_keep, count_keep).astype(total_keep.dtype());
+  array dev = where(nan, operand(0.0), subtract(clean, avg).astype(clean.dtype()));
+  array var_sum = sum(abs_squared(dev), axis, keepdims, dt);
+  array dof = subtract(frontend::reduce_value(logical_not(nan), op_code::op_code_add, dtype::int64, dtype::int64,
+                                              mask, keepdims, op),
+                       operand(ddof));
+  array v = true_divide(var_sum, dof);
+  v = v.astype(var_sum.dtype());
+  return where(less_equal(dof, operand(0)), operand(std::nan("")), v);
+}
+
+}  // namespace
+
+array var(const array& a, axes axis, double ddof, bool keepdims, reduce_dtype dt) {
+  return variance(a, axis, ddof, keepdims, dt, "var");
+}
+array std(const array& a, axes axis, double ddof, bool keepdims, reduce_dtype dt) {
+  return sqrt(variance(a, axis, ddof, keepdims, dt, "std"));
+}
+array nanvar(const array& a, axes axis, double ddof, bool keepdims, reduce_dtype dt) {
+  return nan_variance(a, axis, ddof, keepdims, dt, "nanvar");
+}
+array nanstd(const array& a, axes axis, double ddof, bool keepdims, reduce_dtype dt) {
+  return sqrt(nan_variance(a, axis, ddof, keepdims, dt, "nanstd"));
+}
+array& var(const array& a, axes axis, double ddof, bool keepdims, reduce_dtype dt, out o) {
+  return frontend::assign_reduction(o, var(a, std::move(axis), ddof, keepdims, dt), "var");
+}
+array& std(const array& a, axes axis, double ddof, bool keepdims, reduce_dtype dt, out o) {
+  return frontend::assign_reduction(o, std(a, std::move(axis), ddof, keepdims, dt), "std");
+}
+
+array average(const array& a, axes axis, bool keepdims) {
+  return mean(a, std::move(axis), keepdims);
+}
+
+array average(const array& a, axes axis, const array& weights, bool keepdims) {
+  const auto& an = frontend::checked(a, "average");
+  const auto& wn = frontend::checked(weights, "average");
+  if (wn->shape != an->shape)
+    throw shape_error("average: weights of shape " + shape_str(wn->shape) + " differ from the array's shape " +
+                      shape_str(an->shape) + " (1-D weights along an axis need reshape, which is not supported yet)");
+  // NumPy: result_type(a, w, 1.0) for integer inputs; the weights' sum is the scale.
+  dtype t = promote_types(an->dt, wn->dt);
+  if (!is_inexact(an->dt)) t = promote_types(t, dtype::float64);
+  array scale = sum(weights, axis, keepdims, t);
+  array weighted = sum(multiply(a.astype(t), weights.astype(t)), axis, keepdims, t);
+  return true_divide(weighted, scale);
+}
+
+}  // namespace ndfuse
