@@ -43,6 +43,7 @@ std::int64_t to_int64(double d) {
 }  // namespace
 
 bool vectorized(const ir::kernel_ir& k) {
+  if (k.reduction) return false;
   return std::all_of(k.inputs.begin(), k.inputs.end(), [](const auto& in) { return is_flat(in.cls); }) &&
          std::all_of(k.iotas.begin(), k.iotas.end(), is_flat);
 }
@@ -56,7 +57,61 @@ int vector_width(const ir::kernel_ir& k) {
 }
 
 bool needs_multi_index(const ir::kernel_ir& k) {
-  return !vectorized(k) && k.ndim > 1;
+  return k.reduction || (!vectorized(k) && k.ndim > 1);
+}
+
+std::string reduce_acc_type(const ir::kernel_ir& k) {
+  const auto& r = *k.reduction;
+  if (ir::is_arg_reduction(r.kind)) return std::string("nf_arg<") + cuda_type(r.acc_dt) + ">";
+  return cuda_type(r.acc_dt);
+}
+
+std::size_t reduce_acc_bytes(const ir::kernel_ir& k) {
+  const auto& r = *k.reduction;
+  const std::size_t size = itemsize(r.acc_dt);
+  if (!ir::is_arg_reduction(r.kind)) return size;
+  const std::size_t align = r.acc_dt == dtype::complex128 ? 16 : 8;
+  const std::size_t bytes = (size + 7) / 8 * 8 + 8;
+  return (bytes + align - 1) / align * align;
+}
+
+reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64_t n_red, int sm_count) {
+  const auto& r = *k.reduction;
+  const std::int64_t target = std::int64_t(std::max(sm_count, 1)) * blocks_per_sm;  // a full device
+  reduce_config c;
+  if (r.strategy == ir::reduce_strategy::reduce_strategy_scan) {
+    c.grid_x = static_cast<unsigned>(std::clamp<std::int64_t>(n_out, 1, target * 4));
+    return c;
+  }
+  std::int64_t r_lanes, o_lanes;
+  if (r.strategy == ir::reduce_strategy::reduce_strategy_outer) {
+    o_lanes = 32;
+    r_lanes = 8;
+  } else {
+    // Enough lanes along a row that each takes about eight elements, from a warp to the block.
+    r_lanes = 32;
+    while (r_lanes < block_threads && r_lanes * 8 < n_red) r_lanes *= 2;
+    o_lanes = block_threads / r_lanes;
+  }
+  const std::int64_t blocks_x = (n_out + o_lanes - 1) / o_lanes;
+  std::int64_t grid_y = 1;
+  if (blocks_x < target) {
+    // Too few outputs to fill the device: split each output's elements over grid_y blocks, but
+    // leave every thread at least four elements.
+    const std::int64_t useful = (n_red + r_lanes * 4 - 1) / (r_lanes * 4);
+    grid_y = std::clamp<std::int64_t>((target + blocks_x - 1) / blocks_x, 1, std::max<std::int64_t>(useful, 1));
+    grid_y = std::min<std::int64_t>(grid_y, 65535);
+  }
+  c.block_x = static_cast<unsigned>(r.strategy == ir::reduce_strategy::reduce_strategy_outer ? o_lanes : r_lanes);
+  c.block_y = static_cast<unsigned>(r.strategy == ir::reduce_strategy::reduce_strategy_outer ? r_lanes : o_lanes);
+  c.grid_y = static_cast<unsigned>(grid_y);
+  // With a split, blockIdx.x must cover each output exactly once (one arrival counter per column).
+  c.grid_x = static_cast<unsigned>(std::clamp<std::int64_t>(blocks_x, 1, grid_y > 1 ? blocks_x : target * 8));
+  if (grid_y > 1) {
+    c.partial_bytes = static_cast<std::size_t>(grid_y * n_out) * reduce_acc_bytes(k);
+    c.arrival_count = c.grid_x;
+  }
+  return c;
 }
 
 launch_config launch_dims(const ir::kernel_ir& k, std::int64_t n, int sm_count) {
@@ -80,9 +135,14 @@ std::vector<param_info> param_layout(const ir::kernel_ir& k) {
   if (multi)
     p.push_back(
         {param_role::param_role_shape, -1, "nf_dims<" + nd + ", " + idx + ">", "shape", isz * k.ndim, isz});
+  if (k.reduction) p.push_back({param_role::param_role_reduce, -1, "nf_reduce_args", "reduce", 32, 8});
   for (std::size_t o = 0; o < k.outputs.size(); ++o)
     p.push_back({param_role::param_role_output, int(o), std::string(cuda_type(k.outputs[o].dt)) + "*",
                  numbered("out", o), 8, 8});
+  const bool scan = k.reduction && k.reduction->strategy == ir::reduce_strategy::reduce_strategy_scan;
+  if (scan)
+    p.push_back({param_role::param_role_output_strides, -1, "nf_dims<" + nd + ", " + off + ">", "out_strides",
+                 isz * k.ndim, isz});
   for (std::size_t i = 0; i < k.inputs.size(); ++i) {
     const std::string s = std::to_string(i);
     p.push_back({param_role::param_role_input, int(i),
@@ -94,6 +154,9 @@ std::vector<param_info> param_layout(const ir::kernel_ir& k) {
   for (std::size_t i = 0; i < k.scalars.size(); ++i)
     p.push_back({param_role::param_role_scalar, int(i), cuda_type(k.scalars[i]), numbered("s", i),
                  itemsize(k.scalars[i]), scalar_align(k.scalars[i])});
+  if (k.reduction && !ir::is_arg_reduction(k.reduction->kind))
+    p.push_back({param_role::param_role_identity, -1, cuda_type(k.reduction->acc_dt), "identity",
+                 itemsize(k.reduction->acc_dt), scalar_align(k.reduction->acc_dt)});
   for (std::size_t i = 0; i < k.iotas.size(); ++i) {
     const std::string s = std::to_string(i);
     p.push_back({param_role::param_role_iota, int(i), "nf_iota_params", "it" + s, sizeof(iota_block), 8});
@@ -115,11 +178,12 @@ param_plan plan_params(const ir::kernel_ir& k) {
   return plan;
 }
 
-kernel_params build_params(const ir::kernel_ir& k, const ir::kernel_args& a) {
-  return build_params(k, plan_params(k), a);
+kernel_params build_params(const ir::kernel_ir& k, const ir::kernel_args& a, const reduce_scratch& scratch) {
+  return build_params(k, plan_params(k), a, scratch);
 }
 
-kernel_params build_params(const ir::kernel_ir& k, const param_plan& plan, const ir::kernel_args& a) {
+kernel_params build_params(const ir::kernel_ir& k, const param_plan& plan, const ir::kernel_args& a,
+                           const reduce_scratch& scratch) {
   if (a.shape.size() != static_cast<std::size_t>(k.ndim) || a.inputs.size() != k.inputs.size() ||
       a.scalars.size() != k.scalars.size() || a.iotas.size() != k.iotas.size() ||
       a.outputs.size() != k.outputs.size())
@@ -198,6 +262,27 @@ kernel_params build_params(const ir::kernel_ir& k, const param_plan& plan, const
         std::memcpy(dst, &b, sizeof b);
         break;
       }
+      case param_role::param_role_reduce: {
+        // Host mirror of nf_reduce_args.
+        const int kept = k.reduction->kept_ndim;
+        std::uint64_t n_out = 1, n_red = 1;
+        for (int d = 0; d < k.ndim; ++d) (d < kept ? n_out : n_red) *= static_cast<std::uint64_t>(a.shape[d]);
+        std::memcpy(dst, &n_out, 8);
+        std::memcpy(dst + 8, &n_red, 8);
+        std::memcpy(dst + 16, &scratch.partials, 8);
+        std::memcpy(dst + 24, &scratch.arrivals, 8);
+        break;
+      }
+      case param_role::param_role_output_strides: {
+        const auto& st = a.output_strides;
+        if (st.size() != static_cast<std::size_t>(k.ndim))
+          throw error("jit::build_params: output strides do not match ndim");
+        for (int d = 0; d < k.ndim; ++d) put_int(dst + d * isz, st[d], true, "an output stride");
+        break;
+      }
+      case param_role::param_role_identity:
+        std::memcpy(dst, a.identity.bytes, p.size);
+        break;
       case param_role::param_role_iota_coeffs: {
         const auto& c = a.iotas[p.slot].coeffs;
         if (c.size() != static_cast<std::size_t>(k.ndim))

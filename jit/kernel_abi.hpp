@@ -21,6 +21,13 @@
 //   it<k>_coeffs      nf_dims<ND, long long>    only for broadcast/strided iotas
 // nf_dims<N, I> is a struct of N values of I (size N * sizeof(I), aligned as I).
 //
+// Reduction and scan kernels (kernel_ir::reduction) take `shape` always, then after it
+//   reduce             nf_reduce_args            n_out, n_red, partials, arrivals (nf_reduce.cuh)
+// and, after the outputs, for scans only
+//   out_strides        nf_dims<ND, off>          element strides of every output over the shape
+// and, after the scalars, for value folds and scans
+//   identity           Acc (by value)            the fold's starting value, of acc_dt
+//
 // Launch with block_threads threads per block and the grid from launch_dims(); the kernel is a
 // grid-stride loop, so any grid size is correct.
 #pragma once
@@ -63,6 +70,9 @@ enum class param_role : std::uint8_t {
   param_role_scalar,
   param_role_iota,
   param_role_iota_coeffs,
+  param_role_reduce,
+  param_role_output_strides,
+  param_role_identity,
 };
 
 struct param_info {
@@ -84,6 +94,12 @@ struct param_plan {
 };
 param_plan plan_params(const ir::kernel_ir& k);
 
+// Scratch of one reduction launch: partial results and arrival counters (when blocks share outputs).
+struct reduce_scratch {
+  void* partials = nullptr;
+  void* arrivals = nullptr;
+};
+
 // Parameter values for cuLaunchKernel: data() is its kernelParams (one pointer per parameter into
 // storage owned by this object). Movable, not copyable (the pointers point into its own storage).
 class kernel_params {
@@ -100,7 +116,8 @@ class kernel_params {
   const std::byte* bytes(std::size_t i) const { return static_cast<const std::byte*>(pointers_.at(i)); }
 
  private:
-  friend kernel_params build_params(const ir::kernel_ir& k, const param_plan& plan, const ir::kernel_args& a);
+  friend kernel_params build_params(const ir::kernel_ir& k, const param_plan& plan, const ir::kernel_args& a,
+                                    const reduce_scratch& scratch);
   struct alignas(16) chunk {
     std::byte b[16];
   };
@@ -110,7 +127,20 @@ class kernel_params {
 
 // Throws nf::error when the arguments do not fit the kernel (slot counts, ndim, or a stride that a
 // 32-bit kernel cannot hold).
-kernel_params build_params(const ir::kernel_ir& k, const ir::kernel_args& a);
-kernel_params build_params(const ir::kernel_ir& k, const param_plan& plan, const ir::kernel_args& a);
+kernel_params build_params(const ir::kernel_ir& k, const ir::kernel_args& a, const reduce_scratch& scratch = {});
+kernel_params build_params(const ir::kernel_ir& k, const param_plan& plan, const ir::kernel_args& a,
+                           const reduce_scratch& scratch = {});
+
+// Reductions: the C++ type of the accumulator in generated code (nf_arg<T> for arg kinds), and
+// its size on the device.
+std::string reduce_acc_type(const ir::kernel_ir& k);
+std::size_t reduce_acc_bytes(const ir::kernel_ir& k);
+// The grid and block of a reduction or scan (block.x * block.y == block_threads for reductions).
+struct reduce_config {
+  unsigned grid_x = 1, grid_y = 1, block_x = block_threads, block_y = 1;
+  std::size_t partial_bytes = 0;  // scratch for partial results (grid_y > 1), 0 otherwise
+  std::size_t arrival_count = 0;  // counters to zero before the launch
+};
+reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64_t n_red, int sm_count);
 
 }  // namespace ndfuse::jit

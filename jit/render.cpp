@@ -1,4 +1,5 @@
 #include "jit/render.hpp"
+#include "jit/render_parts.hpp"
 
 #include <algorithm>
 #include <sstream>
@@ -9,12 +10,11 @@
 
 namespace ndfuse::jit {
 
-namespace {
-
 using ir::index_class;
 using ir::op_code;
 
-bool is_flat(index_class c) {
+
+bool is_flat(ir::index_class c) {
   return c == index_class::index_class_flat;
 }
 
@@ -58,6 +58,8 @@ std::string expression(const ir::kernel_ir& k, const ir::instr& in) {
       return "nf_cast<" + std::string(type) + ">(" + value(in.args[0]) + ")";
     case op_code::op_code_where:
       return value(in.args[0]) + " ? " + value(in.args[1]) + " : " + value(in.args[2]);
+    case op_code::op_code_reduced:
+      return "reduced";
     default: {
       std::string operands[3];
       int count = 0;
@@ -66,6 +68,22 @@ std::string expression(const ir::kernel_ir& k, const ir::instr& in) {
     }
   }
 }
+
+std::string kernel_signature(const ir::kernel_ir& k, const std::string& name) {
+  std::ostringstream os;
+  os << "extern \"C\" __global__ void __launch_bounds__(" << block_threads << ")\n" << name << '(';
+  const auto layout = param_layout(k);
+  for (std::size_t p = 0; p < layout.size(); ++p) {
+    const auto& info = layout[p];
+    const bool pointer =
+        info.role == param_role::param_role_output || info.role == param_role::param_role_input;
+    os << (p ? ",\n    " : "") << (pointer ? "" : "const ") << info.type << ' ' << info.name;
+  }
+  os << ")";
+  return os.str();
+}
+
+namespace {
 
 std::string header_comment(const ir::kernel_ir& k, const std::string& name) {
   std::ostringstream os;
@@ -182,20 +200,6 @@ std::string element_call(const ir::kernel_ir& k, const std::string& name, Out&& 
   return s + ")";
 }
 
-std::string kernel_signature(const ir::kernel_ir& k, const std::string& name) {
-  std::ostringstream os;
-  os << "extern \"C\" __global__ void __launch_bounds__(" << block_threads << ")\n" << name << '(';
-  const auto layout = param_layout(k);
-  for (std::size_t p = 0; p < layout.size(); ++p) {
-    const auto& info = layout[p];
-    const bool pointer =
-        info.role == param_role::param_role_output || info.role == param_role::param_role_input;
-    os << (p ? ",\n    " : "") << (pointer ? "" : "const ") << info.type << ' ' << info.name;
-  }
-  os << ")";
-  return os.str();
-}
-
 // All inputs and iotas flat: a 16-byte vector loop over whole vectors, then a scalar loop for the
 // tail (or for everything when some array is not aligned for vector access).
 std::string vectorized_body(const ir::kernel_ir& k, const std::string& name, const std::string& idx) {
@@ -305,6 +309,7 @@ std::string strided_body(const ir::kernel_ir& k, const std::string& name, const 
 
 std::string kernel_code(const ir::kernel_ir& k, const std::string& name) {
   check_identifier(name);
+  if (k.reduction) return reduction_kernel_code(k, name);
   if (k.outputs.empty()) throw error("jit::render: kernel " + name + " has no outputs");
   if (k.ndim < 1) throw error("jit::render: kernel " + name + " has ndim < 1");
   const std::string idx = k.index_64 ? "unsigned long long" : "unsigned";
@@ -320,12 +325,12 @@ std::string kernel_code(const ir::kernel_ir& k, const std::string& name) {
   return os.str();
 }
 
+}  // namespace
+
 std::string include_line() {
   return std::string("#include \"") + prelude_header +
          "\"  // jit/prelude/*.cuh: element types, op functions, math\n";
 }
-
-}  // namespace
 
 std::string render(const ir::kernel_ir& k, const std::string& name) {
   std::string body = kernel_code(k, name);

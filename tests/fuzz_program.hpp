@@ -1,6 +1,6 @@
 // The random-program generator shared by the fuzz test (fused against eager) and the cross-backend
-// test (cpu against cuda): random DAGs of elementwise and broadcast ops over random inputs, fully
-// determined by a seed.
+// test (cpu against cuda): random DAGs of elementwise, broadcast, reduction and scan ops over
+// random inputs, fully determined by a seed.
 #pragma once
 #include <cmath>
 #include <cstring>
@@ -52,6 +52,19 @@ inline const std::vector<std::pair<const char*, builder>>& ops() {
          return c;
        }},
       {"clip", [](auto& a, auto&, double s) { return nf::clip(a, -s, s); }},
+      // Reductions and scans: keepdims keeps later broadcasting meaningful; a bad axis or an empty
+      // max throws at the call, which the generator records and skips.
+      {"sum_last_keep", [](auto& a, auto&, double) { return nf::sum(a, -1, true); }},
+      {"mean_all", [](auto& a, auto&, double) { return nf::mean(a); }},
+      {"max_first_keep", [](auto& a, auto&, double) { return nf::max(a, 0, true); }},
+      {"argmin_last_keep", [](auto& a, auto&, double) { return nf::argmin(a, -1, true); }},
+      {"prod_all_keep", [](auto& a, auto&, double) { return nf::prod(a, nf::none, true); }},
+      {"any_first_keep", [](auto& a, auto&, double) { return nf::any(a, 0, true); }},
+      {"var_last_keep", [](auto& a, auto&, double) { return nf::var(a, -1, 1.0, true); }},
+      {"nansum_first_keep", [](auto& a, auto&, double) { return nf::nansum(a, 0, true); }},
+      {"norm", [](auto& a, auto&, double) { return nf::linalg::norm(a); }},
+      {"cumsum_last", [](auto& a, auto&, double) { return nf::cumsum(a, -1); }},
+      {"sum_of_product", [](auto& a, auto& b, double) { return nf::sum(a * b, 0, true); }},
   };
   return table;
 }

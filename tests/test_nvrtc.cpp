@@ -23,6 +23,7 @@
 #include "jit/nvrtc_compiler.hpp"
 #include "jit/render.hpp"
 #include "ndfuse/jit.hpp"
+#include "ndfuse/reduce.hpp"
 #include "schedule/plan.hpp"
 #endif
 
@@ -150,11 +151,12 @@ TEST_CASE("every op compiles for every dtype loop it has", "[nvrtc]") {
   std::vector<program> programs;
   // Several ops share a program: NVRTC's fixed cost per program dominates small kernels.
   constexpr int ops_per_program = 6;
-  for (int c = static_cast<int>(op_code::op_code_where) + 1; c < static_cast<int>(op_code::op_code_count);
-       ++c) {
+  // The registry ops: from the first (add) to the end; the structural codes come before.
+  const int first_op = static_cast<int>(op_code::op_code_add);
+  for (int c = first_op; c < static_cast<int>(op_code::op_code_count); ++c) {
     const auto op = static_cast<op_code>(c);
     const auto& info = ir::info(op);
-    if ((c - static_cast<int>(op_code::op_code_where) - 1) % ops_per_program == 0)
+    if ((c - first_op) % ops_per_program == 0)
       programs.push_back({"k_ops_from_" + std::string(info.name), {}});
     REQUIRE(!info.loops.empty());
     for (const auto& loop : info.loops) {
@@ -168,6 +170,46 @@ TEST_CASE("every op compiles for every dtype loop it has", "[nvrtc]") {
           kname(std::string(info.name) + "_" + std::string(nf::dtype_name(loop.in))), std::move(b.k));
     }
   }
+  compile_programs(programs);
+}
+
+// Reduction and scan kernels as the fuser plans them (prologue, fold, epilogue), rendered and
+// compiled: every fold over every dtype it supports, in each strategy (full, inner, outer, scan),
+// arg reductions with their nan forms, and a fused prologue/epilogue with strided inputs.
+TEST_CASE("reduction and scan kernels compile for every fold, dtype and strategy", "[nvrtc]") {
+  std::vector<program> programs;
+  auto add_plan = [&](const std::string& group, const nf::array& result) {
+    if (programs.empty() || programs.back().kernels.size() >= 24) programs.push_back({"k_reduce_" + group, {}});
+    const auto plan = ndfuse::schedule::make_plan({result.node()});
+    for (const auto& step : plan.steps)
+      programs.back().kernels.emplace_back(step.name + "_" + std::to_string(programs.back().kernels.size()),
+                                           step.kernel);
+  };
+  nf::array base = nf::asarray(std::vector<double>(24, 1.5), {2, 3, 4});
+  base.eval();
+  for (dtype t : all_dtypes()) {
+    nf::array x = base.astype(t);
+    x.eval();
+    const std::string tn(nf::dtype_name(t));
+    add_plan(tn, nf::sum(x));                       // full
+    add_plan(tn, nf::prod(x, -1));                  // inner
+    add_plan(tn, nf::max(x, 0));                    // outer
+    add_plan(tn, nf::min(x, {0, 2}, true));         // strided kept and reduced dims
+    add_plan(tn, nf::any(x, 1));
+    add_plan(tn, nf::all(x));
+    add_plan(tn, nf::argmax(x, 1));
+    add_plan(tn, nf::argmin(x));
+    add_plan(tn, nf::cumsum(x, 1));
+    add_plan(tn, nf::cumprod(x));
+    if (nf::is_inexact(t)) {
+      add_plan(tn, nf::nanmax(x, -1));
+      add_plan(tn, nf::nanargmin(x, 0));
+      add_plan(tn, nf::nanargmax(x));
+      add_plan(tn, nf::mean(x * 2.0, 1));  // fused prologue and epilogue
+      add_plan(tn, nf::linalg::norm(x, 2, 2));
+    }
+  }
+  REQUIRE(programs.size() > 5);
   compile_programs(programs);
 }
 

@@ -14,7 +14,9 @@
 #pragma once
 #include <initializer_list>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "ndfuse/array.hpp"
@@ -72,8 +74,10 @@ NDFUSE_REDUCTION(nanmax)
 NDFUSE_REDUCTION(ptp)
 NDFUSE_REDUCTION(any)
 NDFUSE_REDUCTION(count_nonzero)
-// Index of the first extremum along the axis (or in the flattened array for nf::none), int64.
-// nanargmin/nanargmax skip NaN; an all-NaN slice gives -1 (NumPy raises ValueError there).
+// Index of the first extremum along one axis (or in the flattened array for nf::none), int64;
+// several axes throw shape_error, as NumPy refuses a tuple there.
+// nanargmin/nanargmax treat NaN as +inf/-inf as NumPy does; an all-NaN slice gives -1 (NumPy
+// raises ValueError there: a data-dependent error cannot be raised where the node is built).
 NDFUSE_REDUCTION(argmin)
 NDFUSE_REDUCTION(argmax)
 NDFUSE_REDUCTION(nanargmin)
@@ -106,6 +110,12 @@ array average(const array& a, axes axis, const array& weights, bool keepdims = f
 // Cumulative sum and product along one axis, or over the flattened array (nf::none).
 array cumsum(const array& a, std::optional<int> axis = std::nullopt, reduce_dtype dt = std::nullopt);
 array cumprod(const array& a, std::optional<int> axis = std::nullopt, reduce_dtype dt = std::nullopt);
+inline array cumsum(const array& a, none_t, reduce_dtype dt = std::nullopt) {
+  return cumsum(a, std::nullopt, dt);
+}
+inline array cumprod(const array& a, none_t, reduce_dtype dt = std::nullopt) {
+  return cumprod(a, std::nullopt, dt);
+}
 
 namespace linalg {
 
@@ -113,8 +123,9 @@ namespace linalg {
 class norm_order {
  public:
   norm_order() = default;  // NumPy's ord=None: 2-norm of a vector, Frobenius of a matrix
-  norm_order(double p) : p_(p), set_(true) {}
-  norm_order(int p) : p_(p), set_(true) {}
+  template <class T>
+  requires std::is_arithmetic_v<T> norm_order(T p) : p_(static_cast<double>(p)), set_(true) {}
+  norm_order(std::string name) : name_(std::move(name)), set_(true) {}
   norm_order(const char* name) : name_(name), set_(true) {}
   bool is_default() const { return !set_; }
   bool is_named() const { return !name_.empty(); }
@@ -123,7 +134,7 @@ class norm_order {
 
  private:
   double p_ = 2;
-  std::string_view name_;
+  std::string name_;
   bool set_ = false;
 };
 

@@ -11,6 +11,14 @@ namespace ndfuse::linalg {
 
 namespace {
 
+// NumPy's abs(x).max(axis, initial=0): the largest magnitude, 0 for an empty x.
+array max_magnitude(const array& a, const axes& axis, bool keepdims) {
+  const dtype t = a.dtype();
+  const std::uint64_t mask = frontend::axis_mask(axis, a.ndim(), "linalg.norm");
+  return frontend::reduce_value(a, ir::op_code::op_code_maximum, t, t, mask, keepdims, "linalg.norm",
+                                frontend::scalar_to_bits(scalar(0), t, "linalg.norm"));
+}
+
 bool is_inf(double p, int sign) {
   return std::isinf(p) && (p > 0) == (sign > 0);
 }
@@ -25,7 +33,7 @@ array vector_norm(const array& x, const norm_order& ord, const axes& axis, bool 
     array sq = is_complex(x.dtype()) ? real(multiply(x, conj(x))) : multiply(x, x);
     return sqrt(sum(sq, axis, keepdims));
   }
-  if (is_inf(p, 1)) return max(abs(x), axis, keepdims);
+  if (is_inf(p, 1)) return max_magnitude(abs(x), axis, keepdims);
   if (is_inf(p, -1)) return min(abs(x), axis, keepdims);
   if (p == 0) return sum(not_equal(x, operand(0)).astype(real_t), axis, keepdims);
   if (p == 1) return sum(abs(x), axis, keepdims);
@@ -51,7 +59,7 @@ array matrix_norm(const array& x, const norm_order& ord, int row, int col, bool 
   int other = columns ? col : row;
   array s = sum(abs(x), summed, keepdims);
   if (!keepdims && other > summed) --other;
-  return largest ? max(s, other, keepdims) : min(s, other, keepdims);
+  return largest ? max_magnitude(s, other, keepdims) : min(s, other, keepdims);
 }
 
 }  // namespace

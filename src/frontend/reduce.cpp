@@ -151,19 +151,21 @@ array as_inexact(const array& x) {
 }
 
 array reduce_value(const array& x, op_code combine, dtype acc, dtype result, std::uint64_t mask, bool keepdims,
-                   const char* op) {
+                   const char* op, const std::optional<ir::scalar_bits>& initial) {
   const node_ptr& xn = checked(x, op);
-  if (!has_identity(combine)) check_nonempty(xn, mask, op, combine_name(combine));
+  if (!has_identity(combine) && !initial) check_nonempty(xn, mask, op, combine_name(combine));
   ir::reduction_params p;
   p.combine = combine;
   p.acc_dt = acc;
-  p.identity = identity_bits(combine, acc);
+  p.identity = initial ? *initial : identity_bits(combine, acc);
   p.axes = mask;
   return finish(reduce_node(cast_node(xn, acc), result, p, keepdims));
 }
 
 array reduce_arg(const array& x, ir::reduce_kind kind, std::uint64_t mask, bool keepdims, const char* op) {
   const node_ptr& xn = checked(x, op);
+  if (std::popcount(mask) > 1 && std::popcount(mask) != static_cast<int>(xn->shape.size()))
+    throw shape_error(std::string(op) + ": axis must be one integer or none, not several axes");
   check_nonempty(xn, mask, op, op);
   // NumPy's argmax over several axes is an error; axis=None means the flattened array.
   ir::reduction_params p;
@@ -177,7 +179,8 @@ array& assign_reduction(out o, const array& result, const char* op) {
   if (o.target.shape() != result.shape())
     throw shape_error(std::string(op) + ": output parameter has shape " + shape_str(o.target.shape()) +
                       ", the reduction's result has shape " + shape_str(result.shape()));
-  o.target.assign(result);
+  // NumPy casts a reduction into out= unsafely (a float sum into an int out truncates).
+  o.target.assign(result, casting::casting_unsafe);
   return o.target;
 }
 

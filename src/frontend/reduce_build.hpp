@@ -1,6 +1,7 @@
 // Builders shared by the reduction frontends (reduce.cpp, statistics.cpp, norm.cpp).
 #pragma once
 #include <cstdint>
+#include <optional>
 
 #include "frontend/build.hpp"
 #include "ir/reduction.hpp"
@@ -19,8 +20,10 @@ ir::scalar_bits identity_bits(ir::op_code combine, dtype t);
 
 // A reduce node over `mask` of x: x is cast to acc (in the fused prologue), folded with `combine`,
 // and the result cast to `result`. Throws shape_error when an empty slice has no identity.
+// `initial` (NumPy's initial=) starts the fold instead of the op's identity, which also makes an
+// empty max well defined.
 array reduce_value(const array& x, ir::op_code combine, dtype acc, dtype result, std::uint64_t mask,
-                   bool keepdims, const char* op);
+                   bool keepdims, const char* op, const std::optional<ir::scalar_bits>& initial = std::nullopt);
 array reduce_arg(const array& x, ir::reduce_kind kind, std::uint64_t mask, bool keepdims, const char* op);
 
 // NumPy's accumulator dtype for sum/prod/cumsum: small ints widen to int64 / uint64, bool to int64.

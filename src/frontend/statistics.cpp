@@ -77,12 +77,49 @@ array average(const array& a, axes axis, bool keepdims) {
   return mean(a, std::move(axis), keepdims);
 }
 
-array average(const array& a, axes axis, const array& weights, bool keepdims) {
+namespace {
+
+// 1-D weights along `axis` of an n-d array, as a broadcastable view: shape 1 everywhere but
+// there. The weights are evaluated first (a view of a buffer costs nothing).
+array weights_along(const array& weights, int axis, std::int64_t ndim) {
+  array w = weights;
+  w.eval();
+  const auto& wn = w.node();
+  auto view = std::make_shared<ir::node>();
+  view->op = ir::op_code::op_code_buffer;
+  view->dt = wn->dt;
+  view->shape.assign(static_cast<std::size_t>(ndim), 1);
+  view->shape[static_cast<std::size_t>(axis)] = wn->shape[0];
+  view->strides.assign(static_cast<std::size_t>(ndim), 0);
+  view->strides[static_cast<std::size_t>(axis)] = wn->strides[0];
+  view->offset = wn->offset;
+  view->storage = wn->storage;
+  return array(view);
+}
+
+}  // namespace
+
+array average(const array& a, axes axis, const array& weights_in, bool keepdims) {
   const auto& an = frontend::checked(a, "average");
-  const auto& wn = frontend::checked(weights, "average");
-  if (wn->shape != an->shape)
-    throw shape_error("average: weights of shape " + shape_str(wn->shape) + " differ from the array's shape " +
-                      shape_str(an->shape) + " (1-D weights along an axis need reshape, which is not supported yet)");
+  const auto& wn0 = frontend::checked(weights_in, "average");
+  array weights = weights_in;
+  if (wn0->shape != an->shape) {
+    // NumPy: differing shapes need 1-D weights and one axis, with the axis' length.
+    if (axis.all())
+      throw shape_error("average: axis must be specified when shapes of a " + shape_str(an->shape) +
+                        " and weights " + shape_str(wn0->shape) + " differ");
+    if (wn0->shape.size() != 1 || axis.list().size() != 1)
+      throw shape_error("average: 1D weights expected when shapes of a " + shape_str(an->shape) + " and weights " +
+                        shape_str(wn0->shape) + " differ");
+    const std::uint64_t mask = frontend::axis_mask(axis, a.ndim(), "average");
+    int k = 0;
+    while (!(mask >> k & 1)) ++k;
+    if (wn0->shape[0] != an->shape[static_cast<std::size_t>(k)])
+      throw shape_error("average: length of weights " + shape_str(wn0->shape) +
+                        " not compatible with specified axis of shape " + shape_str(an->shape));
+    weights = weights_along(weights_in, k, a.ndim());
+  }
+  const auto& wn = weights.node();
   // NumPy: result_type(a, w, 1.0) for integer inputs; the weights' sum is the scale.
   dtype t = promote_types(an->dt, wn->dt);
   if (!is_inexact(an->dt)) t = promote_types(t, dtype::float64);

@@ -454,30 +454,30 @@ void collapse_dimensions(plan& p) {
   }
 }
 
-// Reductions: full when nothing is kept; otherwise inner when the main input's reduced dim is the
-// contiguous one (threads of a block share a row), outer when its kept dim is (threads take
-// neighbouring outputs and walk down the columns together).
-void choose_reduce_strategy(plan& p) {
+// Reductions: full when nothing is kept; otherwise inner when the input's last axis (of extent > 1)
+// is reduced, so threads of a block share a row, and outer when it is kept, so neighbouring
+// threads take neighbouring outputs. The choice follows the logical shape, not the strides: the
+// fold order then depends on sizes alone, and a fused reduction gives the same bits as an eager one.
+void choose_reduce_strategy(fuse_state& s, plan& p) {
   trace_pass("choose_reduce_strategy");
-  for (auto& step : p.steps) {
+  for (std::size_t g = 0; g < p.steps.size(); ++g) {
+    auto& step = p.steps[g];
     auto& red = step.kernel.reduction;
     if (!red || red->strategy == ir::reduce_strategy::reduce_strategy_scan) continue;
-    const int nd = step.kernel.ndim, kept = red->kept_ndim;
-    if (kept == 0) {
+    if (red->kept_ndim == 0) {
       red->strategy = ir::reduce_strategy::reduce_strategy_full;
       continue;
     }
-    red->strategy = ir::reduce_strategy::reduce_strategy_inner;
-    for (const auto& in : step.inputs) {
-      const auto& st = in.strides;
-      bool reads_reduced = false;
-      for (int d = kept; d < nd; ++d) reads_reduced = reads_reduced || st[d] != 0;
-      if (!reads_reduced) continue;
-      const auto inner_reduced = std::abs(st[nd - 1]);
-      const auto inner_kept = std::abs(st[kept - 1]);
-      if (inner_reduced != 1 && inner_kept == 1) red->strategy = ir::reduce_strategy::reduce_strategy_outer;
-      break;
-    }
+    const ir::node* home = s.pending.at(s.groups[g].front().get()).home;
+    const shape_t& shape = home->inputs[0]->shape;
+    bool last_reduced = true;
+    for (std::size_t a = shape.size(); a-- > 0;)
+      if (shape[a] > 1) {
+        last_reduced = home->reduction.axes >> a & 1;
+        break;
+      }
+    red->strategy =
+        last_reduced ? ir::reduce_strategy::reduce_strategy_inner : ir::reduce_strategy::reduce_strategy_outer;
   }
 }
 
@@ -566,7 +566,7 @@ plan make_plan(const std::vector<node_ptr>& roots) {
   group_by_iteration_space(s);
   lower_to_kernel_ir(s, p);
   collapse_dimensions(p);
-  choose_reduce_strategy(p);
+  choose_reduce_strategy(s, p);
   classify_indices(p);
   choose_donations(s, p);
   for (auto& step : p.steps) {

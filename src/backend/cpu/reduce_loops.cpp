@@ -31,7 +31,10 @@ void fold(void* acc, const void* values, std::int64_t n) {
   using C = ir::compute_t<T>;
   const S* v = static_cast<const S*>(values);
   C r;
-  if (n < 8) {
+  // Integer folds are exact and associative (wrapping add and multiply, min, max, logical ops), so
+  // a plain loop gives the same result; GCC 12 at -O3 also miscompiles the eight-lane form below
+  // for int8 lanes.
+  if (n < 8 || std::is_integral_v<C>) {
     r = ir::to_compute<T>(v[0]);
     for (std::int64_t i = 1; i < n; ++i) r = apply<Op, T>(r, ir::to_compute<T>(v[i]));
   } else {
@@ -83,22 +86,39 @@ bool less(C a, C b) {
     return a < b;
 }
 
-// Whether value a beats the current winner b (which is a taken value).
-template <ir::reduce_kind K, class C>
-bool beats(C a, C b) {
-  using ir::reduce_kind;
-  if constexpr (K == reduce_kind::reduce_kind_argmin)
-    return is_nan(a) ? !is_nan(b) : !is_nan(b) && less(a, b);
-  else if constexpr (K == reduce_kind::reduce_kind_argmax)
-    return is_nan(a) ? !is_nan(b) : !is_nan(b) && less(b, a);
-  else if constexpr (K == reduce_kind::reduce_kind_nanargmin)
-    return !is_nan(a) && (is_nan(b) || less(a, b));
-  else
-    return !is_nan(a) && (is_nan(b) || less(b, a));
-}
-
 template <ir::reduce_kind K>
 constexpr bool skips_nan = K == ir::reduce_kind::reduce_kind_nanargmin || K == ir::reduce_kind::reduce_kind_nanargmax;
+template <ir::reduce_kind K>
+constexpr bool is_max = K == ir::reduce_kind::reduce_kind_argmax || K == ir::reduce_kind::reduce_kind_nanargmax;
+
+// Whether value a beats the current winner b. argmin/argmax: NumPy's first NaN wins. The nan forms
+// see NaN as +inf (nanargmin) or -inf (nanargmax), as NumPy's _replace_nan does, so a NaN only
+// wins a tie by coming first.
+template <ir::reduce_kind K, class C>
+bool beats(C a, C b) {
+  if constexpr (!skips_nan<K>) {
+    if (is_nan(a) || is_nan(b)) return is_nan(a) && !is_nan(b);
+  }
+  return is_max<K> ? less(b, a) : less(a, b);
+}
+
+template <ir::reduce_kind K, class C>
+C nan_replaced(C x) {
+  if constexpr (skips_nan<K> && (ir::is_complex_v<C> || std::is_floating_point_v<C>)) {
+    if (is_nan(x)) return C(is_max<K> ? -HUGE_VAL : HUGE_VAL);
+  }
+  return x;
+}
+
+// The nan forms also track whether any non-NaN value was seen (NumPy raises for an all-NaN slice;
+// ndfuse answers -1): index >= 0 means yes, index <= -2 encodes the position -index - 2 of a
+// winner that only NaNs back, -1 means nothing taken yet.
+inline std::int64_t position(std::int64_t index) {
+  return index >= 0 ? index : -index - 2;
+}
+inline std::int64_t encode(std::int64_t position, bool real) {
+  return real ? position : -position - 2;
+}
 
 template <ir::reduce_kind K, dtype T>
 void arg_fold(arg_acc& acc, const void* values, std::int64_t n, std::int64_t first) {
@@ -108,31 +128,39 @@ void arg_fold(arg_acc& acc, const void* values, std::int64_t n, std::int64_t fir
   S best_s;
   std::memcpy(&best_s, acc.value, sizeof(S));
   C best = ir::to_compute<T>(best_s);
-  std::int64_t at = acc.index;
+  bool taken = acc.index != -1, real = acc.index >= 0;
+  std::int64_t at = position(acc.index);
   for (std::int64_t i = 0; i < n; ++i) {
-    const C x = ir::to_compute<T>(v[i]);
-    if (at < 0 ? !(skips_nan<K> && is_nan(x)) : beats<K>(x, best)) {
+    const C raw = ir::to_compute<T>(v[i]);
+    const C x = nan_replaced<K>(raw);
+    if (!taken || beats<K>(x, best)) {
       best = x;
-      best_s = v[i];
       at = first + i;
+      taken = true;
     }
+    real = real || !is_nan(raw);
   }
+  best_s = ir::to_storage<T>(best);
   std::memcpy(acc.value, &best_s, sizeof(S));
-  acc.index = at;
+  acc.index = !taken ? -1 : skips_nan<K> ? encode(at, real) : at;
 }
 
 template <ir::reduce_kind K, dtype T>
 void arg_combine(arg_acc& acc, const arg_acc& later) {
   using S = ir::storage_t<T>;
-  if (later.index < 0) return;
-  if (acc.index < 0) {
+  if (later.index == -1) return;
+  if (acc.index == -1) {
     acc = later;
     return;
   }
   S a, b;
   std::memcpy(&a, acc.value, sizeof(S));
   std::memcpy(&b, later.value, sizeof(S));
-  if (beats<K>(ir::to_compute<T>(b), ir::to_compute<T>(a))) acc = later;
+  const bool real = acc.index >= 0 || later.index >= 0;
+  const bool take = beats<K>(ir::to_compute<T>(b), ir::to_compute<T>(a));
+  const std::int64_t at = position(take ? later.index : acc.index);
+  if (take) std::memcpy(acc.value, later.value, sizeof acc.value);
+  acc.index = skips_nan<K> ? encode(at, real) : at;
 }
 
 constexpr std::size_t ops = static_cast<std::size_t>(op_code::op_code_count);

@@ -186,7 +186,7 @@ class reducer {
         if (arg_) {
           auto* acc = reinterpret_cast<arg_acc*>(p);
           for (std::int64_t c = 1; c < chunks; ++c) arg_combine_(*acc, acc[c]);
-          std::memcpy(result.at(o), &acc->index, sizeof(std::int64_t));
+          store_index(result.at(o), acc->index);
           continue;
         }
         for (std::int64_t w = 1; w < chunks; w *= 2)
@@ -197,12 +197,18 @@ class reducer {
     });
   }
 
+  // The nan forms encode an all-NaN winner as an index <= -2 (reduce_loops.cpp): -1 there.
+  static void store_index(char* out, std::int64_t index) {
+    const std::int64_t v = index < 0 ? -1 : index;
+    std::memcpy(out, &v, sizeof v);
+  }
+
   // One output's fold of n values (arg kinds: indices from `first`).
   void fold_one(char* out, const char* values, std::int64_t n, std::int64_t first) const {
     if (arg_) {
       arg_acc acc;
       arg_fold_(acc, values, n, first);
-      std::memcpy(out, &acc.index, sizeof(std::int64_t));
+      store_index(out, acc.index);
     } else {
       fold_(out, values, n);
     }

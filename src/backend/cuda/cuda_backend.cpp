@@ -136,11 +136,40 @@ class cuda_backend final : public device_backend {
     auto& k = const_cast<cuda_kernel&>(static_cast<const cuda_kernel&>(ck));
     const int device = current_device();
     const CUfunction fn = device == k.home_device ? k.home.function : function_on(k, ir, device);
+    if (ir.reduction) {
+      launch_reduction(fn, k, ir, a, device);
+      return;
+    }
     const jit::launch_config dims = jit::launch_dims(ir, a.size(), info(device).sm_count);
     jit::kernel_params params = jit::build_params(ir, k.params, a);
     check(driver().launch_kernel(fn, dims.grid, 1, 1, dims.block, 1, 1, 0, current_stream(), params.data(),
                                  nullptr),
           "cuLaunchKernel");
+  }
+
+  // A reduction's launch shape follows its sizes; when blocks share outputs, their partial results
+  // and arrival counters live in stream-ordered scratch, freed (stream-ordered) right after.
+  void launch_reduction(CUfunction fn, const cuda_kernel& k, const ir::kernel_ir& ir, const ir::kernel_args& a,
+                        int device) {
+    const int kept = ir.reduction->kept_ndim;
+    std::int64_t n_out = 1, n_red = 1;
+    for (int d = 0; d < ir.ndim; ++d) (d < kept ? n_out : n_red) *= a.shape[d];
+    const jit::reduce_config c = jit::reduce_dims(ir, n_out, n_red, info(device).sm_count);
+    jit::reduce_scratch scratch;
+    const std::size_t arrival_bytes = c.arrival_count * sizeof(unsigned);
+    const std::size_t partial_bytes = (c.partial_bytes + 255) / 256 * 256;
+    void* block = nullptr;
+    if (c.arrival_count) {
+      block = device_allocate(partial_bytes + arrival_bytes);
+      scratch.partials = block;
+      scratch.arrivals = static_cast<char*>(block) + partial_bytes;
+      check(cudaMemsetAsync(scratch.arrivals, 0, arrival_bytes, current_stream()), "cudaMemsetAsync");
+    }
+    jit::kernel_params params = jit::build_params(ir, k.params, a, scratch);
+    const CUresult r = driver().launch_kernel(fn, c.grid_x, c.grid_y, 1, c.block_x, c.block_y, 1, 0,
+                                              current_stream(), params.data(), nullptr);
+    if (block) device_free(block);
+    check(r, "cuLaunchKernel");
   }
 
   void synchronize() override {

@@ -1,0 +1,202 @@
+// ndfuse device prelude: the reduction and scan drivers that generated reduction kernels call.
+// A generated kernel supplies `element(o, r)` (its fused prologue: the value of reduced element r
+// of output o), `finish(o, acc)` (its epilogue: writes output o) and a combine functor; these
+// templates own the thread mapping and the fold order.
+//
+// Determinism: every fold happens in an order fixed by the launch shape (which depends only on
+// the sizes and the device), with no floating-point atomics. When several blocks share an output,
+// each publishes its partial result, and the last block to arrive (an integer atomic counter)
+// folds the partials in block order and runs the epilogue: one launch, same bits on every run.
+#ifndef NF_REDUCE_CUH
+#define NF_REDUCE_CUH
+#include "nf_compare.cuh"
+#include "nf_types.cuh"
+
+// Launch parameters of a reduction (host mirror: jit/kernel_abi.cpp).
+struct nf_reduce_args {
+  unsigned long long n_out;  // outputs: the product of the kept dims
+  unsigned long long n_red;  // elements folded into each output
+  void* partials;            // gridDim.y > 1: gridDim.y * n_out partial results
+  unsigned* arrivals;        // gridDim.y > 1: one zeroed counter per block column
+};
+
+// --- Arg reductions: the value and its index travel together -------------------------------------
+template <class T>
+struct nf_arg {
+  T value;
+  long long index;  // -1: nothing taken (an empty part, or only NaNs for the nan forms)
+};
+
+// Whether a beats b (both taken), NumPy's rules: the first NaN wins argmin/argmax; nanargmin and
+// nanargmax never take a NaN, so their values here are never NaN.
+template <class T, bool Max>
+__device__ __forceinline__ bool nf_arg_beats(T a, T b) {
+  const bool an = nf_isnan(a), bn = nf_isnan(b);
+  if (an || bn) return an && !bn;
+  return Max ? nf_less(b, a) : nf_less(a, b);
+}
+
+// The winner of two partial results; ties (and two NaNs) go to the smaller index, so the fold
+// order never changes which index is returned.
+template <class T, bool Max>
+struct nf_arg_combine {
+  __device__ __forceinline__ nf_arg<T> operator()(const nf_arg<T>& a, const nf_arg<T>& b) const {
+    if (b.index < 0) return a;
+    if (a.index < 0) return b;
+    if (nf_arg_beats<T, Max>(b.value, a.value)) return b;
+    if (nf_arg_beats<T, Max>(a.value, b.value)) return a;
+    return b.index < a.index ? b : a;
+  }
+};
+
+// The drivers below use shared memory and block barriers: device compilation only (the host test
+// of the prelude, tests/test_prelude_host.cpp, checks the element-level pieces above).
+#if defined(__CUDACC__)
+
+// nanargmin / nanargmax: NaN counts as +inf / -inf (NumPy's _replace_nan), so it wins only a tie by
+// coming first; and whether any non-NaN value was seen travels in the index's sign: index >= 0 yes,
+// index <= -2 no (position -index - 2), -1 nothing taken. An all-NaN slice then finishes as -1.
+template <class T, bool Max>
+__device__ __forceinline__ nf_arg<T> nf_nanarg_element(T v, long long r) {
+  const double inf = __longlong_as_double(0x7ff0000000000000ll);
+  if (nf_isnan(v)) return nf_arg<T>{nf_cast<T>(Max ? -inf : inf), -r - 2};
+  return nf_arg<T>{v, r};
+}
+template <class T, bool Max>
+struct nf_nanarg_combine {
+  __device__ __forceinline__ nf_arg<T> operator()(const nf_arg<T>& a, const nf_arg<T>& b) const {
+    if (b.index == -1) return a;
+    if (a.index == -1) return b;
+    const bool real = a.index >= 0 || b.index >= 0;
+    const long long pa = a.index >= 0 ? a.index : -a.index - 2;
+    const long long pb = b.index >= 0 ? b.index : -b.index - 2;
+    const bool take_b = (Max ? nf_less(a.value, b.value) : nf_less(b.value, a.value)) ||
+                        (!nf_less(a.value, b.value) && !nf_less(b.value, a.value) && pb < pa);
+    const long long p = take_b ? pb : pa;
+    return nf_arg<T>{take_b ? b.value : a.value, real ? p : -p - 2};
+  }
+};
+__device__ __forceinline__ long long nf_arg_result(long long index) {
+  return index < 0 ? -1 : index;
+}
+
+// --- Block-level fold ---------------------------------------------------------------------------
+// Folds the r_lanes values of each output across the block through shared memory, pairing lane i
+// with lane i + s for s = r_lanes/2, ..., 1 (a fixed tree). The result is valid at r_lane 0.
+template <class Acc, class Combine>
+__device__ __forceinline__ Acc nf_block_fold(Acc* sh, Acc v, unsigned tid, unsigned r_lane, unsigned r_lanes,
+                                             unsigned lane_distance, const Combine& combine) {
+  sh[tid] = v;
+  __syncthreads();
+  for (unsigned s = r_lanes / 2; s > 0; s >>= 1) {
+    if (r_lane < s) sh[tid] = combine(sh[tid], sh[tid + s * lane_distance]);
+    __syncthreads();
+  }
+  v = sh[tid];
+  __syncthreads();  // the next fold reuses sh
+  return v;
+}
+
+// Reads a partial written by another block in this launch: through L2, never a stale L1 line.
+template <class T>
+__device__ __forceinline__ T nf_load_partial(const T* p) {
+  T out;
+  if constexpr (sizeof(T) % 4 == 0) {
+    const unsigned* src = reinterpret_cast<const unsigned*>(p);
+    unsigned* dst = reinterpret_cast<unsigned*>(&out);
+#pragma unroll
+    for (unsigned i = 0; i < sizeof(T) / 4; ++i) dst[i] = __ldcg(src + i);
+  } else if constexpr (sizeof(T) == 2) {
+    *reinterpret_cast<unsigned short*>(&out) = __ldcg(reinterpret_cast<const unsigned short*>(p));
+  } else {
+    static_assert(sizeof(T) == 1, "partials are 1, 2 or a multiple of 4 bytes");
+    *reinterpret_cast<unsigned char*>(&out) = __ldcg(reinterpret_cast<const unsigned char*>(p));
+  }
+  return out;
+}
+
+// The reduction driver. Threads form a (r lanes x o lanes) tile: Inner puts threadIdx.x along the
+// reduced index (a block shares rows whose elements are contiguous), Outer puts it along the
+// outputs (a warp reads 32 neighbouring outputs, walking down their columns together). blockIdx.x
+// walks the outputs; gridDim.y blocks split each output's elements.
+template <class Acc, class Idx, bool Inner, class Combine, class Element, class Finish>
+__device__ __forceinline__ void nf_reduce(const nf_reduce_args& p, const Acc identity, const Combine& combine,
+                                          const Element& element, const Finish& finish) {
+  __shared__ __align__(16) unsigned char raw[256 * sizeof(Acc)];
+  __shared__ bool last_block;
+  Acc* sh = reinterpret_cast<Acc*>(raw);
+  const unsigned r_lanes = Inner ? blockDim.x : blockDim.y;
+  const unsigned o_lanes = Inner ? blockDim.y : blockDim.x;
+  const unsigned r_lane = Inner ? threadIdx.x : threadIdx.y;
+  const unsigned o_lane = Inner ? threadIdx.y : threadIdx.x;
+  const unsigned lane_distance = Inner ? 1u : blockDim.x;
+  const unsigned tid = threadIdx.y * blockDim.x + threadIdx.x;
+  const Idx n_out = (Idx)p.n_out, n_red = (Idx)p.n_red;
+  const Idx r_stride = (Idx)gridDim.y * r_lanes;
+  for (Idx base = (Idx)blockIdx.x * o_lanes; base < n_out; base += (Idx)gridDim.x * o_lanes) {
+    const Idx o = base + o_lane;
+    Acc acc = identity;
+    if (o < n_out) {
+      Idx r = (Idx)blockIdx.y * r_lanes + r_lane;
+      // Four loads in flight per thread before their combines; the combine order stays fixed.
+      for (; r + 3 * r_stride < n_red; r += 4 * r_stride) {
+        const Acc x0 = element(o, r), x1 = element(o, r + r_stride);
+        const Acc x2 = element(o, r + 2 * r_stride), x3 = element(o, r + 3 * r_stride);
+        acc = combine(combine(combine(combine(acc, x0), x1), x2), x3);
+      }
+      for (; r < n_red; r += r_stride) acc = combine(acc, element(o, r));
+    }
+    acc = nf_block_fold(sh, acc, tid, r_lane, r_lanes, lane_distance, combine);
+    if (gridDim.y == 1) {
+      if (r_lane == 0 && o < n_out) finish(o, acc);
+      continue;
+    }
+    // Several blocks share these outputs (the host then makes blockIdx.x cover each output once).
+    Acc* partials = static_cast<Acc*>(p.partials);
+    if (r_lane == 0 && o < n_out) partials[(Idx)blockIdx.y * n_out + o] = acc;
+    __threadfence();
+    __syncthreads();
+    if (tid == 0) last_block = atomicAdd(p.arrivals + blockIdx.x, 1u) == gridDim.y - 1;
+    __syncthreads();
+    if (!last_block) continue;
+    __threadfence();
+    acc = identity;
+    if (o < n_out)
+      for (unsigned y = r_lane; y < gridDim.y; y += r_lanes) acc = combine(acc, nf_load_partial(partials + (Idx)y * n_out + o));
+    acc = nf_block_fold(sh, acc, tid, r_lane, r_lanes, lane_distance, combine);
+    if (r_lane == 0 && o < n_out) finish(o, acc);
+    if (tid == 0) p.arrivals[blockIdx.x] = 0;  // zeroed again for the next launch
+  }
+}
+
+// The scan driver: one block per row of the scanned axis, 256 elements at a time; each chunk is an
+// inclusive scan in shared memory (a fixed tree), then offset by the running total of the row.
+template <class Acc, class Idx, class Combine, class Element, class Store>
+__device__ __forceinline__ void nf_scan(const nf_reduce_args& p, const Acc identity, const Combine& combine,
+                                        const Element& element, const Store& store) {
+  __shared__ __align__(16) unsigned char raw[256 * sizeof(Acc)];
+  Acc* sh = reinterpret_cast<Acc*>(raw);
+  const unsigned t = threadIdx.x;
+  const Idx n_out = (Idx)p.n_out, n_red = (Idx)p.n_red;
+  for (Idx o = blockIdx.x; o < n_out; o += gridDim.x) {
+    Acc carry = identity;
+    for (Idx base = 0; base < n_red; base += blockDim.x) {
+      const Idx r = base + t;
+      sh[t] = r < n_red ? element(o, r) : identity;
+      __syncthreads();
+      for (unsigned s = 1; s < blockDim.x; s <<= 1) {
+        const Acc earlier = t >= s ? sh[t - s] : identity;
+        __syncthreads();
+        if (t >= s) sh[t] = combine(earlier, sh[t]);
+        __syncthreads();
+      }
+      if (r < n_red) store(o, r, combine(carry, sh[t]));
+      carry = combine(carry, sh[blockDim.x - 1]);
+      __syncthreads();
+    }
+  }
+}
+
+#endif  // defined(__CUDACC__)
+
+#endif  // NF_REDUCE_CUH

@@ -1,0 +1,20 @@
+// Pieces the elementwise renderer (render.cpp) and the reduction renderer (render_reduce.cpp)
+// share: SSA value names, instruction expressions and the kernel signature.
+#pragma once
+#include <string>
+
+#include "ir/kernel_ir.hpp"
+
+namespace ndfuse::jit {
+
+bool is_flat(ir::index_class c);
+void check_identifier(const std::string& name);
+std::string one_line(std::string s);  // origins are free text: keep each on its comment line
+std::string value(int v);             // "v12"
+// The right-hand side of one instruction (op_code_reduced reads the variable `reduced`).
+std::string expression(const ir::kernel_ir& k, const ir::instr& in);
+std::string kernel_signature(const ir::kernel_ir& k, const std::string& name);
+std::string include_line();
+std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& name);
+
+}  // namespace ndfuse::jit

@@ -1,0 +1,311 @@
+// Render: reduction and scan kernels. The generated source has the prologue as an element
+// function (one line per instruction, per element), the epilogue as a finish function (per
+// output), a combine functor from the op table, and a kernel that hands lambdas for the three to
+// the driver templates of jit/prelude/nf_reduce.cuh, which own the thread mapping and fold order.
+#include <algorithm>
+#include <sstream>
+#include <vector>
+
+#include "jit/cuda_ops.hpp"
+#include "jit/kernel_abi.hpp"
+#include "jit/render_parts.hpp"
+#include "ndfuse/error.hpp"
+
+namespace ndfuse::jit {
+
+namespace {
+
+using ir::op_code;
+
+struct phase {
+  int first = 0, last = 0;       // instructions [first, last)
+  std::vector<int> inputs;       // input slots read
+  std::vector<int> scalars;      // scalar slots read
+  std::vector<int> iotas;        // iota slots read
+  bool reads_reduced = false;
+};
+
+phase phase_of(const ir::kernel_ir& k, int first, int last) {
+  phase p;
+  p.first = first;
+  p.last = last;
+  for (int v = first; v < last; ++v) {
+    const auto& in = k.code[v];
+    auto add = [](std::vector<int>& list, int slot) {
+      if (std::find(list.begin(), list.end(), slot) == list.end()) list.push_back(slot);
+    };
+    if (in.op == op_code::op_code_buffer) add(p.inputs, in.slot);
+    if (in.op == op_code::op_code_scalar) add(p.scalars, in.slot);
+    if (in.op == op_code::op_code_iota) add(p.iotas, in.slot);
+    if (in.op == op_code::op_code_reduced) p.reads_reduced = true;
+  }
+  std::sort(p.inputs.begin(), p.inputs.end());
+  std::sort(p.scalars.begin(), p.scalars.end());
+  std::sort(p.iotas.begin(), p.iotas.end());
+  return p;
+}
+
+// Instruction lines with their origin comments aligned.
+void write_lines(std::ostringstream& os, const ir::kernel_ir& k, int first, int last) {
+  std::vector<std::pair<std::string, std::string>> lines;
+  for (int v = first; v < last; ++v) {
+    const auto& in = k.code[v];
+    lines.emplace_back("const " + std::string(cuda_type(in.dt)) + ' ' + value(v) + " = " + expression(k, in) + ';',
+                       one_line(ir::instr_origin(in)));
+  }
+  std::size_t column = 0;
+  for (const auto& l : lines) column = std::max(column, l.first.size());
+  column = std::min<std::size_t>(column, 72);
+  for (const auto& [code, comment] : lines)
+    os << "  " << code << std::string(column - std::min(column, code.size()) + 2, ' ') << "// " << comment << '\n';
+}
+
+std::vector<std::string> phase_params(const ir::kernel_ir& k, const phase& p) {
+  std::vector<std::string> params;
+  for (int i : p.inputs) params.push_back("const " + std::string(cuda_type(k.inputs[i].dt)) + numbered(" in", i));
+  for (int i : p.scalars) params.push_back("const " + std::string(cuda_type(k.scalars[i])) + numbered(" s", i));
+  for (int i : p.iotas) {
+    params.push_back(numbered("const nf_iota_params& it", i));
+    params.push_back(numbered("const long long a", i));
+  }
+  return params;
+}
+
+std::string join_params(const std::vector<std::string>& params) {
+  std::size_t length = 0;
+  for (const auto& p : params) length += p.size() + 2;
+  const char* separator = length > 60 ? ",\n    " : ", ";
+  std::string s;
+  for (std::size_t i = 0; i < params.size(); ++i) s += (i ? separator : "") + params[i];
+  return s;
+}
+
+std::string element_function(const ir::kernel_ir& k, const std::string& name, const phase& p) {
+  const auto& r = *k.reduction;
+  std::ostringstream os;
+  os << "// The prologue: the value folded for one element. Each line is one kernel-IR instruction,\n"
+     << "// commented with the DAG node it computes.\n"
+     << "static __device__ __forceinline__ " << cuda_type(r.acc_dt) << ' ' << name << "_element("
+     << join_params(phase_params(k, p)) << ") {\n";
+  write_lines(os, k, p.first, p.last);
+  os << "  return " << value(r.value) << ";\n}\n";
+  return os.str();
+}
+
+std::string finish_function(const ir::kernel_ir& k, const std::string& name, const phase& p) {
+  const auto& r = *k.reduction;
+  const bool scan = r.strategy == ir::reduce_strategy::reduce_strategy_scan;
+  std::vector<std::string> params;
+  for (std::size_t o = 0; o < k.outputs.size(); ++o)
+    params.push_back(std::string(cuda_type(k.outputs[o].dt)) + numbered("& out", o));
+  params.push_back(std::string("const ") + cuda_type(ir::is_arg_reduction(r.kind) ? dtype::int64 : r.acc_dt) +
+                   " reduced");
+  for (auto& q : phase_params(k, p)) params.push_back(q);
+  std::ostringstream os;
+  os << (scan ? "// The epilogue: one output element from the running result.\n"
+              : "// The epilogue: one output from the folded result.\n")
+     << "static __device__ __forceinline__ void " << name << "_finish(" << join_params(params) << ") {\n";
+  write_lines(os, k, p.first, p.last);
+  for (std::size_t o = 0; o < k.outputs.size(); ++o) {
+    const auto& out = k.outputs[o];
+    const std::string v = value(out.value);
+    os << "  out" << o << " = "
+       << (k.code.at(out.value).dt == out.dt ? v : "nf_cast<" + std::string(cuda_type(out.dt)) + ">(" + v + ")")
+       << ";\n";
+  }
+  os << "}\n";
+  return os.str();
+}
+
+std::string combine_code(const ir::kernel_ir& k, const std::string& name) {
+  const auto& r = *k.reduction;
+  const std::string acc = reduce_acc_type(k);
+  if (ir::is_arg_reduction(r.kind)) return "";
+  const std::string operands[2] = {"a", "b"};
+  std::ostringstream os;
+  os << "// Folds two partial results (" << ir::op_name(r.combine) << ").\n"
+     << "struct " << name << "_combine {\n"
+     << "  __device__ __forceinline__ " << acc << " operator()(const " << acc << " a, const " << acc
+     << " b) const {\n"
+     << "    return " << fill_template(cuda_template(r.combine), operands, 2) << ";\n"
+     << "  }\n};\n";
+  return os.str();
+}
+
+std::string combine_expression(const ir::kernel_ir& k, const std::string& name) {
+  const auto& r = *k.reduction;
+  using ir::reduce_kind;
+  if (!ir::is_arg_reduction(r.kind)) return name + "_combine()";
+  const bool max = r.kind == reduce_kind::reduce_kind_argmax || r.kind == reduce_kind::reduce_kind_nanargmax;
+  const bool nan = r.kind == reduce_kind::reduce_kind_nanargmin || r.kind == reduce_kind::reduce_kind_nanargmax;
+  return std::string(nan ? "nf_nanarg_combine<" : "nf_arg_combine<") + cuda_type(r.acc_dt) +
+         (max ? ", true>()" : ", false>()");
+}
+
+// Coordinates c<first>..c<last-1> of `var` over shape.d[first..last) (row-major).
+void coordinates(std::ostringstream& os, const std::string& var, int first, int last, const std::string& idx) {
+  if (last - first == 1) {
+    os << "    const " << idx << " c" << first << " = " << var << ";\n";
+    return;
+  }
+  os << "    " << idx << " q" << var << " = " << var << ";\n";
+  for (int d = last - 1; d > first; --d)
+    os << "    const " << idx << " c" << d << " = q" << var << " % shape.d[" << d << "];  q" << var << " /= shape.d["
+       << d << "];\n";
+  os << "    const " << idx << " c" << first << " = q" << var << ";\n";
+}
+
+std::string dot(const std::string& type, const std::string& coeffs, int first, int last) {
+  std::string s;
+  for (int d = first; d < last; ++d)
+    s += (d > first ? " + " : "") + std::string("(") + type + ")c" + std::to_string(d) + " * " + coeffs + ".d[" +
+         std::to_string(d) + "]";
+  return s.empty() ? "0" : s;
+}
+
+// Offsets of a phase's inputs and iotas at coordinates c<0..dims) (the epilogue: kept dims only),
+// then the call of `fn` with them. A flat operand's offset is the linear position o * n_red + r.
+std::string load_and_call(const ir::kernel_ir& k, const phase& p, int dims, const std::string& off,
+                          const std::string& linear, const std::string& call_head) {
+  std::ostringstream os;
+  std::vector<std::string> args;
+  for (int i : p.inputs) {
+    if (is_flat(k.inputs[i].cls)) {
+      args.push_back(numbered("in", i) + "[" + linear + "]");
+      continue;
+    }
+    os << "    const " << off << " o" << i << " = " << dot(off, numbered("in", i) + "_strides", 0, dims) << ";\n";
+    args.push_back(numbered("in", i) + numbered("[o", i) + "]");
+  }
+  for (int i : p.scalars) args.push_back(numbered("s", i));
+  for (int i : p.iotas) {
+    args.push_back(numbered("it", i));
+    args.push_back(is_flat(k.iotas[i]) ? "(long long)(" + linear + ")"
+                                       : "(" + dot("long long", numbered("it", i) + "_coeffs", 0, dims) + ")");
+  }
+  os << "    " << call_head;
+  for (const auto& a : args) os << ", " << a;
+  os << ");\n";
+  return os.str();
+}
+
+// Whether a phase reads some operand through strides (and so needs coordinates).
+bool needs_coordinates(const ir::kernel_ir& k, const phase& p) {
+  for (int i : p.inputs)
+    if (!is_flat(k.inputs[i].cls)) return true;
+  for (int i : p.iotas)
+    if (!is_flat(k.iotas[i])) return true;
+  return false;
+}
+
+std::string header_comment(const ir::kernel_ir& k, const std::string& name, const phase& pro, const phase& epi) {
+  const auto& r = *k.reduction;
+  const bool scan = r.strategy == ir::reduce_strategy::reduce_strategy_scan;
+  std::ostringstream os;
+  os << "// ndfuse kernel " << name << ": " << (scan ? "scan" : "reduction") << ", " << k.code.size()
+     << " instructions, " << k.outputs.size() << (k.outputs.size() == 1 ? " output\n" : " outputs\n");
+  os << "//   fold:    " << (ir::is_arg_reduction(r.kind) ? ir::reduce_kind_name(r.kind) : ir::op_name(r.combine))
+     << " of v" << r.value << " in " << dtype_name(r.acc_dt) << ", " << ir::reduce_strategy_name(r.strategy)
+     << " strategy\n";
+  os << "//   space:   " << k.ndim << "-d collapsed shape: " << r.kept_ndim << " kept dim(s) (outputs), "
+     << k.ndim - r.kept_ndim << (scan ? " scanned" : " reduced") << "; " << (k.index_64 ? "64" : "32")
+     << "-bit indices\n";
+  if (!k.inputs.empty()) {
+    os << "//   inputs: ";
+    for (std::size_t i = 0; i < k.inputs.size(); ++i) {
+      const bool in_epilogue = std::count(epi.inputs.begin(), epi.inputs.end(), int(i)) > 0;
+      os << (i ? ", " : " ") << "in" << i << ' ' << dtype_name(k.inputs[i].dt) << ' '
+         << ir::index_class_name(k.inputs[i].cls) << (in_epilogue ? " (per output)" : "");
+    }
+    os << '\n';
+  }
+  if (!k.scalars.empty()) {
+    os << "//   scalars:";
+    for (std::size_t i = 0; i < k.scalars.size(); ++i)
+      os << (i ? ", " : " ") << 's' << i << ' ' << dtype_name(k.scalars[i]);
+    os << '\n';
+  }
+  os << "//   outputs:";
+  for (std::size_t o = 0; o < k.outputs.size(); ++o)
+    os << (o ? ", " : " ") << "out" << o << ' ' << dtype_name(k.outputs[o].dt) << " = v" << k.outputs[o].value;
+  os << '\n';
+  (void)pro;
+  return os.str();
+}
+
+}  // namespace
+
+std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& name) {
+  const auto& r = *k.reduction;
+  const bool scan = r.strategy == ir::reduce_strategy::reduce_strategy_scan;
+  const bool arg = ir::is_arg_reduction(r.kind);
+  const int kept = r.kept_ndim, nd = k.ndim;
+  if (nd <= kept) throw error("jit::render: reduction kernel " + name + " has no reduced dims");
+  const phase pro = phase_of(k, 0, r.epilogue_begin);
+  const phase epi = phase_of(k, r.epilogue_begin, static_cast<int>(k.code.size()));
+  const std::string idx = k.index_64 ? "unsigned long long" : "unsigned";
+  const std::string off = k.index_64 ? "long long" : "int";
+  const std::string acc = reduce_acc_type(k);
+  const std::string value_t = cuda_type(r.acc_dt);
+  std::ostringstream os;
+  os << header_comment(k, name, pro, epi) << '\n'
+     << element_function(k, name, pro) << '\n'
+     << finish_function(k, name, epi) << '\n';
+  const std::string combine = combine_code(k, name);
+  if (!combine.empty()) os << combine << '\n';
+  os << kernel_signature(k, name) << " {\n"
+     << "  typedef " << idx << " idx;\n"
+     << "  const idx n_red = (idx)reduce.n_red;\n";
+  // element(o, r): the prologue at reduced element r of output o.
+  os << "  // Element r of output o: o runs over the kept dims (c0.." << kept - 1 << "), r over the "
+     << (scan ? "scanned" : "reduced") << " dims (c" << kept << ".." << nd - 1 << ").\n"
+     << "  auto element = [&](const idx o, const idx r) {\n";
+  if (needs_coordinates(k, pro)) {
+    if (kept > 0) coordinates(os, "o", 0, kept, "idx");
+    coordinates(os, "r", kept, nd, "idx");
+  }
+  std::string element_call =
+      load_and_call(k, pro, nd, off, "o * n_red + r", "const " + value_t + " v = " + name + "_element(");
+  // The call head leaves a leading ", " before the first argument; tidy it.
+  if (auto at = element_call.find("_element(, "); at != std::string::npos) element_call.erase(at + 9, 2);
+  os << element_call;
+  if (!arg)
+    os << "    return v;\n";
+  else if (r.kind == ir::reduce_kind::reduce_kind_nanargmin || r.kind == ir::reduce_kind::reduce_kind_nanargmax)
+    os << "    return nf_nanarg_element<" << value_t
+       << (r.kind == ir::reduce_kind::reduce_kind_nanargmax ? ", true>" : ", false>")
+       << "(v, (long long)r);  // NaN counts as " << (r.kind == ir::reduce_kind::reduce_kind_nanargmax ? "-inf" : "+inf")
+       << "\n";
+  else
+    os << "    return " << acc << "{v, (long long)r};\n";
+  os << "  };\n";
+  const std::string folded = arg ? "nf_arg_result(acc.index)" : "acc";
+  if (!scan) {
+    os << "  // The epilogue at output o (contiguous over the kept dims).\n"
+       << "  auto finish = [&](const idx o, const " << acc << " acc) {\n";
+    if (kept > 0 && needs_coordinates(k, epi)) coordinates(os, "o", 0, kept, "idx");
+    std::string outs;
+    for (std::size_t o = 0; o < k.outputs.size(); ++o) outs += (o ? ", " : "") + numbered("out", o) + "[o]";
+    os << load_and_call(k, epi, kept, off, "o * n_red", name + "_finish(" + outs + ", " + folded);
+    os << "  };\n"
+       << "  nf_reduce<" << acc << ", idx, "
+       << (r.strategy == ir::reduce_strategy::reduce_strategy_outer ? "false" : "true") << ">(reduce, "
+       << (arg ? acc + "{{}, -1}" : std::string("identity")) << ", " << combine_expression(k, name)
+       << ", element, finish);\n";
+  } else {
+    os << "  // The epilogue at element r of row o, written where the input's C order puts it.\n"
+       << "  auto store = [&](const idx o, const idx r, const " << acc << " acc) {\n";
+    if (kept > 0) coordinates(os, "o", 0, kept, "idx");
+    coordinates(os, "r", kept, nd, "idx");
+    os << "    const " << off << " w = " << dot(off, "out_strides", 0, nd) << ";\n";
+    std::string outs;
+    for (std::size_t o = 0; o < k.outputs.size(); ++o) outs += (o ? ", " : "") + numbered("out", o) + "[w]";
+    os << load_and_call(k, epi, nd, off, "o * n_red + r", name + "_finish(" + outs + ", acc");
+    os << "  };\n"
+       << "  nf_scan<" << acc << ", idx>(reduce, identity, " << combine_expression(k, name) << ", element, store);\n";
+  }
+  os << "}\n";
+  return os.str();
+}
+
+}  // namespace ndfuse::jit

@@ -1,0 +1,107 @@
+// Reductions fuse with their producers and their small elementwise tail (DESIGN.md §3), shown
+// through nf::stats(); and they are deterministic.
+#include <cstring>
+#include <vector>
+
+#include "catch.hpp"
+#include "ndfuse/ndfuse.hpp"
+
+namespace {
+
+nf::array evaluated(nf::array a) {
+  a.eval();
+  return a;
+}
+
+nf::array ramp(std::int64_t n, double scale) {
+  std::vector<double> v(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = scale * double((i * 7919) % 1001) - 3.0;
+  return evaluated(nf::asarray(v));
+}
+
+}  // namespace
+
+TEST_CASE("linalg::norm of a lazy array is one kernel launch", "[reduce][fusion]") {
+  nf::array x = ramp(10000, 0.01);
+  nf::array y = x * 2.0 + 1.0;  // lazy producer
+  nf::reset_stats();
+  nf::array n = nf::linalg::norm(y);
+  CHECK(nf::stats().kernels_launched == 0);  // building does no work
+  y = nf::array();                           // nobody holds the producer: it must fuse
+  n.eval();
+  CHECK(nf::stats().kernels_launched == 1);
+  // NumPy: np.linalg.norm(2 * x + 1) for the same x (computed in the host loop below in float64).
+  double ref = 0;
+  for (double v : x.to_vector<double>()) ref += (2 * v + 1) * (2 * v + 1);
+  CHECK(n.item<double>() == Approx(std::sqrt(ref)).epsilon(1e-12));
+}
+
+TEST_CASE("sum(a * b) is one kernel launch", "[reduce][fusion]") {
+  nf::array a = ramp(5000, 0.5), b = ramp(5000, -0.25);
+  nf::reset_stats();
+  nf::array s = nf::sum(a * b);
+  s.eval();
+  CHECK(nf::stats().kernels_launched == 1);
+}
+
+TEST_CASE("mean(x, axis=1) of a lazy x is one kernel launch", "[reduce][fusion]") {
+  nf::array base = nf::ones({300, 70}) * 3.0;
+  base.eval();
+  nf::array x = nf::exp(base * 0.5);  // lazy
+  nf::reset_stats();
+  nf::array m = nf::mean(x, 1);
+  x = nf::array();
+  m.eval();
+  CHECK(nf::stats().kernels_launched == 1);
+  CHECK(m.shape() == nf::shape_t{300});
+  for (double v : m.to_vector<double>()) CHECK(v == Approx(std::exp(1.5)).epsilon(1e-14));
+}
+
+TEST_CASE("a column reduction of a lazy array is one kernel; the tail fuses too", "[reduce][fusion]") {
+  nf::array base = nf::ones({64, 500});
+  base.eval();
+  nf::reset_stats();
+  nf::array r = nf::sqrt(nf::sum(base * 4.0, 0)) + 1.0;
+  r.eval();
+  CHECK(nf::stats().kernels_launched == 1);
+  for (double v : r.to_vector<double>()) CHECK(v == 17.0);  // sqrt(64 * 4) + 1
+}
+
+TEST_CASE("var and std run two reductions, each fused with its producer", "[reduce][fusion]") {
+  nf::array x = ramp(4096, 0.001);
+  nf::reset_stats();
+  nf::array v = nf::var(x * 3.0);
+  v.eval();
+  // mean (1 kernel, its divide fused), then the squared deviations' sum (1 kernel, its divide fused).
+  CHECK(nf::stats().kernels_launched == 2);
+}
+
+TEST_CASE("a held input of a reduction is written once, and the loop total never recomputes", "[reduce][fusion]") {
+  nf::array x = ramp(1000, 0.001);
+  nf::array total = nf::zeros({});
+  nf::reset_stats();
+  for (int i = 0; i < 5; ++i) {
+    x = x * 0.5 + 1.0;
+    total += nf::sum(x);
+    nf::eval(x, total);
+  }
+  // Per iteration: x (elementwise), then sum(x) with `total +` in its epilogue.
+  CHECK(nf::stats().kernels_launched == 10);
+}
+
+TEST_CASE("reductions are deterministic: identical bits on every run", "[reduce]") {
+  const std::int64_t rows = 1000, cols = 3001;
+  std::vector<float> v(static_cast<std::size_t>(rows * cols));
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = 1.0f / float(1 + i % 977) - 0.0005f;
+  nf::array x = evaluated(nf::asarray(v, {rows, cols}));
+  std::vector<nf::host_array> first;
+  for (int run = 0; run < 3; ++run) {
+    std::vector<nf::host_array> now = {nf::sum(x * 1.5f).to_host(), nf::sum(x, 1).to_host(),
+                                       nf::sum(x, 0).to_host(), nf::linalg::norm(x, 2, 0).to_host()};
+    if (run == 0) first = now;
+    for (std::size_t k = 0; k < now.size(); ++k) {
+      CAPTURE(run, k);
+      CHECK(now[k].bytes == first[k].bytes);
+    }
+  }
+}
