@@ -14,6 +14,7 @@
 
 #if NDFUSE_CATCH2_MAJOR >= 3
 #include <catch2/catch_all.hpp>
+using Catch::Approx;  // Catch2 2 has it in the global namespace
 #else
 #include <catch2/catch.hpp>
 #endif
