@@ -83,14 +83,27 @@ reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64
     c.grid_x = static_cast<unsigned>(std::clamp<std::int64_t>(n_out, 1, target * 4));
     return c;
   }
+  auto ceil_pow2 = [](std::int64_t v) {
+    std::int64_t p = 1;
+    while (p < v && p < block_threads) p *= 2;
+    return p;
+  };
   std::int64_t r_lanes, o_lanes;
   if (r.strategy == ir::reduce_strategy::reduce_strategy_outer) {
-    o_lanes = 32;
-    r_lanes = 8;
+    // A warp spans up to 32 neighbouring outputs (coalesced); the rest of the block splits the
+    // rows, but never so finely that a lane gets fewer than four rows: short columns run one
+    // thread per output, many outputs per block.
+    o_lanes = std::min<std::int64_t>(32, ceil_pow2(n_out));
+    r_lanes = block_threads / o_lanes;
+    while (r_lanes > 1 && r_lanes * 4 > n_red) {
+      r_lanes /= 2;
+      o_lanes *= 2;
+    }
   } else {
-    // Enough lanes along a row that each takes about eight elements, from a warp to the block.
-    r_lanes = 32;
-    while (r_lanes < block_threads && r_lanes * 8 < n_red) r_lanes *= 2;
+    // Enough lanes along a row that each takes about eight elements, from one (a short row per
+    // thread) to the whole block (a long row per block).
+    r_lanes = block_threads;
+    while (r_lanes > 1 && r_lanes * 8 > n_red) r_lanes /= 2;
     o_lanes = block_threads / r_lanes;
   }
   const std::int64_t blocks_x = (n_out + o_lanes - 1) / o_lanes;
