@@ -69,6 +69,15 @@ inline const std::vector<std::pair<const char*, builder>>& ops() {
   return table;
 }
 
+// Whether a program's op log (outcome::log) ran a reduction or a scan: their fold order differs
+// between backends (never between fused and eager on one backend), so cross-backend comparisons
+// of such floats allow rounding differences.
+inline bool uses_reduction(const std::string& log) {
+  for (const char* name : {"sum_", "mean_", "max_", "argmin_", "prod_", "any_", "var_", "nansum_", "norm", "cumsum_"})
+    if (log.find(std::string(" ") + name) != std::string::npos || log.rfind(name, 0) == 0) return true;
+  return false;
+}
+
 inline const nf::dtype input_dtypes[] = {nf::float64, nf::float32, nf::int32,   nf::int64,
                                          nf::uint8,   nf::bool_,   nf::float16, nf::complex128};
 
