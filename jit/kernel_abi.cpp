@@ -75,6 +75,24 @@ std::size_t reduce_acc_bytes(const ir::kernel_ir& k) {
   return (bytes + align - 1) / align * align;
 }
 
+int reduce_vector_width(const ir::kernel_ir& k) {
+  const auto& r = *k.reduction;
+  if (ir::is_arg_reduction(r.kind) || (r.strategy != ir::reduce_strategy::reduce_strategy_full &&
+                                       r.strategy != ir::reduce_strategy::reduce_strategy_inner))
+    return 1;
+  std::size_t widest = 0;
+  for (int v = 0; v < r.epilogue_begin; ++v) {
+    const auto& in = k.code[v];
+    if (in.op == ir::op_code::op_code_buffer) {
+      if (!is_flat(k.inputs[in.slot].cls)) return 1;
+      widest = std::max(widest, itemsize(k.inputs[in.slot].dt));
+    }
+    if (in.op == ir::op_code::op_code_iota && !is_flat(k.iotas[in.slot])) return 1;
+  }
+  if (widest == 0 || widest > 8) return 1;
+  return static_cast<int>(16 / widest);
+}
+
 reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64_t n_red, int sm_count) {
   const auto& r = *k.reduction;
   const std::int64_t target = std::int64_t(std::max(sm_count, 1)) * blocks_per_sm;  // a full device
@@ -148,7 +166,7 @@ std::vector<param_info> param_layout(const ir::kernel_ir& k) {
   if (multi)
     p.push_back(
         {param_role::param_role_shape, -1, "nf_dims<" + nd + ", " + idx + ">", "shape", isz * k.ndim, isz});
-  if (k.reduction) p.push_back({param_role::param_role_reduce, -1, "nf_reduce_args", "reduce", 32, 8});
+  if (k.reduction) p.push_back({param_role::param_role_reduce, -1, "nf_reduce_args", "reduce", 40, 8});
   for (std::size_t o = 0; o < k.outputs.size(); ++o)
     p.push_back({param_role::param_role_output, int(o), std::string(cuda_type(k.outputs[o].dt)) + "*",
                  numbered("out", o), 8, 8});
@@ -284,6 +302,8 @@ kernel_params build_params(const ir::kernel_ir& k, const param_plan& plan, const
         std::memcpy(dst + 8, &n_red, 8);
         std::memcpy(dst + 16, &scratch.partials, 8);
         std::memcpy(dst + 24, &scratch.arrivals, 8);
+        const std::uint64_t vec = static_cast<std::uint64_t>(scratch.vec);
+        std::memcpy(dst + 32, &vec, 8);
         break;
       }
       case param_role::param_role_output_strides: {

@@ -22,7 +22,7 @@
 // nf_dims<N, I> is a struct of N values of I (size N * sizeof(I), aligned as I).
 //
 // Reduction and scan kernels (kernel_ir::reduction) take `shape` always, then after it
-//   reduce             nf_reduce_args            n_out, n_red, partials, arrivals (nf_reduce.cuh)
+//   reduce             nf_reduce_args            n_out, n_red, partials, arrivals, vec (nf_reduce.cuh)
 // and, after the outputs, for scans only
 //   out_strides        nf_dims<ND, off>          element strides of every output over the shape
 // and, after the scalars, for value folds and scans
@@ -98,6 +98,7 @@ param_plan plan_params(const ir::kernel_ir& k);
 struct reduce_scratch {
   void* partials = nullptr;
   void* arrivals = nullptr;
+  std::int64_t vec = 1;  // the vector width this launch uses (reduce_vector_width, or 1)
 };
 
 // Parameter values for cuLaunchKernel: data() is its kernelParams (one pointer per parameter into
@@ -141,6 +142,10 @@ struct reduce_config {
   std::size_t partial_bytes = 0;  // scratch for partial results (grid_y > 1), 0 otherwise
   std::size_t arrival_count = 0;  // counters to zero before the launch
 };
+// n_red is in units of the launch's loads: elements, or vectors of the vector path.
 reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64_t n_red, int sm_count);
+// Full and inner value folds whose per-element inputs are all flat can load 16 bytes at a time:
+// the elements per load, or 1 when the kernel has no vector path.
+int reduce_vector_width(const ir::kernel_ir& k);
 
 }  // namespace ndfuse::jit

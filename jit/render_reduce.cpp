@@ -287,11 +287,50 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
     std::string outs;
     for (std::size_t o = 0; o < k.outputs.size(); ++o) outs += (o ? ", " : "") + numbered("out", o) + "[o]";
     os << load_and_call(k, epi, kept, off, "o * n_red", name + "_finish(" + outs + ", " + folded);
-    os << "  };\n"
-       << "  nf_reduce<" << acc << ", idx, "
-       << (r.strategy == ir::reduce_strategy::reduce_strategy_outer ? "false" : "true") << ">(reduce, "
-       << (arg ? acc + "{{}, -1}" : std::string("identity")) << ", " << combine_expression(k, name)
-       << ", element, finish);\n";
+      os << "  };\n";
+    const std::string driver = "nf_reduce<" + acc + ", idx, " +
+                               (r.strategy == ir::reduce_strategy::reduce_strategy_outer ? "false" : "true") + ">(";
+    const std::string tail = std::string(", ") + (arg ? acc + "{{}, -1}" : std::string("identity")) + ", " +
+                             combine_expression(k, name) + ", ";
+    const int width = reduce_vector_width(k);
+    if (width > 1) {
+      const std::string w = std::to_string(width);
+      os << "  // Vector path: unit u of output o is elements u*" << w << " .. u*" << w << "+" << width - 1
+         << ", loaded 16 bytes at a time and folded in order.\n"
+         << "  auto element_vec = [&](const idx o, const idx u) {\n"
+         << "    const idx i = o * n_red + u * " << w << ";\n";
+      for (int in : pro.inputs)
+        os << "    const nf_vec<" << cuda_type(k.inputs[in].dt) << ", " << w << "> x" << in << " = nf_load_vec<" << w
+           << ">(in" << in << " + i);\n";
+      auto call = [&](const std::string& lane) {
+        std::string c = name + "_element(";
+        bool first = true;
+        auto arg_of = [&](const std::string& a) {
+          c += (first ? "" : ", ") + a;
+          first = false;
+        };
+        for (int in : pro.inputs) arg_of(numbered("x", in) + ".v[" + lane + "]");
+        for (int sc : pro.scalars) arg_of(numbered("s", sc));
+        for (int it : pro.iotas) {
+          arg_of(numbered("it", it));
+          arg_of("(long long)(i + " + lane + ")");
+        }
+        return c + ")";
+      };
+      os << "    " << acc << " a = " << call("0") << ";\n"
+         << "#pragma unroll\n"
+         << "    for (int l = 1; l < " << w << "; ++l) a = " << combine_expression(k, name) << "(a, " << call("l")
+         << ");\n"
+         << "    return a;\n"
+         << "  };\n"
+         << "  if (reduce.vec > 1) {\n"
+         << "    nf_reduce_args units = reduce;\n"
+         << "    units.n_red /= " << w << ";\n"
+         << "    " << driver << "units" << tail << "element_vec, finish);\n"
+         << "    return;\n"
+         << "  }\n";
+    }
+    os << "  " << driver << "reduce" << tail << "element, finish);\n";
   } else {
     os << "  // The epilogue at element r of row o, written where the input's C order puts it.\n"
        << "  auto store = [&](const idx o, const idx r, const " << acc << " acc) {\n";

@@ -154,8 +154,17 @@ class cuda_backend final : public device_backend {
     const int kept = ir.reduction->kept_ndim;
     std::int64_t n_out = 1, n_red = 1;
     for (int d = 0; d < ir.ndim; ++d) (d < kept ? n_out : n_red) *= a.shape[d];
-    const jit::reduce_config c = jit::reduce_dims(ir, n_out, n_red, info(device).sm_count);
     jit::reduce_scratch scratch;
+    // The vector path needs every row to start on a 16-byte boundary in every flat input.
+    const int width = jit::reduce_vector_width(ir);
+    bool vector = width > 1 && n_red % width == 0;
+    for (std::size_t i = 0; vector && i < a.inputs.size(); ++i) {
+      const auto* p = static_cast<const char*>(a.inputs[i].data) +
+                      a.inputs[i].offset * static_cast<std::int64_t>(itemsize(ir.inputs[i].dt));
+      vector = reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
+    }
+    scratch.vec = vector ? width : 1;
+    const jit::reduce_config c = jit::reduce_dims(ir, n_out, n_red / scratch.vec, info(device).sm_count);
     const std::size_t arrival_bytes = c.arrival_count * sizeof(unsigned);
     const std::size_t partial_bytes = (c.partial_bytes + 255) / 256 * 256;
     void* block = nullptr;
