@@ -148,7 +148,8 @@ __device__ __forceinline__ void nf_reduce(const nf_reduce_args& p, const Acc ide
       }
       for (; r < n_red; r += r_stride) acc = combine(acc, element(o, r));
     }
-    acc = nf_block_fold(sh, acc, tid, r_lane, r_lanes, lane_distance, combine);
+    // One lane per output (short rows): nothing to fold across the block, and no barrier.
+    if (r_lanes > 1) acc = nf_block_fold(sh, acc, tid, r_lane, r_lanes, lane_distance, combine);
     if (gridDim.y == 1) {
       if (r_lane == 0 && o < n_out) finish(o, acc);
       continue;
@@ -165,7 +166,7 @@ __device__ __forceinline__ void nf_reduce(const nf_reduce_args& p, const Acc ide
     acc = identity;
     if (o < n_out)
       for (unsigned y = r_lane; y < gridDim.y; y += r_lanes) acc = combine(acc, nf_load_partial(partials + (Idx)y * n_out + o));
-    acc = nf_block_fold(sh, acc, tid, r_lane, r_lanes, lane_distance, combine);
+    if (r_lanes > 1) acc = nf_block_fold(sh, acc, tid, r_lane, r_lanes, lane_distance, combine);
     if (r_lane == 0 && o < n_out) finish(o, acc);
     if (tid == 0) p.arrivals[blockIdx.x] = 0;  // zeroed again for the next launch
   }
