@@ -130,11 +130,14 @@ reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64
     // Too few outputs to fill the device: split each output's elements over grid_y blocks, but
     // leave every thread at least four elements.
     const std::int64_t useful = (n_red + r_lanes * 4 - 1) / (r_lanes * 4);
-    grid_y = std::clamp<std::int64_t>((target + blocks_x - 1) / blocks_x, 1, std::max<std::int64_t>(useful, 1));
+    grid_y =
+        std::clamp<std::int64_t>((target + blocks_x - 1) / blocks_x, 1, std::max<std::int64_t>(useful, 1));
     grid_y = std::min<std::int64_t>(grid_y, 65535);
   }
-  c.block_x = static_cast<unsigned>(r.strategy == ir::reduce_strategy::reduce_strategy_outer ? o_lanes : r_lanes);
-  c.block_y = static_cast<unsigned>(r.strategy == ir::reduce_strategy::reduce_strategy_outer ? r_lanes : o_lanes);
+  c.block_x =
+      static_cast<unsigned>(r.strategy == ir::reduce_strategy::reduce_strategy_outer ? o_lanes : r_lanes);
+  c.block_y =
+      static_cast<unsigned>(r.strategy == ir::reduce_strategy::reduce_strategy_outer ? r_lanes : o_lanes);
   c.grid_y = static_cast<unsigned>(grid_y);
   // With a split, blockIdx.x must cover each output exactly once (one arrival counter per column).
   c.grid_x = static_cast<unsigned>(std::clamp<std::int64_t>(blocks_x, 1, grid_y > 1 ? blocks_x : target * 8));

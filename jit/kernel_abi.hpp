@@ -128,7 +128,8 @@ class kernel_params {
 
 // Throws nf::error when the arguments do not fit the kernel (slot counts, ndim, or a stride that a
 // 32-bit kernel cannot hold).
-kernel_params build_params(const ir::kernel_ir& k, const ir::kernel_args& a, const reduce_scratch& scratch = {});
+kernel_params build_params(const ir::kernel_ir& k, const ir::kernel_args& a,
+                           const reduce_scratch& scratch = {});
 kernel_params build_params(const ir::kernel_ir& k, const param_plan& plan, const ir::kernel_args& a,
                            const reduce_scratch& scratch = {});
 

@@ -13,7 +13,6 @@ namespace ndfuse::jit {
 using ir::index_class;
 using ir::op_code;
 
-
 bool is_flat(ir::index_class c) {
   return c == index_class::index_class_flat;
 }

@@ -18,10 +18,10 @@ namespace {
 using ir::op_code;
 
 struct phase {
-  int first = 0, last = 0;       // instructions [first, last)
-  std::vector<int> inputs;       // input slots read
-  std::vector<int> scalars;      // scalar slots read
-  std::vector<int> iotas;        // iota slots read
+  int first = 0, last = 0;   // instructions [first, last)
+  std::vector<int> inputs;   // input slots read
+  std::vector<int> scalars;  // scalar slots read
+  std::vector<int> iotas;    // iota slots read
   bool reads_reduced = false;
 };
 
@@ -50,20 +50,24 @@ void write_lines(std::ostringstream& os, const ir::kernel_ir& k, int first, int 
   std::vector<std::pair<std::string, std::string>> lines;
   for (int v = first; v < last; ++v) {
     const auto& in = k.code[v];
-    lines.emplace_back("const " + std::string(cuda_type(in.dt)) + ' ' + value(v) + " = " + expression(k, in) + ';',
-                       one_line(ir::instr_origin(in)));
+    lines.emplace_back(
+        "const " + std::string(cuda_type(in.dt)) + ' ' + value(v) + " = " + expression(k, in) + ';',
+        one_line(ir::instr_origin(in)));
   }
   std::size_t column = 0;
   for (const auto& l : lines) column = std::max(column, l.first.size());
   column = std::min<std::size_t>(column, 72);
   for (const auto& [code, comment] : lines)
-    os << "  " << code << std::string(column - std::min(column, code.size()) + 2, ' ') << "// " << comment << '\n';
+    os << "  " << code << std::string(column - std::min(column, code.size()) + 2, ' ') << "// " << comment
+       << '\n';
 }
 
 std::vector<std::string> phase_params(const ir::kernel_ir& k, const phase& p) {
   std::vector<std::string> params;
-  for (int i : p.inputs) params.push_back("const " + std::string(cuda_type(k.inputs[i].dt)) + numbered(" in", i));
-  for (int i : p.scalars) params.push_back("const " + std::string(cuda_type(k.scalars[i])) + numbered(" s", i));
+  for (int i : p.inputs)
+    params.push_back("const " + std::string(cuda_type(k.inputs[i].dt)) + numbered(" in", i));
+  for (int i : p.scalars)
+    params.push_back("const " + std::string(cuda_type(k.scalars[i])) + numbered(" s", i));
   for (int i : p.iotas) {
     params.push_back(numbered("const nf_iota_params& it", i));
     params.push_back(numbered("const long long a", i));
@@ -110,7 +114,8 @@ std::string finish_function(const ir::kernel_ir& k, const std::string& name, con
     const auto& out = k.outputs[o];
     const std::string v = value(out.value);
     os << "  out" << o << " = "
-       << (k.code.at(out.value).dt == out.dt ? v : "nf_cast<" + std::string(cuda_type(out.dt)) + ">(" + v + ")")
+       << (k.code.at(out.value).dt == out.dt ? v
+                                             : "nf_cast<" + std::string(cuda_type(out.dt)) + ">(" + v + ")")
        << ";\n";
   }
   os << "}\n";
@@ -137,29 +142,31 @@ std::string combine_expression(const ir::kernel_ir& k, const std::string& name) 
   using ir::reduce_kind;
   if (!ir::is_arg_reduction(r.kind)) return name + "_combine()";
   const bool max = r.kind == reduce_kind::reduce_kind_argmax || r.kind == reduce_kind::reduce_kind_nanargmax;
-  const bool nan = r.kind == reduce_kind::reduce_kind_nanargmin || r.kind == reduce_kind::reduce_kind_nanargmax;
+  const bool nan =
+      r.kind == reduce_kind::reduce_kind_nanargmin || r.kind == reduce_kind::reduce_kind_nanargmax;
   return std::string(nan ? "nf_nanarg_combine<" : "nf_arg_combine<") + cuda_type(r.acc_dt) +
          (max ? ", true>()" : ", false>()");
 }
 
 // Coordinates c<first>..c<last-1> of `var` over shape.d[first..last) (row-major).
-void coordinates(std::ostringstream& os, const std::string& var, int first, int last, const std::string& idx) {
+void coordinates(std::ostringstream& os, const std::string& var, int first, int last,
+                 const std::string& idx) {
   if (last - first == 1) {
     os << "    const " << idx << " c" << first << " = " << var << ";\n";
     return;
   }
   os << "    " << idx << " q" << var << " = " << var << ";\n";
   for (int d = last - 1; d > first; --d)
-    os << "    const " << idx << " c" << d << " = q" << var << " % shape.d[" << d << "];  q" << var << " /= shape.d["
-       << d << "];\n";
+    os << "    const " << idx << " c" << d << " = q" << var << " % shape.d[" << d << "];  q" << var
+       << " /= shape.d[" << d << "];\n";
   os << "    const " << idx << " c" << first << " = q" << var << ";\n";
 }
 
 std::string dot(const std::string& type, const std::string& coeffs, int first, int last) {
   std::string s;
   for (int d = first; d < last; ++d)
-    s += (d > first ? " + " : "") + std::string("(") + type + ")c" + std::to_string(d) + " * " + coeffs + ".d[" +
-         std::to_string(d) + "]";
+    s += (d > first ? " + " : "") + std::string("(") + type + ")c" + std::to_string(d) + " * " + coeffs +
+         ".d[" + std::to_string(d) + "]";
   return s.empty() ? "0" : s;
 }
 
@@ -174,14 +181,16 @@ std::string load_and_call(const ir::kernel_ir& k, const phase& p, int dims, cons
       args.push_back(numbered("in", i) + "[" + linear + "]");
       continue;
     }
-    os << "    const " << off << " o" << i << " = " << dot(off, numbered("in", i) + "_strides", 0, dims) << ";\n";
+    os << "    const " << off << " o" << i << " = " << dot(off, numbered("in", i) + "_strides", 0, dims)
+       << ";\n";
     args.push_back(numbered("in", i) + numbered("[o", i) + "]");
   }
   for (int i : p.scalars) args.push_back(numbered("s", i));
   for (int i : p.iotas) {
     args.push_back(numbered("it", i));
-    args.push_back(is_flat(k.iotas[i]) ? "(long long)(" + linear + ")"
-                                       : "(" + dot("long long", numbered("it", i) + "_coeffs", 0, dims) + ")");
+    args.push_back(is_flat(k.iotas[i])
+                       ? "(long long)(" + linear + ")"
+                       : "(" + dot("long long", numbered("it", i) + "_coeffs", 0, dims) + ")");
   }
   os << "    " << call_head;
   for (const auto& a : args) os << ", " << a;
@@ -198,14 +207,16 @@ bool needs_coordinates(const ir::kernel_ir& k, const phase& p) {
   return false;
 }
 
-std::string header_comment(const ir::kernel_ir& k, const std::string& name, const phase& pro, const phase& epi) {
+std::string header_comment(const ir::kernel_ir& k, const std::string& name, const phase& pro,
+                           const phase& epi) {
   const auto& r = *k.reduction;
   const bool scan = r.strategy == ir::reduce_strategy::reduce_strategy_scan;
   std::ostringstream os;
   os << "// ndfuse kernel " << name << ": " << (scan ? "scan" : "reduction") << ", " << k.code.size()
      << " instructions, " << k.outputs.size() << (k.outputs.size() == 1 ? " output\n" : " outputs\n");
-  os << "//   fold:    " << (ir::is_arg_reduction(r.kind) ? ir::reduce_kind_name(r.kind) : ir::op_name(r.combine))
-     << " of v" << r.value << " in " << dtype_name(r.acc_dt) << ", " << ir::reduce_strategy_name(r.strategy)
+  os << "//   fold:    "
+     << (ir::is_arg_reduction(r.kind) ? ir::reduce_kind_name(r.kind) : ir::op_name(r.combine)) << " of v"
+     << r.value << " in " << dtype_name(r.acc_dt) << ", " << ir::reduce_strategy_name(r.strategy)
      << " strategy\n";
   os << "//   space:   " << k.ndim << "-d collapsed shape: " << r.kept_ndim << " kept dim(s) (outputs), "
      << k.ndim - r.kept_ndim << (scan ? " scanned" : " reduced") << "; " << (k.index_64 ? "64" : "32")
@@ -227,7 +238,8 @@ std::string header_comment(const ir::kernel_ir& k, const std::string& name, cons
   }
   os << "//   outputs:";
   for (std::size_t o = 0; o < k.outputs.size(); ++o)
-    os << (o ? ", " : " ") << "out" << o << ' ' << dtype_name(k.outputs[o].dt) << " = v" << k.outputs[o].value;
+    os << (o ? ", " : " ") << "out" << o << ' ' << dtype_name(k.outputs[o].dt) << " = v"
+       << k.outputs[o].value;
   os << '\n';
   (void)pro;
   return os.str();
@@ -271,11 +283,12 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
   os << element_call;
   if (!arg)
     os << "    return v;\n";
-  else if (r.kind == ir::reduce_kind::reduce_kind_nanargmin || r.kind == ir::reduce_kind::reduce_kind_nanargmax)
+  else if (r.kind == ir::reduce_kind::reduce_kind_nanargmin ||
+           r.kind == ir::reduce_kind::reduce_kind_nanargmax)
     os << "    return nf_nanarg_element<" << value_t
        << (r.kind == ir::reduce_kind::reduce_kind_nanargmax ? ", true>" : ", false>")
-       << "(v, (long long)r);  // NaN counts as " << (r.kind == ir::reduce_kind::reduce_kind_nanargmax ? "-inf" : "+inf")
-       << "\n";
+       << "(v, (long long)r);  // NaN counts as "
+       << (r.kind == ir::reduce_kind::reduce_kind_nanargmax ? "-inf" : "+inf") << "\n";
   else
     os << "    return " << acc << "{v, (long long)r};\n";
   os << "  };\n";
@@ -287,9 +300,10 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
     std::string outs;
     for (std::size_t o = 0; o < k.outputs.size(); ++o) outs += (o ? ", " : "") + numbered("out", o) + "[o]";
     os << load_and_call(k, epi, kept, off, "o * n_red", name + "_finish(" + outs + ", " + folded);
-      os << "  };\n";
+    os << "  };\n";
     const std::string driver = "nf_reduce<" + acc + ", idx, " +
-                               (r.strategy == ir::reduce_strategy::reduce_strategy_outer ? "false" : "true") + ">(";
+                               (r.strategy == ir::reduce_strategy::reduce_strategy_outer ? "false" : "true") +
+                               ">(";
     const std::string tail = std::string(", ") + (arg ? acc + "{{}, -1}" : std::string("identity")) + ", " +
                              combine_expression(k, name) + ", ";
     const int width = reduce_vector_width(k);
@@ -300,8 +314,8 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
          << "  auto element_vec = [&](const idx o, const idx u) {\n"
          << "    const idx i = o * n_red + u * " << w << ";\n";
       for (int in : pro.inputs)
-        os << "    const nf_vec<" << cuda_type(k.inputs[in].dt) << ", " << w << "> x" << in << " = nf_load_vec<" << w
-           << ">(in" << in << " + i);\n";
+        os << "    const nf_vec<" << cuda_type(k.inputs[in].dt) << ", " << w << "> x" << in
+           << " = nf_load_vec<" << w << ">(in" << in << " + i);\n";
       auto call = [&](const std::string& lane) {
         std::string c = name + "_element(";
         bool first = true;
@@ -319,8 +333,8 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
       };
       os << "    " << acc << " a = " << call("0") << ";\n"
          << "#pragma unroll\n"
-         << "    for (int l = 1; l < " << w << "; ++l) a = " << combine_expression(k, name) << "(a, " << call("l")
-         << ");\n"
+         << "    for (int l = 1; l < " << w << "; ++l) a = " << combine_expression(k, name) << "(a, "
+         << call("l") << ");\n"
          << "    return a;\n"
          << "  };\n"
          << "  if (reduce.vec > 1) {\n"
@@ -341,7 +355,8 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
     for (std::size_t o = 0; o < k.outputs.size(); ++o) outs += (o ? ", " : "") + numbered("out", o) + "[w]";
     os << load_and_call(k, epi, nd, off, "o * n_red + r", name + "_finish(" + outs + ", acc");
     os << "  };\n"
-       << "  nf_scan<" << acc << ", idx>(reduce, identity, " << combine_expression(k, name) << ", element, store);\n";
+       << "  nf_scan<" << acc << ", idx>(reduce, identity, " << combine_expression(k, name)
+       << ", element, store);\n";
   }
   os << "}\n";
   return os.str();

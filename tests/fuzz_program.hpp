@@ -73,7 +73,8 @@ inline const std::vector<std::pair<const char*, builder>>& ops() {
 // between backends (never between fused and eager on one backend), so cross-backend comparisons
 // of such floats allow rounding differences.
 inline bool uses_reduction(const std::string& log) {
-  for (const char* name : {"sum_", "mean_", "max_", "argmin_", "prod_", "any_", "var_", "nansum_", "norm", "cumsum_"})
+  for (const char* name :
+       {"sum_", "mean_", "max_", "argmin_", "prod_", "any_", "var_", "nansum_", "norm", "cumsum_"})
     if (log.find(std::string(" ") + name) != std::string::npos || log.rfind(name, 0) == 0) return true;
   return false;
 }

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <complex>
 #include <cstring>
-#include <optional>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -85,8 +85,8 @@ void write_results(const fs::path& dir) {
   for (int c = 0; c < fuzz_cases; ++c) {
     auto out = ndfuse_test::run_program(fuzz_seed + c, false);
     for (std::size_t r = 0; r < out.results.size(); ++r)
-      nf::save((dir / ((ndfuse_test::uses_reduction(out.log) ? "fuzzfold_" : "fuzz_") + std::to_string(c) + "_" +
-                       std::to_string(r) + ".npy"))
+      nf::save((dir / ((ndfuse_test::uses_reduction(out.log) ? "fuzzfold_" : "fuzz_") + std::to_string(c) +
+                       "_" + std::to_string(r) + ".npy"))
                    .string(),
                nf::asarray(out.results[r]));
   }

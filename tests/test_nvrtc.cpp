@@ -179,7 +179,8 @@ TEST_CASE("every op compiles for every dtype loop it has", "[nvrtc]") {
 TEST_CASE("reduction and scan kernels compile for every fold, dtype and strategy", "[nvrtc]") {
   std::vector<program> programs;
   auto add_plan = [&](const std::string& group, const nf::array& result) {
-    if (programs.empty() || programs.back().kernels.size() >= 24) programs.push_back({"k_reduce_" + group, {}});
+    if (programs.empty() || programs.back().kernels.size() >= 24)
+      programs.push_back({"k_reduce_" + group, {}});
     const auto plan = ndfuse::schedule::make_plan({result.node()});
     for (const auto& step : plan.steps)
       programs.back().kernels.emplace_back(step.name + "_" + std::to_string(programs.back().kernels.size()),
@@ -191,10 +192,10 @@ TEST_CASE("reduction and scan kernels compile for every fold, dtype and strategy
     nf::array x = base.astype(t);
     x.eval();
     const std::string tn(nf::dtype_name(t));
-    add_plan(tn, nf::sum(x));                       // full
-    add_plan(tn, nf::prod(x, -1));                  // inner
-    add_plan(tn, nf::max(x, 0));                    // outer
-    add_plan(tn, nf::min(x, {0, 2}, true));         // strided kept and reduced dims
+    add_plan(tn, nf::sum(x));                // full
+    add_plan(tn, nf::prod(x, -1));           // inner
+    add_plan(tn, nf::max(x, 0));             // outer
+    add_plan(tn, nf::min(x, {0, 2}, true));  // strided kept and reduced dims
     add_plan(tn, nf::any(x, 1));
     add_plan(tn, nf::all(x));
     add_plan(tn, nf::argmax(x, 1));

@@ -15,7 +15,8 @@ nf::array evaluated(nf::array a) {
 
 nf::array ramp(std::int64_t n, double scale) {
   std::vector<double> v(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = scale * double((i * 7919) % 1001) - 3.0;
+  for (std::int64_t i = 0; i < n; ++i)
+    v[static_cast<std::size_t>(i)] = scale * double((i * 7919) % 1001) - 3.0;
   return evaluated(nf::asarray(v));
 }
 
@@ -76,7 +77,8 @@ TEST_CASE("var and std run two reductions, each fused with its producer", "[redu
   CHECK(nf::stats().kernels_launched == 2);
 }
 
-TEST_CASE("a held input of a reduction is written once, and the loop total never recomputes", "[reduce][fusion]") {
+TEST_CASE("a held input of a reduction is written once, and the loop total never recomputes",
+          "[reduce][fusion]") {
   nf::array x = ramp(1000, 0.001);
   nf::array total = nf::zeros({});
   nf::reset_stats();

@@ -47,7 +47,7 @@ class axes {
 
 using reduce_dtype = std::optional<dtype>;
 
-#define NDFUSE_REDUCTION(name)                                                                        \
+#define NDFUSE_REDUCTION(name)                                                                       \
   array name(const array& a, axes axis = {}, bool keepdims = false, reduce_dtype dt = std::nullopt); \
   array& name(const array& a, axes axis, bool keepdims, reduce_dtype dt, out o);
 
@@ -60,7 +60,7 @@ NDFUSE_REDUCTION(mean)
 NDFUSE_REDUCTION(nanmean)
 #undef NDFUSE_REDUCTION
 
-#define NDFUSE_REDUCTION(name)                                   \
+#define NDFUSE_REDUCTION(name)                                       \
   array name(const array& a, axes axis = {}, bool keepdims = false); \
   array& name(const array& a, axes axis, bool keepdims, out o);
 
@@ -94,8 +94,10 @@ inline constexpr all_t all{};
 
 // Variance and standard deviation, with NumPy's ddof (divisor n - ddof). Complex inputs give real
 // results (|x - mean|^2).
-array var(const array& a, axes axis = {}, double ddof = 0, bool keepdims = false, reduce_dtype dt = std::nullopt);
-array std(const array& a, axes axis = {}, double ddof = 0, bool keepdims = false, reduce_dtype dt = std::nullopt);
+array var(const array& a, axes axis = {}, double ddof = 0, bool keepdims = false,
+          reduce_dtype dt = std::nullopt);
+array std(const array& a, axes axis = {}, double ddof = 0, bool keepdims = false,
+          reduce_dtype dt = std::nullopt);
 array nanvar(const array& a, axes axis = {}, double ddof = 0, bool keepdims = false,
              reduce_dtype dt = std::nullopt);
 array nanstd(const array& a, axes axis = {}, double ddof = 0, bool keepdims = false,

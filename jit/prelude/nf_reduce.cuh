@@ -165,7 +165,8 @@ __device__ __forceinline__ void nf_reduce(const nf_reduce_args& p, const Acc ide
     __threadfence();
     acc = identity;
     if (o < n_out)
-      for (unsigned y = r_lane; y < gridDim.y; y += r_lanes) acc = combine(acc, nf_load_partial(partials + (Idx)y * n_out + o));
+      for (unsigned y = r_lane; y < gridDim.y; y += r_lanes)
+        acc = combine(acc, nf_load_partial(partials + (Idx)y * n_out + o));
     if (r_lanes > 1) acc = nf_block_fold(sh, acc, tid, r_lane, r_lanes, lane_distance, combine);
     if (r_lane == 0 && o < n_out) finish(o, acc);
     if (tid == 0) p.arrivals[blockIdx.x] = 0;  // zeroed again for the next launch

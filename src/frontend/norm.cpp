@@ -25,9 +25,9 @@ bool is_inf(double p, int sign) {
 
 array vector_norm(const array& x, const norm_order& ord, const axes& axis, bool keepdims) {
   const double p = ord.p();
-  const dtype real_t = x.dtype() == dtype::complex64 ? dtype::float32
+  const dtype real_t = x.dtype() == dtype::complex64    ? dtype::float32
                        : x.dtype() == dtype::complex128 ? dtype::float64
-                                                         : x.dtype();
+                                                        : x.dtype();
   if (ord.is_default() || p == 2) {
     // NumPy: sqrt(sum(real(x * conj(x)))).
     array sq = is_complex(x.dtype()) ? real(multiply(x, conj(x))) : multiply(x, x);
@@ -48,7 +48,8 @@ array matrix_norm(const array& x, const norm_order& ord, int row, int col, bool 
     return sqrt(sum(sq, {row, col}, keepdims));
   }
   if (ord.is_named() || ord.p() == 2 || ord.p() == -2)
-    throw error("linalg.norm: matrix ord " + (ord.is_named() ? std::string(ord.name()) : std::to_string(ord.p())) +
+    throw error("linalg.norm: matrix ord " +
+                (ord.is_named() ? std::string(ord.name()) : std::to_string(ord.p())) +
                 " needs the SVD, which is not implemented yet");
   const double p = ord.p();
   // ord 1 / -1: extreme column sum (sum over rows); inf / -inf: extreme row sum.
@@ -76,12 +77,14 @@ array norm(const array& x_in, norm_order ord, axes axis, bool keepdims) {
     if (!ord.is_default() && nd == 2) return matrix_norm(x, ord, 0, 1, keepdims);
     if (!ord.is_default() && nd != 1)
       throw shape_error("linalg.norm: improper number of dimensions to norm (" + std::to_string(nd) + ")");
-    if (ord.is_named() && nd == 1) throw shape_error("linalg.norm: invalid norm order '" + std::string(ord.name()) + "' for vectors");
+    if (ord.is_named() && nd == 1)
+      throw shape_error("linalg.norm: invalid norm order '" + std::string(ord.name()) + "' for vectors");
     return vector_norm(x, ord, axis, keepdims);
   }
   const std::uint64_t mask = frontend::axis_mask(axis, nd, "linalg.norm");
   if (axis.list().size() == 1) {
-    if (ord.is_named()) throw shape_error("linalg.norm: invalid norm order '" + std::string(ord.name()) + "' for vectors");
+    if (ord.is_named())
+      throw shape_error("linalg.norm: invalid norm order '" + std::string(ord.name()) + "' for vectors");
     return vector_norm(x, ord, axis, keepdims);
   }
   if (axis.list().size() == 2) {

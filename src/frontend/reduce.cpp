@@ -24,8 +24,8 @@ std::uint64_t axis_mask(const axes& a, std::int64_t ndim, const char* op) {
   for (int axis : a.list()) {
     const std::int64_t d = axis < 0 ? axis + ndim : axis;
     if (d < 0 || d >= ndim)
-      throw shape_error(std::string(op) + ": axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
-                        std::to_string(ndim));
+      throw shape_error(std::string(op) + ": axis " + std::to_string(axis) +
+                        " is out of bounds for array of dimension " + std::to_string(ndim));
     if (mask & (std::uint64_t(1) << d))
       throw shape_error(std::string(op) + ": duplicate value in 'axis' (" + std::to_string(axis) + ")");
     mask |= std::uint64_t(1) << d;
@@ -65,18 +65,42 @@ ir::scalar_bits extreme_bits(dtype t, bool high, bool nan) {
   const double inf = high ? HUGE_VAL : -HUGE_VAL;
   const double v = nan ? std::numeric_limits<double>::quiet_NaN() : inf;
   switch (t) {
-    case dtype::bool_: put<std::uint8_t>(b, high ? 1 : 0); break;
-    case dtype::int8: put<std::int8_t>(b, high ? INT8_MAX : INT8_MIN); break;
-    case dtype::int16: put<std::int16_t>(b, high ? INT16_MAX : INT16_MIN); break;
-    case dtype::int32: put<std::int32_t>(b, high ? INT32_MAX : INT32_MIN); break;
-    case dtype::int64: put<std::int64_t>(b, high ? INT64_MAX : INT64_MIN); break;
-    case dtype::uint8: put<std::uint8_t>(b, high ? UINT8_MAX : 0); break;
-    case dtype::uint16: put<std::uint16_t>(b, high ? UINT16_MAX : 0); break;
-    case dtype::uint32: put<std::uint32_t>(b, high ? UINT32_MAX : 0); break;
-    case dtype::uint64: put<std::uint64_t>(b, high ? UINT64_MAX : 0); break;
-    case dtype::float16: put<std::uint16_t>(b, ir::double_to_half(v)); break;
-    case dtype::float32: put<float>(b, static_cast<float>(v)); break;
-    case dtype::float64: put<double>(b, v); break;
+    case dtype::bool_:
+      put<std::uint8_t>(b, high ? 1 : 0);
+      break;
+    case dtype::int8:
+      put<std::int8_t>(b, high ? INT8_MAX : INT8_MIN);
+      break;
+    case dtype::int16:
+      put<std::int16_t>(b, high ? INT16_MAX : INT16_MIN);
+      break;
+    case dtype::int32:
+      put<std::int32_t>(b, high ? INT32_MAX : INT32_MIN);
+      break;
+    case dtype::int64:
+      put<std::int64_t>(b, high ? INT64_MAX : INT64_MIN);
+      break;
+    case dtype::uint8:
+      put<std::uint8_t>(b, high ? UINT8_MAX : 0);
+      break;
+    case dtype::uint16:
+      put<std::uint16_t>(b, high ? UINT16_MAX : 0);
+      break;
+    case dtype::uint32:
+      put<std::uint32_t>(b, high ? UINT32_MAX : 0);
+      break;
+    case dtype::uint64:
+      put<std::uint64_t>(b, high ? UINT64_MAX : 0);
+      break;
+    case dtype::float16:
+      put<std::uint16_t>(b, ir::double_to_half(v));
+      break;
+    case dtype::float32:
+      put<float>(b, static_cast<float>(v));
+      break;
+    case dtype::float64:
+      put<double>(b, v);
+      break;
     case dtype::complex64:
       put<float>(b, static_cast<float>(v), 0);
       put<float>(b, static_cast<float>(v), 1);
@@ -112,7 +136,8 @@ void check_nonempty(const node_ptr& x, std::uint64_t mask, const char* op, const
 }
 
 node_ptr reduce_node(const node_ptr& input, dtype result, const ir::reduction_params& p, bool keepdims) {
-  node_ptr n = make_node(op_code::op_code_reduce, result, {input}, reduced_shape(input->shape, p.axes, keepdims));
+  node_ptr n =
+      make_node(op_code::op_code_reduce, result, {input}, reduced_shape(input->shape, p.axes, keepdims));
   n->reduction = p;
   return n;
 }
@@ -150,8 +175,8 @@ array as_inexact(const array& x) {
   return is_inexact(x.dtype()) ? x : x.astype(dtype::float64);
 }
 
-array reduce_value(const array& x, op_code combine, dtype acc, dtype result, std::uint64_t mask, bool keepdims,
-                   const char* op, const std::optional<ir::scalar_bits>& initial) {
+array reduce_value(const array& x, op_code combine, dtype acc, dtype result, std::uint64_t mask,
+                   bool keepdims, const char* op, const std::optional<ir::scalar_bits>& initial) {
   const node_ptr& xn = checked(x, op);
   if (!has_identity(combine) && !initial) check_nonempty(xn, mask, op, combine_name(combine));
   ir::reduction_params p;
@@ -197,7 +222,8 @@ std::uint64_t mask_of(const array& a, const axes& axis, const char* op) {
 
 // sum, prod: the accumulator is NumPy's (widened ints; float16 accumulates in float32 and rounds
 // once at the end, as NumPy's pairwise half sum does).
-array fold(const array& a, op_code combine, const axes& axis, bool keepdims, reduce_dtype dt, const char* op) {
+array fold(const array& a, op_code combine, const axes& axis, bool keepdims, reduce_dtype dt,
+           const char* op) {
   const dtype in = frontend::checked(a, op)->dt;
   const dtype result = dt ? *dt : frontend::sum_dtype(in);
   const dtype acc = result == dtype::float16 ? dtype::float32 : result;
@@ -224,9 +250,9 @@ array mean_of(const array& a, const axes& axis, bool keepdims, reduce_dtype dt, 
 
 }  // namespace
 
-#define NDFUSE_REDUCE_FORMS(name)                                                           \
-  array& name(const array& a, axes axis, bool keepdims, reduce_dtype dt, out o) {           \
-    return frontend::assign_reduction(o, name(a, std::move(axis), keepdims, dt), #name);    \
+#define NDFUSE_REDUCE_FORMS(name)                                                        \
+  array& name(const array& a, axes axis, bool keepdims, reduce_dtype dt, out o) {        \
+    return frontend::assign_reduction(o, name(a, std::move(axis), keepdims, dt), #name); \
   }
 #define NDFUSE_EXTREMA_FORMS(name)                                                   \
   array& name(const array& a, axes axis, bool keepdims, out o) {                     \
@@ -257,8 +283,8 @@ array nanmean(const array& a, axes axis, bool keepdims, reduce_dtype dt) {
   const std::uint64_t mask = mask_of(a, axis, "nanmean");
   const dtype result = dt ? *dt : in;
   array total = fold(replace_nan(a, 0.0), op_code::op_code_add, axis, keepdims, result, "nanmean");
-  array count = reduce_value(logical_not(isnan(a)), op_code::op_code_add, dtype::int64, dtype::int64, mask, keepdims,
-                             "nanmean");
+  array count = reduce_value(logical_not(isnan(a)), op_code::op_code_add, dtype::int64, dtype::int64, mask,
+                             keepdims, "nanmean");
   array m = true_divide(total, count);
   return m.dtype() == result ? m : m.astype(result);
 }
@@ -295,8 +321,8 @@ array ptp(const array& a, axes axis, bool keepdims) {
   return subtract(max(a, axis, keepdims), min(a, axis, keepdims));
 }
 array any(const array& a, axes axis, bool keepdims) {
-  return reduce_value(a, op_code::op_code_logical_or, dtype::bool_, dtype::bool_, mask_of(a, axis, "any"), keepdims,
-                      "any");
+  return reduce_value(a, op_code::op_code_logical_or, dtype::bool_, dtype::bool_, mask_of(a, axis, "any"),
+                      keepdims, "any");
 }
 array all_t::operator()(const array& a, axes axis, bool keepdims) const {
   return reduce_value(a, op_code::op_code_logical_and, dtype::bool_, dtype::bool_, mask_of(a, axis, "all"),
@@ -307,8 +333,8 @@ array& all_t::operator()(const array& a, axes axis, bool keepdims, out o) const 
 }
 array count_nonzero(const array& a, axes axis, bool keepdims) {
   const std::uint64_t mask = mask_of(a, axis, "count_nonzero");
-  return reduce_value(a.astype(dtype::bool_), op_code::op_code_add, dtype::int64, dtype::int64, mask, keepdims,
-                      "count_nonzero");
+  return reduce_value(a.astype(dtype::bool_), op_code::op_code_add, dtype::int64, dtype::int64, mask,
+                      keepdims, "count_nonzero");
 }
 array argmin(const array& a, axes axis, bool keepdims) {
   return frontend::reduce_arg(a, ir::reduce_kind::reduce_kind_argmin, mask_of(a, axis, "argmin"), keepdims,
@@ -319,12 +345,12 @@ array argmax(const array& a, axes axis, bool keepdims) {
                               "argmax");
 }
 array nanargmin(const array& a, axes axis, bool keepdims) {
-  return frontend::reduce_arg(a, ir::reduce_kind::reduce_kind_nanargmin, mask_of(a, axis, "nanargmin"), keepdims,
-                              "nanargmin");
+  return frontend::reduce_arg(a, ir::reduce_kind::reduce_kind_nanargmin, mask_of(a, axis, "nanargmin"),
+                              keepdims, "nanargmin");
 }
 array nanargmax(const array& a, axes axis, bool keepdims) {
-  return frontend::reduce_arg(a, ir::reduce_kind::reduce_kind_nanargmax, mask_of(a, axis, "nanargmax"), keepdims,
-                              "nanargmax");
+  return frontend::reduce_arg(a, ir::reduce_kind::reduce_kind_nanargmax, mask_of(a, axis, "nanargmax"),
+                              keepdims, "nanargmax");
 }
 NDFUSE_EXTREMA_FORMS(min)
 NDFUSE_EXTREMA_FORMS(max)
@@ -354,7 +380,9 @@ array scan(const array& a, op_code combine, std::optional<int> axis, reduce_dtyp
   p.identity = frontend::identity_bits(combine, acc);
   shape_t shape = xn->shape;
   if (axis) {
-    if (xn->shape.empty()) throw shape_error(std::string(op) + ": axis " + std::to_string(*axis) + " is out of bounds for array of dimension 0");
+    if (xn->shape.empty())
+      throw shape_error(std::string(op) + ": axis " + std::to_string(*axis) +
+                        " is out of bounds for array of dimension 0");
     p.axes = frontend::axis_mask(axes(*axis), static_cast<std::int64_t>(xn->shape.size()), op);
   } else {
     p.axes = frontend::axis_mask(axes(), static_cast<std::int64_t>(xn->shape.size()), op);

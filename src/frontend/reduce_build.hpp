@@ -23,7 +23,8 @@ ir::scalar_bits identity_bits(ir::op_code combine, dtype t);
 // `initial` (NumPy's initial=) starts the fold instead of the op's identity, which also makes an
 // empty max well defined.
 array reduce_value(const array& x, ir::op_code combine, dtype acc, dtype result, std::uint64_t mask,
-                   bool keepdims, const char* op, const std::optional<ir::scalar_bits>& initial = std::nullopt);
+                   bool keepdims, const char* op,
+                   const std::optional<ir::scalar_bits>& initial = std::nullopt);
 array reduce_arg(const array& x, ir::reduce_kind kind, std::uint64_t mask, bool keepdims, const char* op);
 
 // NumPy's accumulator dtype for sum/prod/cumsum: small ints widen to int64 / uint64, bool to int64.

@@ -19,7 +19,8 @@ array abs_squared(const array& d) {
 }
 
 // NumPy's _var: the mean with keepdims, the squared deviations, their sum over n - ddof.
-array variance(const array& a, const axes& axis, double ddof, bool keepdims, reduce_dtype dt, const char* op) {
+array variance(const array& a, const axes& axis, double ddof, bool keepdims, reduce_dtype dt,
+               const char* op) {
   const dtype in = frontend::checked(a, op)->dt;
   const std::uint64_t mask = frontend::axis_mask(axis, a.ndim(), op);
   const auto n = static_cast<double>(frontend::reduced_count(a.shape(), mask));
@@ -32,20 +33,21 @@ array variance(const array& a, const axes& axis, double ddof, bool keepdims, red
 
 // NumPy's _nanvar: NaNs count as absent (replaced by 0 and left out of the count); a slice with
 // n - ddof <= 0 is NaN.
-array nan_variance(const array& a, const axes& axis, double ddof, bool keepdims, reduce_dtype dt, const char* op) {
+array nan_variance(const array& a, const axes& axis, double ddof, bool keepdims, reduce_dtype dt,
+                   const char* op) {
   const dtype in = frontend::checked(a, op)->dt;
   if (!is_inexact(in)) return variance(a, axis, ddof, keepdims, dt, op);
   const std::uint64_t mask = frontend::axis_mask(axis, a.ndim(), op);
   array nan = isnan(a);
   array clean = where(nan, operand(0.0), a);
-  array count_keep = frontend::reduce_value(logical_not(nan), op_code::op_code_add, dtype::int64, dtype::int64, mask,
-                                            true, op);
+  array count_keep = frontend::reduce_value(logical_not(nan), op_code::op_code_add, dtype::int64,
+                                            dtype::int64, mask, true, op);
   array total_keep = sum(clean, axis, true, dt);
   array avg = true_divide(total_keep, count_keep).astype(total_keep.dtype());
   array dev = where(nan, operand(0.0), subtract(clean, avg).astype(clean.dtype()));
   array var_sum = sum(abs_squared(dev), axis, keepdims, dt);
-  array dof = subtract(frontend::reduce_value(logical_not(nan), op_code::op_code_add, dtype::int64, dtype::int64,
-                                              mask, keepdims, op),
+  array dof = subtract(frontend::reduce_value(logical_not(nan), op_code::op_code_add, dtype::int64,
+                                              dtype::int64, mask, keepdims, op),
                        operand(ddof));
   array v = true_divide(var_sum, dof);
   v = v.astype(var_sum.dtype());
@@ -109,8 +111,8 @@ array average(const array& a, axes axis, const array& weights_in, bool keepdims)
       throw shape_error("average: axis must be specified when shapes of a " + shape_str(an->shape) +
                         " and weights " + shape_str(wn0->shape) + " differ");
     if (wn0->shape.size() != 1 || axis.list().size() != 1)
-      throw shape_error("average: 1D weights expected when shapes of a " + shape_str(an->shape) + " and weights " +
-                        shape_str(wn0->shape) + " differ");
+      throw shape_error("average: 1D weights expected when shapes of a " + shape_str(an->shape) +
+                        " and weights " + shape_str(wn0->shape) + " differ");
     const std::uint64_t mask = frontend::axis_mask(axis, a.ndim(), "average");
     int k = 0;
     while (!(mask >> k & 1)) ++k;

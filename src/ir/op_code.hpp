@@ -80,14 +80,14 @@ namespace ndfuse::ir {
 
 enum class op_code : std::uint16_t {
   // Leaves and structural ops, handled by the fuser rather than the registry.
-  op_code_buffer,  // a materialized buffer (strided view of device or host memory)
-  op_code_scalar,  // a runtime scalar parameter, broadcast everywhere
-  op_code_iota,    // start + step * (affine index of the element): arange, linspace, eye
-  op_code_cast,    // dtype conversion with NumPy's unsafe-cast semantics
-  op_code_where,   // select(cond, a, b)
-  op_code_reduce,  // a reduction over some axes of its input (node::reduction says how)
-  op_code_scan,    // a cumulative reduction along one axis (cumsum, cumprod)
-  op_code_reduced, // kernel IR only: the reduction's result, read by the kernel's epilogue
+  op_code_buffer,   // a materialized buffer (strided view of device or host memory)
+  op_code_scalar,   // a runtime scalar parameter, broadcast everywhere
+  op_code_iota,     // start + step * (affine index of the element): arange, linspace, eye
+  op_code_cast,     // dtype conversion with NumPy's unsafe-cast semantics
+  op_code_where,    // select(cond, a, b)
+  op_code_reduce,   // a reduction over some axes of its input (node::reduction says how)
+  op_code_scan,     // a cumulative reduction along one axis (cumsum, cumprod)
+  op_code_reduced,  // kernel IR only: the reduction's result, read by the kernel's epilogue
 #define NDFUSE_OP_CODE(name, arity) op_code_##name,
   NDFUSE_ELEMENTWISE_OPS(NDFUSE_OP_CODE)
 #undef NDFUSE_OP_CODE

@@ -194,11 +194,11 @@ std::vector<std::int64_t> broadcast_strides(const shape_t& from, const std::vect
 // and the reduced axes last (`order`); its epilogue sees the output shape, so an epilogue leaf's
 // strides land on the kept axes and are 0 along the reduced ones.
 struct iteration_space {
-  shape_t shape;            // as the user sees it (elementwise), or the reduction input's shape
-  std::vector<int> order;   // reductions: iteration dim -> input axis
-  std::vector<int> kept;    // reductions: kept input axes, in order
-  std::uint64_t axes = 0;   // reductions: reduced input axes
-  bool keepdims = false;    // reductions: whether the output shape keeps reduced axes as 1
+  shape_t shape;           // as the user sees it (elementwise), or the reduction input's shape
+  std::vector<int> order;  // reductions: iteration dim -> input axis
+  std::vector<int> kept;   // reductions: kept input axes, in order
+  std::uint64_t axes = 0;  // reductions: reduced input axes
+  bool keepdims = false;   // reductions: whether the output shape keeps reduced axes as 1
 
   std::vector<std::int64_t> map(const shape_t& from, const std::vector<std::int64_t>& strides,
                                 bool epilogue) const {
@@ -361,7 +361,7 @@ void lower_to_kernel_ir(fuse_state& s, plan& p) {
       red.combine = rp.combine;
       red.acc_dt = rp.acc_dt;
       red.strategy = home->op == ir::op_code::op_code_scan ? ir::reduce_strategy::reduce_strategy_scan
-                                                            : ir::reduce_strategy::reduce_strategy_inner;
+                                                           : ir::reduce_strategy::reduce_strategy_inner;
       red.value = low.lower(home->inputs[0]);
       red.value = low.cast(red.value, rp.acc_dt);
       red.kept_ndim = static_cast<std::int32_t>(space.kept.size());
@@ -476,8 +476,8 @@ void choose_reduce_strategy(fuse_state& s, plan& p) {
         last_reduced = home->reduction.axes >> a & 1;
         break;
       }
-    red->strategy =
-        last_reduced ? ir::reduce_strategy::reduce_strategy_inner : ir::reduce_strategy::reduce_strategy_outer;
+    red->strategy = last_reduced ? ir::reduce_strategy::reduce_strategy_inner
+                                 : ir::reduce_strategy::reduce_strategy_outer;
   }
 }
 

@@ -105,8 +105,9 @@ void fill_scalars(const program& prog, registers& r, const ir::kernel_args& a, i
 namespace {
 
 // The body of eval_block; `direct` (when set) receives the direct_value instruction's results.
-void eval_instructions(const program& prog, const ir::kernel_ir& k, registers& r, const eval_space& sp, int first,
-                       int last, std::int64_t begin, std::int64_t n, const void* reduced, char* direct) {
+void eval_instructions(const program& prog, const ir::kernel_ir& k, registers& r, const eval_space& sp,
+                       int first, int last, std::int64_t begin, std::int64_t n, const void* reduced,
+                       char* direct) {
   std::int64_t affine[block_elems];
   for (int v = first; v < last; ++v) {
     const auto& s = prog.steps[v];
@@ -119,7 +120,8 @@ void eval_instructions(const program& prog, const ir::kernel_ir& k, registers& r
       case ir::op_code::op_code_buffer: {
         const auto& in = sp.inputs[s.slot];
         if (sp.flat_in_place && k.inputs[s.slot].cls == ir::index_class::index_class_flat) {
-          r.ptr[v] = static_cast<const char*>(in.data) + (in.offset + begin) * static_cast<std::int64_t>(s.bytes);
+          r.ptr[v] =
+              static_cast<const char*>(in.data) + (in.offset + begin) * static_cast<std::int64_t>(s.bytes);
         } else {
           gather(r.slab[v], in, s.bytes, sp.shape, begin, n);
           r.ptr[v] = r.slab[v];
@@ -147,8 +149,8 @@ void eval_instructions(const program& prog, const ir::kernel_ir& k, registers& r
   }
 }
 
-void run_range(const program& prog, const ir::kernel_ir& k, const ir::kernel_args& a, std::int64_t first_block,
-               std::int64_t last_block) {
+void run_range(const program& prog, const ir::kernel_ir& k, const ir::kernel_args& a,
+               std::int64_t first_block, std::int64_t last_block) {
   registers& r = thread_registers(prog.steps.size());
   const std::int64_t total = a.size();
   const int count = static_cast<int>(prog.steps.size());
@@ -157,24 +159,25 @@ void run_range(const program& prog, const ir::kernel_ir& k, const ir::kernel_arg
   for (std::int64_t blk = first_block; blk < last_block; ++blk) {
     const std::int64_t begin = blk * block_elems;
     const std::int64_t n = std::min(block_elems, total - begin);
-    char* direct = prog.direct_output < 0 ? nullptr
-                                          : static_cast<char*>(a.outputs[prog.direct_output]) +
-                                                begin * static_cast<std::int64_t>(prog.steps[prog.direct_value].bytes);
+    char* direct = prog.direct_output < 0
+                       ? nullptr
+                       : static_cast<char*>(a.outputs[prog.direct_output]) +
+                             begin * static_cast<std::int64_t>(prog.steps[prog.direct_value].bytes);
     eval_instructions(prog, k, r, sp, 0, count, begin, n, nullptr, direct);
     for (std::size_t o = 0; o < k.outputs.size(); ++o) {
       if (static_cast<int>(o) == prog.direct_output) continue;
       const auto& out = k.outputs[o];
       std::size_t bytes = prog.steps[out.value].bytes;
-      std::memcpy(static_cast<char*>(a.outputs[o]) + begin * static_cast<std::int64_t>(bytes), r.ptr[out.value],
-                  static_cast<std::size_t>(n) * bytes);
+      std::memcpy(static_cast<char*>(a.outputs[o]) + begin * static_cast<std::int64_t>(bytes),
+                  r.ptr[out.value], static_cast<std::size_t>(n) * bytes);
     }
   }
 }
 
 }  // namespace
 
-void eval_block(const program& prog, const ir::kernel_ir& k, registers& r, const eval_space& sp, int first, int last,
-                std::int64_t begin, std::int64_t n, const void* reduced) {
+void eval_block(const program& prog, const ir::kernel_ir& k, registers& r, const eval_space& sp, int first,
+                int last, std::int64_t begin, std::int64_t n, const void* reduced) {
   eval_instructions(prog, k, r, sp, first, last, begin, n, reduced, nullptr);
 }
 
@@ -184,7 +187,8 @@ void run_elementwise(const program& prog, const ir::kernel_ir& k, const ir::kern
     run_range(prog, k, a, 0, blocks);
     return;
   }
-  global_pool().parallel_for(blocks, [&](unsigned, std::int64_t b, std::int64_t e) { run_range(prog, k, a, b, e); });
+  global_pool().parallel_for(blocks,
+                             [&](unsigned, std::int64_t b, std::int64_t e) { run_range(prog, k, a, b, e); });
 }
 
 std::unique_ptr<program> build_program(const ir::kernel_ir& k) {

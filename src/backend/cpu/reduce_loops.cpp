@@ -87,9 +87,11 @@ bool less(C a, C b) {
 }
 
 template <ir::reduce_kind K>
-constexpr bool skips_nan = K == ir::reduce_kind::reduce_kind_nanargmin || K == ir::reduce_kind::reduce_kind_nanargmax;
+constexpr bool skips_nan =
+    K == ir::reduce_kind::reduce_kind_nanargmin || K == ir::reduce_kind::reduce_kind_nanargmax;
 template <ir::reduce_kind K>
-constexpr bool is_max = K == ir::reduce_kind::reduce_kind_argmax || K == ir::reduce_kind::reduce_kind_nanargmax;
+constexpr bool is_max =
+    K == ir::reduce_kind::reduce_kind_argmax || K == ir::reduce_kind::reduce_kind_nanargmax;
 
 // Whether value a beats the current winner b. argmin/argmax: NumPy's first NaN wins. The nan forms
 // see NaN as +inf (nanargmin) or -inf (nanargmax), as NumPy's _replace_nan does, so a NaN only

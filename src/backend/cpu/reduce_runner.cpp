@@ -36,7 +36,8 @@ reduction_shape split(const ir::kernel_ir& k, const ir::kernel_args& a) {
   return s;
 }
 
-void for_tasks(std::int64_t tasks, std::int64_t work, const std::function<void(std::int64_t, std::int64_t)>& fn) {
+void for_tasks(std::int64_t tasks, std::int64_t work,
+               const std::function<void(std::int64_t, std::int64_t)>& fn) {
   if (work < parallel_threshold || tasks < 2) {
     fn(0, tasks);
     return;
@@ -48,7 +49,8 @@ void for_tasks(std::int64_t tasks, std::int64_t work, const std::function<void(s
 struct scratch {
   std::unique_ptr<char[]> data;
   std::size_t bytes;
-  scratch(std::int64_t n, std::size_t item) : data(new char[std::max<std::int64_t>(n, 1) * item]), bytes(item) {}
+  scratch(std::int64_t n, std::size_t item)
+      : data(new char[std::max<std::int64_t>(n, 1) * item]), bytes(item) {}
   char* at(std::int64_t i) { return data.get() + i * static_cast<std::int64_t>(bytes); }
 };
 
@@ -113,7 +115,8 @@ class reducer {
     // The folded result per output: accumulator values, or arg indices (int64).
     scratch result(shape_.n_out, arg_ ? sizeof(std::int64_t) : acc_bytes_);
     if (shape_.n_red == 0) {
-      for (std::int64_t o = 0; o < shape_.n_out; ++o) std::memcpy(result.at(o), a_.identity.bytes, acc_bytes_);
+      for (std::int64_t o = 0; o < shape_.n_out; ++o)
+        std::memcpy(result.at(o), a_.identity.bytes, acc_bytes_);
     } else if (!arg_ && red_.strategy == ir::reduce_strategy::reduce_strategy_outer &&
                shape_.n_out >= min_outer_outputs) {
       fold_columns(result);
@@ -160,7 +163,8 @@ class reducer {
         for (std::int64_t t = t0; t < t1; ++t) {
           const std::int64_t o0 = t * rows, count = std::min(rows, n_out - o0);
           const char* v = prologue(r, sp, o0 * n_red, count * n_red);
-          for (std::int64_t j = 0; j < count; ++j) fold_one(result.at(o0 + j), v + j * n_red * acc_bytes_, n_red, 0);
+          for (std::int64_t j = 0; j < count; ++j)
+            fold_one(result.at(o0 + j), v + j * n_red * acc_bytes_, n_red, 0);
         }
       });
       return;
@@ -270,8 +274,8 @@ class reducer {
         for (std::size_t o = 0; o < k_.outputs.size(); ++o) {
           const auto& out = k_.outputs[o];
           const std::size_t bytes = prog_.steps[out.value].bytes;
-          std::memcpy(static_cast<char*>(a_.outputs[o]) + o0 * static_cast<std::int64_t>(bytes), r.ptr[out.value],
-                      static_cast<std::size_t>(n) * bytes);
+          std::memcpy(static_cast<char*>(a_.outputs[o]) + o0 * static_cast<std::int64_t>(bytes),
+                      r.ptr[out.value], static_cast<std::size_t>(n) * bytes);
         }
       }
     });

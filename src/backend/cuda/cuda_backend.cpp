@@ -149,8 +149,8 @@ class cuda_backend final : public device_backend {
 
   // A reduction's launch shape follows its sizes; when blocks share outputs, their partial results
   // and arrival counters live in stream-ordered scratch, freed (stream-ordered) right after.
-  void launch_reduction(CUfunction fn, const cuda_kernel& k, const ir::kernel_ir& ir, const ir::kernel_args& a,
-                        int device) {
+  void launch_reduction(CUfunction fn, const cuda_kernel& k, const ir::kernel_ir& ir,
+                        const ir::kernel_args& a, int device) {
     const int kept = ir.reduction->kept_ndim;
     std::int64_t n_out = 1, n_red = 1;
     for (int d = 0; d < ir.ndim; ++d) (d < kept ? n_out : n_red) *= a.shape[d];
