@@ -68,6 +68,23 @@ std::string expression(const ir::kernel_ir& k, const ir::instr& in) {
   }
 }
 
+// Instruction lines with their origin comments aligned.
+void write_instructions(std::ostringstream& os, const ir::kernel_ir& k, int first, int last) {
+  std::vector<std::pair<std::string, std::string>> lines;
+  for (int v = first; v < last; ++v) {
+    const auto& in = k.code[v];
+    lines.emplace_back(
+        "const " + std::string(cuda_type(in.dt)) + ' ' + value(v) + " = " + expression(k, in) + ';',
+        one_line(ir::instr_origin(in)));
+  }
+  std::size_t column = 0;
+  for (const auto& l : lines) column = std::max(column, l.first.size());
+  column = std::min<std::size_t>(column, 72);
+  for (const auto& [code, comment] : lines)
+    os << "  " << code << std::string(column - std::min(column, code.size()) + 2, ' ') << "// " << comment
+       << '\n';
+}
+
 std::string kernel_signature(const ir::kernel_ir& k, const std::string& name) {
   std::ostringstream os;
   os << "extern \"C\" __global__ void __launch_bounds__(" << block_threads << ")\n" << name << '(';
@@ -139,17 +156,6 @@ std::string element_function(const ir::kernel_ir& k, const std::string& name) {
     params.push_back(numbered("const long long a", i));
   }
 
-  std::vector<std::pair<std::string, std::string>> lines;  // code, comment
-  for (std::size_t v = 0; v < k.code.size(); ++v) {
-    const auto& in = k.code[v];
-    lines.emplace_back(
-        "const " + std::string(cuda_type(in.dt)) + ' ' + value(int(v)) + " = " + expression(k, in) + ';',
-        one_line(ir::instr_origin(in)));
-  }
-  std::size_t column = 0;
-  for (const auto& l : lines) column = std::max(column, l.first.size());
-  column = std::min<std::size_t>(column, 72);
-
   std::ostringstream os;
   os << "// One element of " << name
      << ": each line is one kernel-IR instruction, commented with the DAG node\n"
@@ -160,12 +166,7 @@ std::string element_function(const ir::kernel_ir& k, const std::string& name) {
   const char* separator = length > 60 ? ",\n    " : ", ";  // one parameter per line when they do not fit
   for (std::size_t p = 0; p < params.size(); ++p) os << (p ? separator : "") << params[p];
   os << ") {\n";
-  for (const auto& [code, comment] : lines) {
-    os << "  " << code;
-    if (!comment.empty())
-      os << std::string(column - std::min(column, code.size()) + 2, ' ') << "// " << comment;
-    os << '\n';
-  }
+  write_instructions(os, k, 0, static_cast<int>(k.code.size()));
   for (std::size_t o = 0; o < k.outputs.size(); ++o) {
     const auto& out = k.outputs[o];
     const std::string v = value(out.value);

@@ -1,6 +1,7 @@
 // Pieces the elementwise renderer (render.cpp) and the reduction renderer (render_reduce.cpp)
 // share: SSA value names, instruction expressions and the kernel signature.
 #pragma once
+#include <sstream>
 #include <string>
 
 #include "ir/kernel_ir.hpp"
@@ -13,6 +14,8 @@ std::string one_line(std::string s);  // origins are free text: keep each on its
 std::string value(int v);             // "v12"
 // The right-hand side of one instruction (op_code_reduced reads the variable `reduced`).
 std::string expression(const ir::kernel_ir& k, const ir::instr& in);
+// Instructions [first, last) as `const T vN = ...;` lines, their origin comments aligned.
+void write_instructions(std::ostringstream& os, const ir::kernel_ir& k, int first, int last);
 std::string kernel_signature(const ir::kernel_ir& k, const std::string& name);
 std::string include_line();
 std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& name);

@@ -45,23 +45,6 @@ phase phase_of(const ir::kernel_ir& k, int first, int last) {
   return p;
 }
 
-// Instruction lines with their origin comments aligned.
-void write_lines(std::ostringstream& os, const ir::kernel_ir& k, int first, int last) {
-  std::vector<std::pair<std::string, std::string>> lines;
-  for (int v = first; v < last; ++v) {
-    const auto& in = k.code[v];
-    lines.emplace_back(
-        "const " + std::string(cuda_type(in.dt)) + ' ' + value(v) + " = " + expression(k, in) + ';',
-        one_line(ir::instr_origin(in)));
-  }
-  std::size_t column = 0;
-  for (const auto& l : lines) column = std::max(column, l.first.size());
-  column = std::min<std::size_t>(column, 72);
-  for (const auto& [code, comment] : lines)
-    os << "  " << code << std::string(column - std::min(column, code.size()) + 2, ' ') << "// " << comment
-       << '\n';
-}
-
 std::vector<std::string> phase_params(const ir::kernel_ir& k, const phase& p) {
   std::vector<std::string> params;
   for (int i : p.inputs)
@@ -91,7 +74,7 @@ std::string element_function(const ir::kernel_ir& k, const std::string& name, co
      << "// commented with the DAG node it computes.\n"
      << "static __device__ __forceinline__ " << cuda_type(r.acc_dt) << ' ' << name << "_element("
      << join_params(phase_params(k, p)) << ") {\n";
-  write_lines(os, k, p.first, p.last);
+  write_instructions(os, k, p.first, p.last);
   os << "  return " << value(r.value) << ";\n}\n";
   return os.str();
 }
@@ -109,7 +92,7 @@ std::string finish_function(const ir::kernel_ir& k, const std::string& name, con
   os << (scan ? "// The epilogue: one output element from the running result.\n"
               : "// The epilogue: one output from the folded result.\n")
      << "static __device__ __forceinline__ void " << name << "_finish(" << join_params(params) << ") {\n";
-  write_lines(os, k, p.first, p.last);
+  write_instructions(os, k, p.first, p.last);
   for (std::size_t o = 0; o < k.outputs.size(); ++o) {
     const auto& out = k.outputs[o];
     const std::string v = value(out.value);
@@ -207,8 +190,7 @@ bool needs_coordinates(const ir::kernel_ir& k, const phase& p) {
   return false;
 }
 
-std::string header_comment(const ir::kernel_ir& k, const std::string& name, const phase& pro,
-                           const phase& epi) {
+std::string header_comment(const ir::kernel_ir& k, const std::string& name, const phase& epi) {
   const auto& r = *k.reduction;
   const bool scan = r.strategy == ir::reduce_strategy::reduce_strategy_scan;
   std::ostringstream os;
@@ -241,7 +223,6 @@ std::string header_comment(const ir::kernel_ir& k, const std::string& name, cons
     os << (o ? ", " : " ") << "out" << o << ' ' << dtype_name(k.outputs[o].dt) << " = v"
        << k.outputs[o].value;
   os << '\n';
-  (void)pro;
   return os.str();
 }
 
@@ -260,7 +241,7 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
   const std::string acc = reduce_acc_type(k);
   const std::string value_t = cuda_type(r.acc_dt);
   std::ostringstream os;
-  os << header_comment(k, name, pro, epi) << '\n'
+  os << header_comment(k, name, epi) << '\n'
      << element_function(k, name, pro) << '\n'
      << finish_function(k, name, epi) << '\n';
   const std::string combine = combine_code(k, name);

@@ -81,7 +81,7 @@ array norm(const array& x_in, norm_order ord, axes axis, bool keepdims) {
       throw shape_error("linalg.norm: invalid norm order '" + std::string(ord.name()) + "' for vectors");
     return vector_norm(x, ord, axis, keepdims);
   }
-  const std::uint64_t mask = frontend::axis_mask(axis, nd, "linalg.norm");
+  frontend::axis_mask(axis, nd, "linalg.norm");  // throws for an axis out of range or repeated
   if (axis.list().size() == 1) {
     if (ord.is_named())
       throw shape_error("linalg.norm: invalid norm order '" + std::string(ord.name()) + "' for vectors");
@@ -91,7 +91,6 @@ array norm(const array& x_in, norm_order ord, axes axis, bool keepdims) {
     int row = axis.list()[0], col = axis.list()[1];
     row = row < 0 ? row + static_cast<int>(nd) : row;
     col = col < 0 ? col + static_cast<int>(nd) : col;
-    (void)mask;
     return matrix_norm(x, ord, row, col, keepdims);
   }
   throw shape_error("linalg.norm: improper number of dimensions to norm");

@@ -226,7 +226,7 @@ array fold(const array& a, op_code combine, const axes& axis, bool keepdims, red
            const char* op) {
   const dtype in = frontend::checked(a, op)->dt;
   const dtype result = dt ? *dt : frontend::sum_dtype(in);
-  const dtype acc = result == dtype::float16 ? dtype::float32 : result;
+  const dtype acc = frontend::accumulator_for(result);
   return reduce_value(a, combine, acc, result, mask_of(a, axis, op), keepdims, op);
 }
 
@@ -241,7 +241,7 @@ array mean_of(const array& a, const axes& axis, bool keepdims, reduce_dtype dt, 
   const std::uint64_t mask = mask_of(a, axis, op);
   // NumPy: ints and bool average in float64; float16 sums in float32 and divides there.
   const dtype result = dt ? *dt : (is_inexact(in) ? in : dtype::float64);
-  const dtype acc = result == dtype::float16 ? dtype::float32 : result;
+  const dtype acc = frontend::accumulator_for(result);
   array total = reduce_value(a, op_code::op_code_add, acc, acc, mask, keepdims, op);
   const auto count = static_cast<double>(frontend::reduced_count(a.shape(), mask));
   array m = true_divide(total, operand(count));
@@ -373,7 +373,7 @@ namespace {
 array scan(const array& a, op_code combine, std::optional<int> axis, reduce_dtype dt, const char* op) {
   const frontend::node_ptr& xn = frontend::checked(a, op);
   const dtype result = dt ? *dt : frontend::sum_dtype(xn->dt);
-  const dtype acc = result == dtype::float16 ? dtype::float32 : result;
+  const dtype acc = frontend::accumulator_for(result);
   ir::reduction_params p;
   p.combine = combine;
   p.acc_dt = acc;

@@ -56,6 +56,8 @@ class OracleWriter:
 
     def array(self, a):
         a = np.asarray(a)
+        if not a.flags.c_contiguous:  # (np.ascontiguousarray would make a 0-d array 1-d)
+            a = a.copy(order="C")
         key = hashlib.sha1(a.dtype.str.encode() + repr(a.shape).encode() + a.tobytes()).hexdigest()[:16]
         if key not in self.saved:
             name = "arrays/%s_%s.npy" % (a.dtype.name, key)

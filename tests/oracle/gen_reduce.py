@@ -47,7 +47,6 @@ dtype= (NumPy returns a complex variance), sum of complex with a real dtype= (dr
 out= targets the result does not cast to with same_kind (NumPy casts a reduction into out= unsafely,
 ndfuse's out= is array::assign with same_kind), argmin/argmax with a tuple axis (NumPy: TypeError).
 """
-import hashlib
 import os
 import shutil
 import sys
@@ -56,61 +55,14 @@ from fractions import Fraction
 
 import numpy as np
 
-# Same floor as gen_ops.py: early 2.x minors differ in corners.
-NUMPY_MIN = (2, 3)
-if tuple(int(p) for p in np.__version__.split(".")[:2]) < NUMPY_MIN:
-    sys.exit("the ndfuse oracle needs NumPy >= %d.%d, found %s (run scripts/setup-deps)" % (NUMPY_MIN + (np.__version__,)))
+sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The NumPy >= 2.3 check runs on import; the writer and dtype lists are shared with the other oracles.
+from gen_ops import COMPLEXES, DTYPES, FLOATS, OracleWriter, inf, nan  # noqa: E402
 
-DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-          "float16", "float32", "float64", "complex64", "complex128"]
 SIGNED = ["int8", "int16", "int32", "int64"]
 UNSIGNED = ["uint8", "uint16", "uint32", "uint64"]
-FLOATS = ["float16", "float32", "float64"]
-COMPLEXES = ["complex64", "complex128"]
 INEXACT = FLOATS + COMPLEXES
-
-inf, nan = float("inf"), float("nan")
-
-
-class OracleWriter:
-    """Collects cases and writes them atomically (a temp dir renamed into place) to OUTDIR/<sub>."""
-
-    def __init__(self, outdir, sub):
-        self.final = os.path.join(outdir, sub)
-        self.root = self.final + ".tmp-%d" % os.getpid()
-        shutil.rmtree(self.root, ignore_errors=True)
-        os.makedirs(os.path.join(self.root, "arrays"))
-        self.rows = []
-        self.ids = set()
-        self.saved = {}
-
-    def array(self, a):
-        a = np.asarray(a)
-        if not a.flags.c_contiguous:  # (np.ascontiguousarray would make a 0-d array 1-d)
-            a = a.copy(order="C")
-        key = hashlib.sha1(a.dtype.str.encode() + repr(a.shape).encode() + a.tobytes()).hexdigest()[:16]
-        if key not in self.saved:
-            name = "arrays/%s_%s.npy" % (a.dtype.name, key)
-            np.save(os.path.join(self.root, name), a, allow_pickle=False)
-            self.saved[key] = name
-        return self.saved[key]
-
-    def row(self, case_id, *fields):
-        assert case_id not in self.ids, "duplicate case id " + case_id
-        self.ids.add(case_id)
-        for f in (case_id,) + fields:
-            assert "\t" not in f and "\n" not in f and f != "", (case_id, fields)
-        self.rows.append("\t".join((case_id,) + fields))
-
-    def finish(self):
-        with open(os.path.join(self.root, "manifest.tsv"), "w") as f:
-            f.write("\n".join(self.rows) + "\n")
-        old = self.final + ".old-%d" % os.getpid()
-        if os.path.exists(self.final):
-            os.replace(self.final, old)
-        os.replace(self.root, self.final)
-        shutil.rmtree(old, ignore_errors=True)
-        print("%s: %d cases, %d arrays" % (self.final, len(self.rows), len(self.saved)))
 
 
 # NumPy ValueError messages that mean a bad shape or axis (ndfuse: shape_error). Any other ValueError

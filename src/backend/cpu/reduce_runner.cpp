@@ -322,7 +322,6 @@ void run_scan(const program& prog, const ir::kernel_ir& k, const ir::kernel_args
   if (!fn)
     throw error(std::string("cpu backend: no scan loop for ") + ir::op_name(red.combine) + " on " +
                 std::string(dtype_name(red.acc_dt)));
-  const std::size_t acc_bytes = itemsize(red.acc_dt);
   const eval_space sp{a.shape, a.inputs, a.iotas, true};
   const int count = static_cast<int>(prog.steps.size());
   for_tasks(sh.n_out, sh.n_out * sh.n_red, [&](std::int64_t o0, std::int64_t o1) {
@@ -345,7 +344,6 @@ void run_scan(const program& prog, const ir::kernel_ir& k, const ir::kernel_args
       }
     }
   });
-  (void)acc_bytes;
 }
 
 }  // namespace ndfuse::backend::cpu
