@@ -421,7 +421,7 @@ inline std::string compare(const nf::host_array& got, const nf::host_array& expe
 
 // --- expected exceptions --------------------------------------------------------------------------------
 // Runs `build` (which must only build nodes) and returns "" when it throws the ndfuse exception that
-// `kind` names (dtype_error or shape_error), else what happened instead.
+// `kind` names (dtype_error, shape_error or index_error), else what happened instead.
 template <class F>
 inline std::string expect_throw(const std::string& kind, F&& build) {
   try {
@@ -434,6 +434,9 @@ inline std::string expect_throw(const std::string& kind, F&& build) {
   } catch (const nf::shape_error& e) {
     if (kind == "shape_error") return "";
     return std::string("expected nf::") + kind + ", got nf::shape_error: " + e.what();
+  } catch (const nf::index_error& e) {
+    if (kind == "index_error") return "";
+    return std::string("expected nf::") + kind + ", got nf::index_error: " + e.what();
   } catch (const std::exception& e) {
     return std::string("expected nf::") + kind + ", got another exception: " + e.what();
   }

@@ -25,29 +25,56 @@ struct host_array {
   ndfuse::dtype dtype = dtype::float64;
   shape_t shape;
   std::vector<std::byte> bytes;
-  template <element_type T>
-  std::span<const T> values() const {
-    if (dtype_of<T> != dtype) throw dtype_error("host_array::values: element type does not match the dtype");
-    return {reinterpret_cast<const T*>(bytes.data()), bytes.size() / sizeof(T)};
+  template <element_type E>
+  std::span<const E> values() const {
+    if (dtype_of<E> != dtype) throw dtype_error("host_array::values: element type does not match the dtype");
+    return {reinterpret_cast<const E*>(bytes.data()), bytes.size() / sizeof(E)};
   }
 };
 
-std::string shape_str(const shape_t& s);  // "(2, 3)", as NumPy prints shapes
+std::string shape_str(const shape_t& s);
+
+// The `axis=None` of NumPy.
+struct none_t {
+  explicit constexpr none_t(int) {}
+};
+inline constexpr none_t none{0};
+
+// Which axes a reduction runs over: none (all), one axis, or several.
+class axes {
+ public:
+  axes() = default;  // all axes
+  axes(none_t) {}
+  axes(int axis) : list_{axis}, all_(false) {}
+  axes(std::initializer_list<int> list) : list_(list), all_(false) {}
+  axes(std::vector<int> list) : list_(std::move(list)), all_(false) {}
+  bool all() const { return all_; }
+  const std::vector<int>& list() const { return list_; }
+
+ private:
+  std::vector<int> list_;
+  bool all_ = true;
+};
+
+struct all_t;  // nf::all: the reduction, and in indexing the whole-axis placeholder (reduce.hpp)
+class indexed;
+struct index_item;  // "(2, 3)", as NumPy prints shapes
 
 class array {
  public:
   array() = default;  // an empty handle; using it throws
-  template <element_type T>
-  array(std::initializer_list<T> values)
-      : array(from_host_copy(dtype_of<T>, {std::int64_t(values.size())}, values.begin())) {}
-  template <element_type T>
-  array(std::initializer_list<std::initializer_list<T>> rows);
+  template <element_type E>
+  array(std::initializer_list<E> values)
+      : array(from_host_copy(dtype_of<E>, {std::int64_t(values.size())}, values.begin())) {}
+  template <element_type E>
+  array(std::initializer_list<std::initializer_list<E>> rows);
 
   explicit array(std::shared_ptr<ir::node> n);
   array(const array& other);
   array(array&& other) noexcept;
-  array& operator=(const array& other);
-  array& operator=(array&& other) noexcept;
+  // Lvalues only: assigning to a temporary would silently do nothing (x(...) = v is indexed's).
+  array& operator=(const array& other) &;
+  array& operator=(array&& other) & noexcept;
   ~array();
 
   const shape_t& shape() const;
@@ -64,10 +91,10 @@ class array {
   const array& eval() const;
   bool is_evaluated() const;
 
-  template <element_type T>
-  T item() const;
-  template <element_type T>
-  std::vector<T> to_vector() const;
+  template <element_type E>
+  E item() const;
+  template <element_type E>
+  std::vector<E> to_vector() const;
   host_array to_host() const;
 
   // The in-place operators rebind this handle to a new node; the result is cast back to this
@@ -97,6 +124,25 @@ class array {
   // This is what every `out=` form of an op does.
   array& assign(const array& value, casting rule = casting::casting_same_kind);
 
+  // Basic indexing, NumPy's x[...]: integers, nf::slice, nf::all, nf::newaxis, nf::ellipsis
+  // (index.hpp). The result is a view; on a non-const array it can also be assigned through.
+  template <class... I>
+  indexed operator()(const I&... idx);
+  template <class... I>
+  array operator()(const I&... idx) const;
+
+  // Shape manipulation as methods, as NumPy's ndarray has them (views where NumPy gives views).
+  array reshape(const shape_t& shape) const;  // one dim may be -1
+  array ravel() const;
+  array flatten() const;  // always a new array (a lazy copy)
+  array transpose() const;
+  array transpose(const std::vector<int>& axes) const;
+  array T() const;  // the transpose, NumPy's .T
+  array swapaxes(int a, int b) const;
+  array squeeze(axes axis = {}) const;
+  array diagonal(std::int64_t offset = 0, int axis1 = 0, int axis2 = 1) const;
+  array copy() const;
+
   const std::shared_ptr<ir::node>& node() const;  // the DAG node (library internals and tests)
 
   static array from_host_copy(ndfuse::dtype t, const shape_t& shape, const void* data);
@@ -105,42 +151,42 @@ class array {
   std::shared_ptr<ir::node> node_;
 };
 
-template <element_type T>
-array::array(std::initializer_list<std::initializer_list<T>> rows) {
-  std::vector<T> flat;
+template <element_type E>
+array::array(std::initializer_list<std::initializer_list<E>> rows) {
+  std::vector<E> flat;
   std::int64_t cols = rows.size() ? std::int64_t(rows.begin()->size()) : 0;
   for (const auto& r : rows) {
     if (std::int64_t(r.size()) != cols) throw shape_error("array: nested initializer lists are ragged");
     flat.insert(flat.end(), r.begin(), r.end());
   }
-  *this = from_host_copy(dtype_of<T>, {std::int64_t(rows.size()), cols}, flat.data());
+  *this = from_host_copy(dtype_of<E>, {std::int64_t(rows.size()), cols}, flat.data());
 }
 
-template <element_type T>
-std::vector<T> array::to_vector() const {
-  host_array h = astype(dtype_of<T>).to_host();
-  auto v = h.values<T>();
+template <element_type E>
+std::vector<E> array::to_vector() const {
+  host_array h = astype(dtype_of<E>).to_host();
+  auto v = h.values<E>();
   return {v.begin(), v.end()};
 }
-template <element_type T>
-T array::item() const {
+template <element_type E>
+E array::item() const {
   if (size() != 1)
     throw error("item: can only convert an array of size 1 to a scalar, got shape " + shape_str(shape()));
-  return to_vector<T>()[0];
+  return to_vector<E>()[0];
 }
 
 // Host data -> array (cp.asarray / np.asarray). The data is copied.
-template <element_type T>
-array asarray(std::span<const T> data, const shape_t& shape) {
-  return array::from_host_copy(dtype_of<T>, shape, data.data());
+template <element_type E>
+array asarray(std::span<const E> data, const shape_t& shape) {
+  return array::from_host_copy(dtype_of<E>, shape, data.data());
 }
-template <element_type T>
-array asarray(const std::vector<T>& data, const shape_t& shape) {
-  return asarray(std::span<const T>(data), shape);
+template <element_type E>
+array asarray(const std::vector<E>& data, const shape_t& shape) {
+  return asarray(std::span<const E>(data), shape);
 }
-template <element_type T>
-array asarray(const std::vector<T>& data) {
-  return asarray(std::span<const T>(data), shape_t{std::int64_t(data.size())});
+template <element_type E>
+array asarray(const std::vector<E>& data) {
+  return asarray(std::span<const E>(data), shape_t{std::int64_t(data.size())});
 }
 array asarray(const host_array& h);
 
@@ -155,3 +201,5 @@ struct out {
 };
 
 }  // namespace ndfuse
+
+#include "ndfuse/index.hpp"  // operator()'s definitions (needs array complete)

@@ -6,8 +6,10 @@
 #include "ndfuse/device.hpp"
 #include "ndfuse/dtype.hpp"
 #include "ndfuse/error.hpp"
+#include "ndfuse/index.hpp"
 #include "ndfuse/io.hpp"
 #include "ndfuse/jit.hpp"
+#include "ndfuse/manipulation.hpp"
 #include "ndfuse/math.hpp"
 #include "ndfuse/reduce.hpp"
 

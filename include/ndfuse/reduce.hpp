@@ -23,28 +23,6 @@
 
 namespace ndfuse {
 
-// The `axis=None` of NumPy.
-struct none_t {
-  explicit constexpr none_t(int) {}
-};
-inline constexpr none_t none{0};
-
-// Which axes a reduction runs over: none (all), one axis, or several.
-class axes {
- public:
-  axes() = default;  // all axes
-  axes(none_t) {}
-  axes(int axis) : list_{axis}, all_(false) {}
-  axes(std::initializer_list<int> list) : list_(list), all_(false) {}
-  axes(std::vector<int> list) : list_(std::move(list)), all_(false) {}
-  bool all() const { return all_; }
-  const std::vector<int>& list() const { return list_; }
-
- private:
-  std::vector<int> list_;
-  bool all_ = true;
-};
-
 using reduce_dtype = std::optional<dtype>;
 
 #define NDFUSE_REDUCTION(name)                                                                       \

@@ -16,7 +16,7 @@ array::array(const array& other) : node_(other.node_) {
   if (node_) ++node_->handles;
 }
 array::array(array&& other) noexcept : node_(std::move(other.node_)) {}
-array& array::operator=(const array& other) {
+array& array::operator=(const array& other) & {
   if (this != &other) {
     if (other.node_) ++other.node_->handles;
     if (node_) --node_->handles;
@@ -24,7 +24,7 @@ array& array::operator=(const array& other) {
   }
   return *this;
 }
-array& array::operator=(array&& other) noexcept {
+array& array::operator=(array&& other) & noexcept {
   if (this != &other) {
     if (node_) --node_->handles;
     node_ = std::move(other.node_);

@@ -1,6 +1,7 @@
 // Node builders shared by every frontend op: validate, resolve the loop, insert casts, build the
 // node, then apply the DAG growth bound and eager mode. Building never computes anything else.
 #pragma once
+#include <complex>
 #include <initializer_list>
 #include <memory>
 #include <string>
@@ -41,6 +42,11 @@ node_ptr make_node(ir::op_code op, dtype out, std::initializer_list<node_ptr> in
 // Wraps a freshly built node in a handle, splitting the DAG if it grew past its bounds and
 // evaluating at once in eager mode.
 array finish(node_ptr n);
+
+// An iota node: start + step * (offset + sum_d index_d * coeffs[d]) as dtype t (or, with
+// `equals`, whether that affine index is 0). arange, linspace, eye, indices and tril build on it.
+array iota(dtype t, const shape_t& shape, std::complex<double> start, std::complex<double> step,
+           std::vector<std::int64_t> coeffs, std::int64_t offset = 0, bool equals = false);
 
 // x.assign(value): same_kind cast and broadcast to x's shape, as every out= form needs.
 array assign_like(const array& target, const array& value, casting rule, const char* op);

@@ -55,8 +55,12 @@ double round_to(dtype t, double x) {
   return x;
 }
 
+
+}  // namespace
+
+namespace frontend {
 array iota(dtype t, const shape_t& shape, std::complex<double> start, std::complex<double> step,
-           std::vector<std::int64_t> coeffs, std::int64_t offset = 0, bool equals = false) {
+           std::vector<std::int64_t> coeffs, std::int64_t offset, bool equals) {
   auto n = std::make_shared<ir::node>();
   n->op = ir::op_code::op_code_iota;
   n->dt = t;
@@ -66,10 +70,11 @@ array iota(dtype t, const shape_t& shape, std::complex<double> start, std::compl
   n->iota_coeffs = std::move(coeffs);
   n->iota_offset = offset;
   n->iota_equals = equals;
-  return frontend::finish(std::move(n));
+  return finish(std::move(n));
 }
+}  // namespace frontend
 
-}  // namespace
+using frontend::iota;
 
 array full(const shape_t& shape, scalar value, dtype t) {
   check_shape(shape, "full");

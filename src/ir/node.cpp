@@ -51,6 +51,8 @@ const char* op_name(op_code op) {
       return "reduce";
     case op_code::op_code_scan:
       return "scan";
+    case op_code::op_code_view:
+      return "view";
     case op_code::op_code_reduced:
       return "reduced";
 #define NDFUSE_OP_NAME(name, arity) \

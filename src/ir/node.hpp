@@ -9,6 +9,7 @@
 
 #include "ir/op_code.hpp"
 #include "ir/reduction.hpp"
+#include "ir/view.hpp"
 #include "ndfuse/array.hpp"
 
 namespace ndfuse::backend {
@@ -44,6 +45,8 @@ struct node {
   bool iota_equals = false;      // eye: value = (affine index == 0)
   // reduce and scan: inputs[0] is reduced over `reduction.axes` (shape is the result's shape).
   reduction_params reduction;
+  // view: the remap from this node's index to inputs[0]'s.
+  view_params view;
 
   // Storage of a materialized node: element strides and offset into `storage`.
   std::shared_ptr<buffer> storage;

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -38,8 +39,51 @@ struct pending_info {
 
 // What the passes share. Nodes are keyed by address; `order` is a topological order of the
 // pending (unmaterialized) nodes, leaves of materialized nodes excluded.
+// The views between a kernel's iteration space and a node being lowered, outermost first. A node
+// reached through different views (a[:-1] + a[1:]) is lowered once per chain, so chains are interned
+// and (node, chain id) keys every memo. Chain 0 has no view.
+struct view_chains {
+  std::vector<std::vector<const ir::node*>> chain{{}};
+  std::map<std::pair<int, const ir::node*>, int> child;
+  int push(int ctx, const ir::node* view) {
+    auto [it, fresh] = child.try_emplace({ctx, view}, static_cast<int>(chain.size()));
+    if (fresh) {
+      auto c = chain[ctx];
+      c.push_back(view);
+      chain.push_back(std::move(c));
+    }
+    return it->second;
+  }
+};
+
+struct node_in_chain {
+  const ir::node* node;
+  int chain;
+  bool operator==(const node_in_chain&) const = default;
+};
+struct node_in_chain_hash {
+  std::size_t operator()(const node_in_chain& k) const {
+    return std::hash<const void*>()(k.node) ^ (static_cast<std::size_t>(k.chain) * 0x9e3779b97f4a7c15ull);
+  }
+};
+
+// A leaf's strides (and offset) over its own shape -> over the shape of the outermost view of the
+// chain (returned), each view applied from the innermost out. False when a reshape needs a copy.
+bool through_views(const std::vector<const ir::node*>& chain, shape_t& shape, std::vector<std::int64_t>& strides,
+                   std::int64_t& offset) {
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    const ir::node* v = *it;
+    const shape_t& in = v->inputs[0]->shape;
+    strides = ir::broadcast_strides(shape, strides, in);
+    if (!ir::apply_view(v->view, in, v->shape, strides, offset)) return false;
+    shape = v->shape;
+  }
+  return true;
+}
+
 struct fuse_state {
   std::vector<node_ptr> order;
+  view_chains chains;
   std::unordered_map<const ir::node*, pending_info> pending;
   std::unordered_map<const ir::node*, int> leaf_refs;  // materialized node -> in-plan references
   std::unordered_map<const ir::node*, long> leaf_use;  // its use_count before the plan copied it
@@ -106,7 +150,8 @@ void attach_epilogues(fuse_state& s) {
       continue;
     }
     const ir::node* home = nullptr;
-    bool single = true;
+    // A view reads its input at other indices than its own: never the epilogue's one output.
+    bool single = n->op != ir::op_code::op_code_view;
     for (const auto& in : n->inputs)
       if (auto* i = homed_input(in)) {
         single = single && (!home || home == i->home);
@@ -119,6 +164,47 @@ void attach_epilogues(fuse_state& s) {
     }
     for (const auto& in : n->inputs)
       if (auto* i = homed_input(in)) i->target = true;
+  }
+}
+
+// Whether every leaf that `n` (seen through `chain`) reads can be reshaped from `top`'s shape to
+// `to` with strides alone.
+bool reshapes_without_copy(const node_ptr& n, int chain, const ir::node* top, const shape_t& to, fuse_state& s,
+                           std::unordered_set<node_in_chain, node_in_chain_hash>& seen) {
+  if (!seen.insert({n.get(), chain}).second) return true;
+  std::vector<std::int64_t> strides;
+  std::int64_t offset = 0;
+  if (n->materialized()) {
+    strides = n->strides;
+  } else if ((s.pending.at(n.get()).target || is_reduction(n.get())) && n.get() != top) {
+    strides = ir::contiguous_strides(n->shape);
+  } else if (n->op == ir::op_code::op_code_iota) {
+    strides = n->iota_coeffs;
+  } else if (n->op == ir::op_code::op_code_scalar) {
+    return true;
+  } else {
+    const int inner = n->op == ir::op_code::op_code_view ? s.chains.push(chain, n.get()) : chain;
+    for (const auto& in : n->inputs)
+      if (!reshapes_without_copy(in, inner, top, to, s, seen)) return false;
+    return true;
+  }
+  shape_t shape = n->shape;
+  if (!through_views(s.chains.chain[chain], shape, strides, offset)) return false;
+  std::vector<std::int64_t> out;
+  return ir::reshape_strides(top->shape, ir::broadcast_strides(shape, strides, top->shape), to, out);
+}
+
+// A reshape of an unevaluated node is pushed down to that node's leaves like any view. Where a
+// leaf's strides cannot express it (a transposed buffer flattened, a broadcast tiled), NumPy would
+// copy: the reshaped node is written by an earlier kernel and the reshape then views that buffer.
+void split_incompatible_reshapes(fuse_state& s) {
+  trace_pass("split_incompatible_reshapes");
+  for (const auto& n : s.order) {
+    if (n->op != ir::op_code::op_code_view || !n->view.reshape) continue;
+    const auto& x = n->inputs[0];
+    if (x->materialized() || s.pending.at(x.get()).target) continue;
+    std::unordered_set<node_in_chain, node_in_chain_hash> seen;
+    if (!reshapes_without_copy(x, 0, x.get(), n->shape, s, seen)) s.pending.at(x.get()).target = true;
   }
 }
 
@@ -181,13 +267,7 @@ void group_by_iteration_space(fuse_state& s) {
   }
 }
 
-std::vector<std::int64_t> broadcast_strides(const shape_t& from, const std::vector<std::int64_t>& strides,
-                                            const shape_t& to) {
-  std::vector<std::int64_t> out(to.size(), 0);
-  std::size_t lead = to.size() - from.size();
-  for (std::size_t i = lead; i < to.size(); ++i) out[i] = from[i - lead] == 1 ? 0 : strides[i - lead];
-  return out;
-}
+using ir::broadcast_strides;
 
 // Maps a leaf's element strides (over its own shape) onto the step's iteration space. Elementwise
 // steps iterate the targets' shape. A reduction iterates its input's shape with the kept axes first
@@ -230,8 +310,9 @@ struct lowering {
   const iteration_space& space;
   const ir::node* reduction = nullptr;  // the step's reduce/scan node
   bool epilogue = false;                // lowering per output (after the fold) rather than per element
-  std::unordered_map<const ir::node*, int> value_of[2];
-  std::unordered_map<const ir::node*, int> input_slot[2];
+  using memo = std::unordered_map<node_in_chain, int, node_in_chain_hash>;
+  memo value_of[2];
+  memo input_slot[2];
   std::unordered_map<const ir::node*, int> scalar_slot;
 
   int emit(ir::instr i) {
@@ -250,9 +331,18 @@ struct lowering {
     return emit(c);
   }
 
-  int lower(const node_ptr& n) {
-    auto& memo = value_of[epilogue];
-    if (auto it = memo.find(n.get()); it != memo.end()) return it->second;
+  // Strides of a leaf (over its own shape) through the chain's views onto the iteration space.
+  std::vector<std::int64_t> map_leaf(const ir::node& n, std::vector<std::int64_t> strides, std::int64_t& offset,
+                                     int chain) const {
+    shape_t shape = n.shape;
+    if (!through_views(s.chains.chain[chain], shape, strides, offset))
+      throw error("fuser: internal error, a reshape reached a leaf it cannot view");
+    return space.map(shape, strides, epilogue);
+  }
+
+  int lower(const node_ptr& n, int chain = 0) {
+    auto& values = value_of[epilogue];
+    if (auto it = values.find({n.get(), chain}); it != values.end()) return it->second;
     ir::instr i;
     i.dt = n->dt;
     i.operand_dt = n->dt;
@@ -264,23 +354,29 @@ struct lowering {
     if (n.get() == reduction) {
       // Only the epilogue reaches the step's own reduction: its folded value.
       int v = reduced_value();
-      memo[n.get()] = v;
+      values[{n.get(), chain}] = v;
       return v;
     }
     if (n->materialized() || other_kernel) {
-      auto [it, fresh] = input_slot[epilogue].try_emplace(n.get(), static_cast<int>(step.inputs.size()));
+      auto [it, fresh] =
+          input_slot[epilogue].try_emplace({n.get(), chain}, static_cast<int>(step.inputs.size()));
       if (fresh) {
         strided_leaf leaf;
         leaf.node = n;
-        auto own = n->materialized() ? n->strides : ir::contiguous_strides(n->shape);
-        leaf.strides = space.map(n->shape, own, epilogue);
         leaf.offset = n->materialized() ? n->offset : 0;
+        leaf.strides = map_leaf(*n, n->materialized() ? n->strides : ir::contiguous_strides(n->shape),
+                                leaf.offset, chain);
         step.inputs.push_back(std::move(leaf));
         step.kernel.inputs.push_back({n->dt, ir::index_class::index_class_strided});
       }
       i.op = ir::op_code::op_code_buffer;
       i.slot = it->second;
       i.from_earlier_kernel = !n->materialized();
+    } else if (n->op == ir::op_code::op_code_view) {
+      // A view costs no instruction: it changes how the leaves below it are indexed.
+      int v = lower(n->inputs[0], s.chains.push(chain, n.get()));
+      values[{n.get(), chain}] = v;
+      return v;
     } else if (n->op == ir::op_code::op_code_scalar) {
       auto [it, fresh] = scalar_slot.try_emplace(n.get(), static_cast<int>(step.scalars.size()));
       if (fresh) {
@@ -291,8 +387,8 @@ struct lowering {
       i.slot = it->second;
     } else if (n->op == ir::op_code::op_code_iota) {
       ir::iota_params p;
-      p.coeffs = space.map(n->shape, n->iota_coeffs, epilogue);
       p.offset = n->iota_offset;
+      p.coeffs = map_leaf(*n, n->iota_coeffs, p.offset, chain);
       p.start = n->start;
       p.step = n->step;
       p.equals = n->iota_equals;
@@ -308,10 +404,10 @@ struct lowering {
         i.operand_dt = n->inputs[1]->dt;
       else if (!n->inputs.empty())
         i.operand_dt = n->inputs[0]->dt;
-      for (std::size_t k = 0; k < n->inputs.size() && k < 3; ++k) i.args[k] = lower(n->inputs[k]);
+      for (std::size_t k = 0; k < n->inputs.size() && k < 3; ++k) i.args[k] = lower(n->inputs[k], chain);
     }
     int v = emit(std::move(i));
-    memo[n.get()] = v;
+    values[{n.get(), chain}] = v;
     return v;
   }
 
@@ -533,6 +629,9 @@ void choose_donations(fuse_state& s, plan& p) {
           continue;
         if (leaf->size() != out->size() || leaf->storage->nbytes != out_bytes || out_bytes == 0) continue;
         if (leaf->storage.use_count() != 1 || s.leaf_steps[leaf.get()].size() != 1) continue;
+        // Read through another view too (x + x[::-1]): writing in place would clobber that read.
+        auto same_leaf = [&](const strided_leaf& other) { return other.node == leaf; };
+        if (std::count_if(step.inputs.begin(), step.inputs.end(), same_leaf) != 1) continue;
         if (s.leaf_use.at(leaf.get()) != s.leaf_refs[leaf.get()]) continue;
         step.donor[o] = static_cast<int>(k);
         taken[k] = true;
@@ -563,6 +662,7 @@ plan make_plan(const std::vector<node_ptr>& roots) {
   collect_pending(roots, s);
   choose_outputs(roots, s);
   attach_epilogues(s);
+  split_incompatible_reshapes(s);
   group_by_iteration_space(s);
   lower_to_kernel_ir(s, p);
   collapse_dimensions(p);

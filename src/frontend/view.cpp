@@ -1,0 +1,168 @@
+// Views and basic indexing. Every view is one node (or, of an evaluated array, one new set of
+// strides over the same storage); nothing is copied and nothing runs.
+#include "frontend/view.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "ndfuse/index.hpp"
+#include "ndfuse/reduce.hpp"
+
+namespace ndfuse {
+
+namespace frontend {
+
+ir::view_params affine_view(std::size_t in_ndim, std::size_t out_ndim) {
+  ir::view_params p;
+  p.base.assign(in_ndim, 0);
+  p.coeff.assign(in_ndim * out_ndim, 0);
+  return p;
+}
+
+array lazy_copy(const array& x) {
+  const auto& xn = checked(x, "copy");
+  return finish(make_node(ir::op_code::op_code_cast, xn->dt, {xn}, xn->shape));
+}
+
+array make_view(const array& x, ir::view_params p, const shape_t& shape) {
+  node_ptr xn = checked(x, "view");
+  if (xn->materialized()) {
+    auto strides = xn->strides;
+    std::int64_t offset = xn->offset;
+    if (ir::apply_view(p, xn->shape, shape, strides, offset)) {
+      auto n = std::make_shared<ir::node>();
+      n->op = ir::op_code::op_code_buffer;
+      n->dt = xn->dt;
+      n->shape = shape;
+      n->storage = xn->storage;
+      n->strides = std::move(strides);
+      n->offset = offset;
+      return array(std::move(n));
+    }
+    xn = lazy_copy(x).node();  // a reshape the strides cannot express: view a copy
+  }
+  auto n = make_node(ir::op_code::op_code_view, xn->dt, {xn}, shape);
+  n->view = std::move(p);
+  return finish(std::move(n));
+}
+
+int normalize_axis(int axis, std::int64_t ndim, const char* op) {
+  const std::int64_t a = axis < 0 ? axis + ndim : axis;
+  if (a < 0 || a >= ndim)
+    throw shape_error(std::string(op) + ": axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
+                      std::to_string(ndim));
+  return static_cast<int>(a);
+}
+
+array permute(const array& x, const std::vector<int>& order) {
+  const auto& xn = checked(x, "transpose");
+  const std::size_t nd = xn->shape.size();
+  auto p = affine_view(nd, nd);
+  shape_t shape(nd);
+  for (std::size_t k = 0; k < nd; ++k) {
+    coeff(p, order[k], k, nd) = 1;
+    shape[k] = xn->shape[order[k]];
+  }
+  return make_view(x, std::move(p), shape);
+}
+
+array reshape_view(const array& x, const shape_t& shape) {
+  const auto& xn = checked(x, "reshape");
+  if (xn->shape == shape) return x;
+  ir::view_params p;
+  p.reshape = true;
+  return make_view(x, std::move(p), shape);
+}
+
+}  // namespace frontend
+
+namespace {
+
+std::string dims_text(std::int64_t n) {
+  return std::to_string(n) + "-dimensional";
+}
+
+}  // namespace
+
+array index(const array& x, const std::vector<index_item>& items) {
+  const auto& xn = frontend::checked(x, "index");
+  const std::int64_t nd = static_cast<std::int64_t>(xn->shape.size());
+  std::int64_t consumed = 0, ellipses = 0;
+  for (const auto& it : items) {
+    if (it.kind == index_kind::index_kind_ellipsis) ++ellipses;
+    else if (it.kind != index_kind::index_kind_newaxis) ++consumed;
+  }
+  if (ellipses > 1) throw index_error("index: an index can only have a single ellipsis ('...')");
+  if (consumed > nd)
+    throw index_error("index: too many indices for array: array is " + dims_text(nd) + ", but " +
+                      std::to_string(consumed) + " were indexed");
+  // Expanded: one entry per output position, the ellipsis (or the end) filled with nf::all.
+  std::vector<index_item> full;
+  bool expanded = false;
+  for (const auto& it : items) {
+    if (it.kind == index_kind::index_kind_ellipsis) {
+      for (std::int64_t k = 0; k < nd - consumed; ++k) full.emplace_back(all);
+      expanded = true;
+    } else {
+      full.push_back(it);
+    }
+  }
+  if (!expanded)
+    for (std::int64_t k = 0; k < nd - consumed; ++k) full.emplace_back(all);
+
+  shape_t shape;
+  std::vector<std::int64_t> base(nd, 0);
+  std::vector<std::pair<std::int64_t, std::int64_t>> steps;  // per output dim: (input dim or -1, step)
+  std::int64_t d = 0;
+  for (const auto& it : full) {
+    switch (it.kind) {
+      case index_kind::index_kind_newaxis:
+        shape.push_back(1);
+        steps.emplace_back(-1, 0);
+        break;
+      case index_kind::index_kind_integer: {
+        const std::int64_t n = xn->shape[d];
+        const std::int64_t i = it.integer < 0 ? it.integer + n : it.integer;
+        if (i < 0 || i >= n)
+          throw index_error("index: index " + std::to_string(it.integer) + " is out of bounds for axis " +
+                            std::to_string(d) + " with size " + std::to_string(n) + " (array shape " +
+                            shape_str(xn->shape) + ")");
+        base[d++] = i;
+        break;
+      }
+      case index_kind::index_kind_all:
+        shape.push_back(xn->shape[d]);
+        steps.emplace_back(d++, 1);
+        break;
+      case index_kind::index_kind_slice: {
+        // Python's slice.indices(n).
+        const std::int64_t n = xn->shape[d];
+        const std::int64_t step = it.range.step.value_or(1);
+        if (step == 0) throw index_error("index: slice step cannot be zero");
+        auto bound = [&](const std::optional<std::int64_t>& v, std::int64_t dflt) {
+          if (!v) return dflt;
+          std::int64_t b = *v < 0 ? *v + n : *v;
+          return step > 0 ? std::clamp<std::int64_t>(b, 0, n) : std::clamp<std::int64_t>(b, -1, n - 1);
+        };
+        const std::int64_t start = bound(it.range.start, step > 0 ? 0 : n - 1);
+        const std::int64_t stop = bound(it.range.stop, step > 0 ? n : -1);
+        std::int64_t len = 0;
+        if (step > 0 && stop > start) len = (stop - start + step - 1) / step;
+        if (step < 0 && start > stop) len = (start - stop - step - 1) / -step;
+        shape.push_back(len);
+        base[d] = len > 0 ? start : 0;
+        steps.emplace_back(d++, step);
+        break;
+      }
+      case index_kind::index_kind_ellipsis:
+        break;
+    }
+  }
+  auto p = frontend::affine_view(nd, shape.size());
+  p.base = base;
+  for (std::size_t k = 0; k < steps.size(); ++k)
+    if (steps[k].first >= 0) frontend::coeff(p, steps[k].first, k, shape.size()) = steps[k].second;
+  return frontend::make_view(x, std::move(p), shape);
+}
+
+}  // namespace ndfuse

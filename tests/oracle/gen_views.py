@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""NumPy 2 oracle for ndfuse's basic indexing and shape manipulation (tests/test_views.cpp).
+
+Usage: gen_views.py OUTDIR. Writes OUTDIR/views/manifest.tsv and the .npy files it names.
+
+manifest.tsv, one case per line, tab-separated:
+  id       unique, readable: <spec>/<dtype>/<shape>
+  spec     ops applied left to right, joined by ' | ' (a view of a view of ...). Each op is name or
+           name:args, args separated by ';'. index:<items> takes NumPy's index syntax with ','
+           between items (1, -2, 1:3, ::-1, :, ..., None).
+  input    arrays/xxx.npy: the array the spec applies to
+  input_t  arrays/xxx.npy holding input.T (C order), or '-' below 2-d: the test rebuilds the input
+           as a transposed (non-contiguous) view of it
+  expect   arrays/xxx.npy, or RAISES:<ndfuse exception>:<NumPy exception type>
+
+Every result is an exact copy of input elements, so comparisons are exact for every dtype.
+"""
+import os
+import shutil
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gen_ops import OracleWriter  # noqa: E402
+
+
+def parse_item(t):
+    if t == "...":
+        return Ellipsis
+    if t == "None":
+        return None
+    if ":" in t:
+        return slice(*[int(p) if p else None for p in t.split(":")])
+    return int(t)
+
+
+def ints(s):
+    return [int(p) for p in s.split(",") if p != ""]
+
+
+def apply_op(x, op):
+    name, _, arg = op.partition(":")
+    a = arg.split(";") if arg else []
+    if name == "index":
+        return x[tuple(parse_item(t) for t in arg.split(","))] if arg else x[()]
+    if name == "reshape":
+        return np.reshape(x, ints(a[0]))
+    if name == "T":
+        return x.T
+    if name == "transpose":
+        return np.transpose(x, ints(a[0])) if a else np.transpose(x)
+    if name == "swapaxes":
+        return np.swapaxes(x, int(a[0]), int(a[1]))
+    if name == "moveaxis":
+        return np.moveaxis(x, ints(a[0]), ints(a[1]))
+    if name == "squeeze":
+        return np.squeeze(x, tuple(ints(a[0]))) if a else np.squeeze(x)
+    if name == "expand_dims":
+        return np.expand_dims(x, tuple(ints(a[0])))
+    if name == "broadcast_to":
+        return np.broadcast_to(x, ints(a[0]))
+    if name == "flip":
+        return np.flip(x, tuple(ints(a[0]))) if a else np.flip(x)
+    if name in ("fliplr", "flipud", "ravel", "copy", "ascontiguousarray", "atleast_1d", "atleast_2d", "atleast_3d"):
+        return getattr(np, name)(x)
+    if name == "flatten":
+        return x.flatten()
+    if name == "rot90":
+        return np.rot90(x, int(a[0]), ints(a[1]))
+    if name == "diagonal":
+        return np.diagonal(x, int(a[0]), int(a[1]), int(a[2]))
+    if name == "trace":
+        return np.trace(x, int(a[0]))
+    if name in ("tril", "triu"):
+        return getattr(np, name)(x, int(a[0]))
+    if name == "tile":
+        return np.tile(x, ints(a[0]))
+    if name == "repeat":
+        return np.repeat(x, int(a[0]), None if a[1] == "none" else int(a[1]))
+    if name in ("split", "array_split"):
+        kind, _, val = a[0].partition("=")
+        arg0 = int(val) if kind == "s" else ints(val)
+        return getattr(np, name)(x, arg0, int(a[1]))[int(a[2])]
+    raise ValueError("unknown op " + name)
+
+
+def expected_of(x, spec):
+    try:
+        y = x
+        for op in spec.split(" | "):
+            y = apply_op(y, op)
+        return np.asarray(y), None
+    except Exception as e:  # noqa: BLE001 - the exception type is the expectation
+        name = op.partition(":")[0]
+        if name == "index":
+            nf = "index_error"
+        elif isinstance(e, (ValueError, IndexError)):
+            nf = "shape_error"
+        else:
+            raise
+        return None, "RAISES:%s:%s" % (nf, type(e).__name__)
+
+
+def sample(shape, dtype):
+    n = int(np.prod(shape)) if shape else 1
+    base = (np.arange(n) * 7 + 3) % 23 - 5
+    if dtype == "bool":
+        v = base % 3 == 0
+    elif dtype.startswith("complex"):
+        v = base + 1j * (base % 5)
+    else:
+        v = base
+    return np.asarray(v).astype(dtype).reshape(shape)
+
+
+# (spec, shapes it applies to). Errors are cases too: NumPy raising defines the expectation.
+SPECS = {
+    (5,): ["index:2", "index:-1", "index:5", "index:-6", "index:1:4", "index:::-1", "index:3:0:-1",
+           "index:-2:", "index:::2", "index:4:1", "index:10:", "index:None", "index:...,None",
+           "index:None,1:", "index:...", "index:1,2", "index:::0", "index:...,...", "reshape:5,1",
+           "reshape:-1,5", "reshape:2,-1", "reshape:-1,-1", "expand_dims:0", "expand_dims:1",
+           "expand_dims:0,2", "broadcast_to:3,5", "broadcast_to:4", "flip", "flipud", "fliplr",
+           "atleast_2d", "atleast_3d", "tile:3", "tile:2,2", "repeat:3;0", "repeat:2;none",
+           "split:s=5;0;1", "split:s=2;0;0", "array_split:s=2;0;1", "array_split:p=1,3;0;1",
+           "array_split:p=-2;0;1", "index:::-1 | index:1:", "index:1: | index:::-2",
+           "broadcast_to:3,5 | index:1:,::-1", "broadcast_to:3,5 | T", "broadcast_to:3,5 | ravel",
+           "index:::-1 | reshape:5,1 | broadcast_to:5,3", "index:0:0", "index:0:0 | reshape:0,3",
+           "copy", "index:::-1 | ascontiguousarray"],
+    (3, 4): ["index:1", "index:-1,2", "index:1:,::-1", "index::,1", "index:...,1", "index:1,...",
+             "index:None,:,None", "index:3", "index:0,4", "index:0,0,0", "index:2:0:-1,1:3",
+             "index::,::-3", "index:1:2,1:2", "T", "transpose", "transpose:1,0", "transpose:0,0",
+             "transpose:0", "swapaxes:0;1", "swapaxes:0;2", "moveaxis:0;1", "moveaxis:-1;0",
+             "reshape:4,3", "reshape:2,6", "reshape:-1", "reshape:12,1,1", "reshape:5,-1",
+             "ravel", "flatten", "flip", "flip:0", "flip:-1", "flip:0,1", "flip:2", "fliplr", "flipud",
+             "rot90:1;0,1", "rot90:2;0,1", "rot90:3;0,1", "rot90:-1;1,0", "rot90:1;0,0",
+             "diagonal:0;0;1", "diagonal:1;0;1", "diagonal:-1;0;1", "diagonal:2;1;0",
+             "diagonal:5;0;1", "diagonal:0;0;0", "trace:0", "trace:1", "trace:-2", "tril:0", "tril:1",
+             "tril:-1", "triu:0", "triu:2", "triu:-1", "squeeze", "squeeze:0", "expand_dims:1",
+             "expand_dims:-1", "expand_dims:0,0", "broadcast_to:2,3,4", "broadcast_to:3,5",
+             "tile:2", "tile:2,1", "tile:1,2,2", "repeat:2;0", "repeat:3;1", "repeat:2;-1",
+             "repeat:2;none", "repeat:0;1", "split:s=2;1;1", "split:s=3;0;2", "split:s=3;1;0",
+             "array_split:s=3;1;2", "split:p=1,3;1;1", "atleast_1d", "atleast_3d",
+             "T | reshape:-1", "T | index:1:,::-1 | reshape:-1", "T | flip | T", "index:::-1,1:3 | T | ravel",
+             "index:::2,::-1 | ravel", "transpose | ascontiguousarray", "T | copy", "T | flatten",
+             "T | reshape:2,6", "T | reshape:4,3 | T", "index:1:,1: | diagonal:0;0;1",
+             "index:None | broadcast_to:2,3,4 | index:1,::-1", "diagonal:0;0;1 | flip",
+             "tile:2,2 | index:1:5,::-1", "repeat:2;1 | T"],
+    (2, 3, 4): ["index:1", "index:...,-1", "index:0,...,1:3", "index:1,None,::2,2", "index::,1,:",
+                "index:-3", "index:0,1,2,3", "transpose", "transpose:2,0,1", "transpose:1,0",
+                "moveaxis:0;-1", "moveaxis:0,1;-1,-2", "swapaxes:0;2", "reshape:4,6", "reshape:-1,4",
+                "reshape:3,8", "reshape:2,12", "flip:0,2", "flip", "rot90:1;1,2", "rot90:3;0,2",
+                "diagonal:0;1;2", "diagonal:1;0;2", "diagonal:-1;2;1", "tril:0", "triu:1",
+                "squeeze", "expand_dims:1,3", "tile:2,1,1,1", "repeat:2;1",
+                "transpose:2,0,1 | reshape:4,6", "transpose:1,0,2 | reshape:3,8",
+                "transpose:1,0,2 | reshape:-1", "index::,::-1 | transpose:2,1,0 | reshape:8,3",
+                "index:...,1:3 | reshape:-1", "index:...,::2 | reshape:2,6 | index:::-1",
+                "swapaxes:1;2 | flip:1 | diagonal:0;0;2"],
+    (4, 1, 3): ["squeeze", "squeeze:1", "squeeze:0", "squeeze:-2", "broadcast_to:2,4,5,3",
+                "broadcast_to:4,2,3", "broadcast_to:4,1,3", "index::,0", "reshape:12",
+                "transpose | squeeze", "broadcast_to:4,6,3 | reshape:4,18", "broadcast_to:4,6,3 | T | reshape:-1"],
+    (0, 3): ["index:0", "index::,1", "index:::-1", "T", "reshape:3,0", "reshape:-1", "reshape:0,-1",
+             "flip", "diagonal:0;0;1", "tile:2,2", "repeat:2;1", "broadcast_to:2,0,3", "transpose | reshape:-1"],
+    (): ["index:", "index:...", "index:None", "index:0", "index:...,None", "reshape:1,1", "reshape:-1",
+         "expand_dims:0", "broadcast_to:2,3", "atleast_1d", "atleast_2d", "atleast_3d", "flip", "ravel",
+         "transpose", "squeeze", "tile:3", "repeat:3;none"],
+}
+
+DTYPES_ALL = ["float64", "int32", "bool", "complex64", "float16", "uint8", "int64", "complex128", "float32"]
+
+
+def main():
+    outdir = sys.argv[1]
+    w = OracleWriter(outdir, "views")
+    try:
+        for shape, specs in SPECS.items():
+            for spec in specs:
+                # Views move elements: every dtype behaves alike, so most specs run on three dtypes
+                # and the first few on all of them.
+                dts = DTYPES_ALL if spec in specs[:4] else ["float64", "int16", "complex128"]
+                for dt in dts:
+                    x = sample(shape, dt)
+                    exp, raises = expected_of(x, spec)
+                    xt = w.array(np.ascontiguousarray(x.T)) if x.ndim >= 2 else "-"
+                    w.row("%s/%s/%s" % (spec.replace(" ", ""), dt, "x".join(map(str, shape)) or "0d"), spec,
+                          w.array(x), xt, raises if raises else w.array(exp))
+        w.finish()
+    finally:
+        shutil.rmtree(w.root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

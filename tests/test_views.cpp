@@ -1,0 +1,162 @@
+// Basic indexing and shape manipulation against NumPy 2 (tests/oracle/gen_views.py writes the
+// cases). Each case runs on four inputs holding the same values: an evaluated contiguous array
+// (the view is new strides over its buffer), an unevaluated one (the view is an index remap inside
+// the kernel that writes the result), an evaluated non-contiguous one (a transposed view of x.T)
+// and an unevaluated node reading that non-contiguous view. Where NumPy raises, the ndfuse call must
+// throw the matching nf:: exception when the node is built.
+#include <functional>
+
+#include "catch.hpp"
+#include "frontend/view.hpp"
+#include "oracle_support.hpp"
+
+namespace {
+
+std::vector<std::int64_t> ints(const std::string& s) {
+  std::vector<std::int64_t> out;
+  for (const auto& p : oracle::split(s, ','))
+    if (!p.empty()) out.push_back(std::stoll(p));
+  return out;
+}
+std::vector<int> ints32(const std::string& s) {
+  std::vector<int> out;
+  for (auto v : ints(s)) out.push_back(static_cast<int>(v));
+  return out;
+}
+
+nf::slice_arg bound(const std::string& t) {
+  if (t.empty()) return nf::none;
+  return std::stoll(t);
+}
+
+nf::index_item parse_item(const std::string& t) {
+  if (t == "...") return nf::ellipsis;
+  if (t == "None") return nf::newaxis;
+  if (t.find(':') != std::string::npos) {
+    auto parts = oracle::split(t, ':');
+    if (parts.size() == 2) return nf::slice(bound(parts[0]), bound(parts[1]));
+    return nf::slice(bound(parts[0]), bound(parts[1]), bound(parts[2]));
+  }
+  return std::stoll(t);
+}
+
+nf::array apply_op(const nf::array& x, const std::string& op) {
+  const auto colon = op.find(':');
+  const std::string name = op.substr(0, colon);
+  const std::string arg = colon == std::string::npos ? "" : op.substr(colon + 1);
+  const auto a = arg.empty() ? std::vector<std::string>{} : oracle::split(arg, ';');
+  if (name == "index") {
+    std::vector<nf::index_item> items;
+    if (!arg.empty())
+      for (const auto& t : oracle::split(arg, ',')) items.push_back(parse_item(t));
+    return nf::index(x, items);
+  }
+  if (name == "reshape") return x.reshape(ints(a[0]));
+  if (name == "T") return x.T();
+  if (name == "transpose") return a.empty() ? nf::transpose(x) : nf::transpose(x, ints32(a[0]));
+  if (name == "swapaxes") return x.swapaxes(std::stoi(a[0]), std::stoi(a[1]));
+  if (name == "moveaxis") return nf::moveaxis(x, ints32(a[0]), ints32(a[1]));
+  if (name == "squeeze") return a.empty() ? x.squeeze() : nf::squeeze(x, nf::axes(ints32(a[0])));
+  if (name == "expand_dims") return nf::expand_dims(x, ints32(a[0]));
+  if (name == "broadcast_to") return nf::broadcast_to(x, ints(a[0]));
+  if (name == "flip") return a.empty() ? nf::flip(x) : nf::flip(x, nf::axes(ints32(a[0])));
+  if (name == "fliplr") return nf::fliplr(x);
+  if (name == "flipud") return nf::flipud(x);
+  if (name == "ravel") return x.ravel();
+  if (name == "flatten") return x.flatten();
+  if (name == "copy") return x.copy();
+  if (name == "ascontiguousarray") return nf::ascontiguousarray(x);
+  if (name == "atleast_1d") return nf::atleast_1d(x);
+  if (name == "atleast_2d") return nf::atleast_2d(x);
+  if (name == "atleast_3d") return nf::atleast_3d(x);
+  if (name == "rot90") return nf::rot90(x, std::stoi(a[0]), ints32(a[1]));
+  if (name == "diagonal") return x.diagonal(std::stoll(a[0]), std::stoi(a[1]), std::stoi(a[2]));
+  if (name == "trace") return nf::trace(x, std::stoll(a[0]));
+  if (name == "tril") return nf::tril(x, std::stoll(a[0]));
+  if (name == "triu") return nf::triu(x, std::stoll(a[0]));
+  if (name == "tile") return nf::tile(x, ints(a[0]));
+  if (name == "repeat")
+    return nf::repeat(x, std::stoll(a[0]), a[1] == "none" ? std::nullopt : std::optional<int>(std::stoi(a[1])));
+  if (name == "split" || name == "array_split") {
+    const auto eq = a[0].find('=');
+    const std::string kind = a[0].substr(0, eq), val = a[0].substr(eq + 1);
+    const int axis = std::stoi(a[1]);
+    std::vector<nf::array> parts;
+    if (name == "split")
+      parts = kind == "s" ? nf::split(x, std::stoll(val), axis) : nf::split(x, ints(val), axis);
+    else
+      parts = kind == "s" ? nf::array_split(x, std::stoll(val), axis) : nf::array_split(x, ints(val), axis);
+    return parts.at(std::stoul(a[2]));
+  }
+  throw std::runtime_error("test: unknown op " + name);
+}
+
+nf::array apply_spec(nf::array x, const std::string& spec) {
+  std::size_t at = 0;
+  while (true) {
+    const auto bar = spec.find(" | ", at);
+    x = apply_op(x, spec.substr(at, bar - at));
+    if (bar == std::string::npos) return x;
+    at = bar + 3;
+  }
+}
+
+// An unevaluated node with x's values: a same-dtype copy that has not run.
+nf::array lazy(const nf::array& x) {
+  return ndfuse::frontend::lazy_copy(x);
+}
+
+struct input_mode {
+  const char* name;
+  std::function<nf::array(const nf::array& x, const std::optional<nf::array>& xt)> make;
+};
+
+}  // namespace
+
+TEST_CASE("views oracle: indexing and manipulation on contiguous, lazy and strided inputs",
+          "[oracle][views]") {
+  const std::string dir = oracle::oracle_dir("views");
+  if (dir.empty()) NDFUSE_SKIP("no NumPy oracle data: tests/oracle/gen_views.py writes it to $NDFUSE_ORACLE_DIR/views");
+  const std::vector<input_mode> modes = {
+      {"evaluated", [](const nf::array& x, const auto&) { return x; }},
+      {"lazy", [](const nf::array& x, const auto&) { return lazy(x); }},
+      {"strided", [](const nf::array& x, const auto& xt) { return xt ? nf::transpose(*xt) : x; }},
+      {"strided lazy", [](const nf::array& x, const auto& xt) { return lazy(xt ? nf::transpose(*xt) : x); }},
+  };
+  int passed = 0, failed = 0;
+  for (const auto& row : oracle::read_manifest(dir)) {
+    const std::string& id = row[0];
+    const std::string& spec = row[1];
+    const nf::array x = nf::load(dir + "/" + row[2]);
+    std::optional<nf::array> xt;
+    if (row[3] != "-") xt = nf::load(dir + "/" + row[3]);
+    const std::string& expect = row[4];
+    for (const auto& mode : modes) {
+      const nf::array input = mode.make(x, xt);
+      std::string problem;
+      try {
+        if (expect.rfind("RAISES:", 0) == 0) {
+          problem = oracle::expect_throw(oracle::split(expect, ':')[1], [&] { return apply_spec(input, spec); });
+        } else {
+          nf::array got = apply_spec(input, spec);
+          problem = oracle::compare(got.to_host(), oracle::read_npy(dir + "/" + expect), oracle::tolerance{});
+          if (problem.empty()) {
+            // The input is unchanged (views share it; nothing writes through them).
+            problem = oracle::compare(input.to_host(), oracle::read_npy(dir + "/" + row[2]), oracle::tolerance{});
+            if (!problem.empty()) problem = "input changed: " + problem;
+          }
+        }
+      } catch (const std::exception& e) {
+        problem = std::string("threw: ") + e.what();
+      }
+      if (problem.empty()) {
+        ++passed;
+      } else {
+        ++failed;
+        if (failed <= 30) UNSCOPED_INFO(id << " [" << mode.name << "]: " << problem);
+      }
+    }
+  }
+  INFO(passed << " case runs passed, " << failed << " failed");
+  CHECK(failed == 0);
+}
