@@ -46,8 +46,12 @@ dtype iota_dtype(const ir::kernel_ir& k, int slot) {
 std::string expression(const ir::kernel_ir& k, const ir::instr& in) {
   const char* type = cuda_type(in.dt);
   switch (in.op) {
-    case op_code::op_code_buffer:
-      return numbered("in", in.slot);
+    case op_code::op_code_buffer: {
+      // A guarded input arrives as the element's address, dereferenced only where the guard holds.
+      if (!k.inputs[in.slot].guarded) return numbered("in", in.slot);
+      const std::string load = "*" + numbered("in", in.slot);
+      return in.args[0] < 0 ? load : value(in.args[0]) + " ? " + load + " : " + type + "{}";
+    }
     case op_code::op_code_scalar:
       return numbered("s", in.slot);
     case op_code::op_code_iota:
@@ -83,6 +87,17 @@ void write_instructions(std::ostringstream& os, const ir::kernel_ir& k, int firs
   for (const auto& [code, comment] : lines)
     os << "  " << code << std::string(column - std::min(column, code.size()) + 2, ' ') << "// " << comment
        << '\n';
+}
+
+std::string input_param(const ir::kernel_ir& k, int i) {
+  const std::string type = cuda_type(k.inputs[i].dt);
+  return k.inputs[i].guarded ? "const " + type + numbered("* in", i) : "const " + type + numbered(" in", i);
+}
+
+std::string input_arg(const ir::kernel_ir& k, int i, const std::string& linear) {
+  const std::string in = numbered("in", i);
+  if (k.inputs[i].guarded) return in + numbered(" + o", i);  // guarded inputs are never flat
+  return is_flat(k.inputs[i].cls) ? in + "[" + linear + "]" : in + numbered("[o", i) + "]";
 }
 
 std::string kernel_signature(const ir::kernel_ir& k, const std::string& name) {
@@ -147,8 +162,7 @@ std::string element_function(const ir::kernel_ir& k, const std::string& name) {
   std::vector<std::string> params;
   for (std::size_t o = 0; o < k.outputs.size(); ++o)
     params.push_back(std::string(cuda_type(k.outputs[o].dt)) + numbered("& out", o));
-  for (std::size_t i = 0; i < k.inputs.size(); ++i)
-    params.push_back("const " + std::string(cuda_type(k.inputs[i].dt)) + numbered(" in", i));
+  for (std::size_t i = 0; i < k.inputs.size(); ++i) params.push_back(input_param(k, static_cast<int>(i)));
   for (std::size_t i = 0; i < k.scalars.size(); ++i)
     params.push_back("const " + std::string(cuda_type(k.scalars[i])) + numbered(" s", i));
   for (std::size_t i = 0; i < k.iotas.size(); ++i) {
@@ -297,10 +311,7 @@ std::string strided_body(const ir::kernel_ir& k, const std::string& name, const 
   os << "    "
      << element_call(
             k, name, [](int o) { return numbered("out", o) + "[i]"; },
-            [&](int i) {
-              const std::string s = std::to_string(i);
-              return is_flat(k.inputs[i].cls) ? "in" + s + "[i]" : "in" + s + "[o" + s + "]";
-            },
+            [&](int i) { return input_arg(k, i, "i"); },
             [&](int i) { return is_flat(k.iotas[i]) ? std::string("(long long)i") : numbered("a", i); })
      << ";\n"
      << "  }\n";

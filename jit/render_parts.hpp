@@ -17,6 +17,10 @@ std::string expression(const ir::kernel_ir& k, const ir::instr& in);
 // Instructions [first, last) as `const T vN = ...;` lines, their origin comments aligned.
 void write_instructions(std::ostringstream& os, const ir::kernel_ir& k, int first, int last);
 std::string kernel_signature(const ir::kernel_ir& k, const std::string& name);
+// Input i as an element-function parameter (its value, or a guarded input's address), and the
+// argument passing it: flat inputs at `linear`, others at their offset o<i>.
+std::string input_param(const ir::kernel_ir& k, int i);
+std::string input_arg(const ir::kernel_ir& k, int i, const std::string& linear);
 std::string include_line();
 std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& name);
 

@@ -47,8 +47,7 @@ phase phase_of(const ir::kernel_ir& k, int first, int last) {
 
 std::vector<std::string> phase_params(const ir::kernel_ir& k, const phase& p) {
   std::vector<std::string> params;
-  for (int i : p.inputs)
-    params.push_back("const " + std::string(cuda_type(k.inputs[i].dt)) + numbered(" in", i));
+  for (int i : p.inputs) params.push_back(input_param(k, i));
   for (int i : p.scalars)
     params.push_back("const " + std::string(cuda_type(k.scalars[i])) + numbered(" s", i));
   for (int i : p.iotas) {
@@ -166,7 +165,7 @@ std::string load_and_call(const ir::kernel_ir& k, const phase& p, int dims, cons
     }
     os << "    const " << off << " o" << i << " = " << dot(off, numbered("in", i) + "_strides", 0, dims)
        << ";\n";
-    args.push_back(numbered("in", i) + numbered("[o", i) + "]");
+    args.push_back(input_arg(k, i, linear));
   }
   for (int i : p.scalars) args.push_back(numbered("s", i));
   for (int i : p.iotas) {

@@ -88,6 +88,46 @@ nf::array apply_op(const nf::array& x, const std::string& op) {
       parts = kind == "s" ? nf::array_split(x, std::stoll(val), axis) : nf::array_split(x, ints(val), axis);
     return parts.at(std::stoul(a[2]));
   }
+  if (name == "concatenate") {
+    const int ax = std::stoi(a[0]);
+    const int nd = static_cast<int>(x.ndim());
+    std::vector<nf::index_item> first(std::max(nd, 1), nf::index_item(nf::all));
+    const int norm = nd > 0 ? ((ax % nd) + nd) % nd : 0;
+    first[norm] = nf::slice(0, 1);
+    if (nd == 0) return nf::concatenate({x, nf::flip(x, ax)}, ax);  // NumPy raises first: no axis 0
+    return nf::concatenate({x, nf::flip(x, ax), nf::index(x, first)}, ax);
+  }
+  if (name == "stack") return nf::stack({x, x.dtype() == nf::dtype::bool_ ? nf::invert(x) : -x}, std::stoi(a[0]));
+  if (name == "hstack") return nf::hstack({x, nf::flip(x)});
+  if (name == "vstack") return nf::vstack({x, nf::flip(x)});
+  if (name == "dstack") return nf::dstack({x, nf::flip(x)});
+  if (name == "column_stack") return nf::column_stack({x, nf::flip(x)});
+  if (name == "pad") {
+    auto w = ints(a[0]);
+    std::vector<std::pair<std::int64_t, std::int64_t>> pw;
+    for (std::size_t i = 0; i + 1 < w.size(); i += 2) pw.emplace_back(w[i], w[i + 1]);
+    return a[1] == "constant" ? nf::pad(x, pw, "constant", 7) : nf::pad(x, pw, a[1]);
+  }
+  if (name == "roll")
+    return nf::roll(x, std::stoll(a[0]), a[1] == "none" ? std::nullopt : std::optional<int>(std::stoi(a[1])));
+  if (name == "diag") return nf::diag(x, std::stoll(a[0]));
+  if (name == "set") {
+    std::vector<nf::index_item> items;
+    if (!a[0].empty())
+      for (const auto& t : oracle::split(a[0], ',')) items.push_back(parse_item(t));
+    nf::array y = x;
+    if (a[1] == "s") {
+      nf::assign_index(y, items, 9);
+    } else {
+      nf::shape_t vshape = nf::index(x, items).shape();
+      if (a[1] == "b") vshape = vshape.empty() ? vshape : nf::shape_t{vshape.back()};
+      std::int64_t n = 1;
+      for (auto d : vshape) n *= d;
+      nf::array v = ((nf::arange(n) % 7) + 1).astype(x.dtype()).reshape(vshape);
+      nf::assign_index(y, items, v);
+    }
+    return y;
+  }
   throw std::runtime_error("test: unknown op " + name);
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -63,5 +64,29 @@ std::vector<array> array_split(const array& a, const std::vector<std::int64_t>& 
 array tile(const array& a, const std::vector<std::int64_t>& reps);
 array tile(const array& a, std::int64_t reps);
 array repeat(const array& a, std::int64_t repeats, std::optional<int> axis = std::nullopt);
+
+}  // namespace ndfuse
+
+namespace ndfuse {
+
+// Joining. The result dtype is the arrays' common dtype (NumPy's result_type); shapes must match
+// except along `axis`. One kernel computes the whole result: each piece is read only inside its
+// own region, and the pieces' producers fuse into it.
+array concatenate(const std::vector<array>& arrays, int axis = 0);
+array concatenate(const std::vector<array>& arrays, none_t);  // each flattened first
+array stack(const std::vector<array>& arrays, int axis = 0);
+array hstack(const std::vector<array>& arrays);
+array vstack(const std::vector<array>& arrays);
+array dstack(const std::vector<array>& arrays);
+array column_stack(const std::vector<array>& arrays);
+
+// np.pad with mode "constant" (constant_value), "edge" or "reflect". pad_width is per axis
+// (before, after); one pair applies to every axis.
+array pad(const array& a, const std::vector<std::pair<std::int64_t, std::int64_t>>& pad_width,
+          const std::string& mode = "constant", scalar constant_value = 0);
+array pad(const array& a, std::int64_t pad_width, const std::string& mode = "constant", scalar constant_value = 0);
+
+// np.roll: elements shifted along axis (with wrap-around); without an axis, over the flattened array.
+array roll(const array& a, std::int64_t shift, std::optional<int> axis = std::nullopt);
 
 }  // namespace ndfuse

@@ -287,6 +287,19 @@ array diagonal(const array& a, std::int64_t offset, int axis1, int axis2) {
   return make_view(a, std::move(p), out);
 }
 
+array diag(const array& v, std::int64_t k) {
+  const auto& vn = checked(v, "diag");
+  if (vn->shape.size() == 2) return diagonal(v, k, 0, 1);
+  if (vn->shape.size() != 1) throw shape_error("diag: Input must be 1- or 2-d, got shape " + shape_str(vn->shape));
+  // v on diagonal k of an (n + |k|)^2 zero matrix: v is read (guarded) only on that diagonal.
+  const std::int64_t n = vn->shape[0] + (k < 0 ? -k : k);
+  const shape_t shape{n, n};
+  const array on_diagonal = equal(frontend::iota(dtype::int64, shape, 0.0, 1.0, {-1, 1}), k);
+  auto p = frontend::affine_view(1, 2);
+  coeff(p, 0, k >= 0 ? 0 : 1, 2) = 1;  // v's index: the row above the main diagonal, else the column
+  return frontend::select_region(on_diagonal, frontend::overhanging_view(vn, std::move(p), shape), zeros({}, vn->dt));
+}
+
 array trace(const array& a, std::int64_t offset, int axis1, int axis2, std::optional<dtype> dt) {
   return sum(diagonal(a, offset, axis1, axis2), -1, false, dt);
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "ndfuse/index.hpp"
+#include "ndfuse/math.hpp"
 #include "ndfuse/reduce.hpp"
 
 namespace ndfuse {
@@ -74,6 +75,31 @@ array reshape_view(const array& x, const shape_t& shape) {
   return make_view(x, std::move(p), shape);
 }
 
+node_ptr overhanging_view(const node_ptr& x, ir::view_params p, const shape_t& shape) {
+  auto n = make_node(ir::op_code::op_code_view, x->dt, {x}, shape);
+  n->view = std::move(p);
+  return n;
+}
+
+node_ptr guarded(const node_ptr& mask, const node_ptr& value) {
+  return make_node(ir::op_code::op_code_guard, value->dt, {mask, value}, value->shape);
+}
+
+array select_region(const array& mask, const node_ptr& value, const array& otherwise) {
+  // Built by hand, not through nf::where: a handle on the guard node would make an evaluation write it.
+  const auto& m = checked(mask, "where");
+  const auto& o = checked(otherwise, "where");
+  const shape_t shape = broadcast_shapes(broadcast_shapes(m->shape, value->shape, "where"), o->shape, "where");
+  return finish(make_node(ir::op_code::op_code_where, value->dt, {m, guarded(m, value), cast_node(o, value->dt)},
+                          shape));
+}
+
+array coordinate(const shape_t& shape, std::size_t axis) {
+  std::vector<std::int64_t> c(shape.size(), 0);
+  c[axis] = 1;
+  return iota(dtype::int64, shape, 0.0, 1.0, c);
+}
+
 }  // namespace frontend
 
 namespace {
@@ -84,19 +110,22 @@ std::string dims_text(std::int64_t n) {
 
 }  // namespace
 
-array index(const array& x, const std::vector<index_item>& items) {
-  const auto& xn = frontend::checked(x, "index");
-  const std::int64_t nd = static_cast<std::int64_t>(xn->shape.size());
+namespace frontend {
+
+basic_index resolve_index(const shape_t& in, const std::vector<index_item>& items) {
+  const std::int64_t nd = static_cast<std::int64_t>(in.size());
   std::int64_t consumed = 0, ellipses = 0;
   for (const auto& it : items) {
-    if (it.kind == index_kind::index_kind_ellipsis) ++ellipses;
-    else if (it.kind != index_kind::index_kind_newaxis) ++consumed;
+    if (it.kind == index_kind::index_kind_ellipsis)
+      ++ellipses;
+    else if (it.kind != index_kind::index_kind_newaxis)
+      ++consumed;
   }
   if (ellipses > 1) throw index_error("index: an index can only have a single ellipsis ('...')");
   if (consumed > nd)
     throw index_error("index: too many indices for array: array is " + dims_text(nd) + ", but " +
                       std::to_string(consumed) + " were indexed");
-  // Expanded: one entry per output position, the ellipsis (or the end) filled with nf::all.
+  // Expanded: one entry per position, the ellipsis (or the end) filled with nf::all.
   std::vector<index_item> full;
   bool expanded = false;
   for (const auto& it : items) {
@@ -110,33 +139,34 @@ array index(const array& x, const std::vector<index_item>& items) {
   if (!expanded)
     for (std::int64_t k = 0; k < nd - consumed; ++k) full.emplace_back(all);
 
-  shape_t shape;
-  std::vector<std::int64_t> base(nd, 0);
-  std::vector<std::pair<std::int64_t, std::int64_t>> steps;  // per output dim: (input dim or -1, step)
+  basic_index r;
+  r.base.assign(nd, 0);
+  r.integer.assign(nd, false);
   std::int64_t d = 0;
   for (const auto& it : full) {
     switch (it.kind) {
       case index_kind::index_kind_newaxis:
-        shape.push_back(1);
-        steps.emplace_back(-1, 0);
+        r.shape.push_back(1);
+        r.source.emplace_back(-1, 0);
         break;
       case index_kind::index_kind_integer: {
-        const std::int64_t n = xn->shape[d];
+        const std::int64_t n = in[d];
         const std::int64_t i = it.integer < 0 ? it.integer + n : it.integer;
         if (i < 0 || i >= n)
           throw index_error("index: index " + std::to_string(it.integer) + " is out of bounds for axis " +
                             std::to_string(d) + " with size " + std::to_string(n) + " (array shape " +
-                            shape_str(xn->shape) + ")");
-        base[d++] = i;
+                            shape_str(in) + ")");
+        r.integer[d] = true;
+        r.base[d++] = i;
         break;
       }
       case index_kind::index_kind_all:
-        shape.push_back(xn->shape[d]);
-        steps.emplace_back(d++, 1);
+        r.shape.push_back(in[d]);
+        r.source.emplace_back(d++, 1);
         break;
       case index_kind::index_kind_slice: {
         // Python's slice.indices(n).
-        const std::int64_t n = xn->shape[d];
+        const std::int64_t n = in[d];
         const std::int64_t step = it.range.step.value_or(1);
         if (step == 0) throw index_error("index: slice step cannot be zero");
         auto bound = [&](const std::optional<std::int64_t>& v, std::int64_t dflt) {
@@ -149,20 +179,28 @@ array index(const array& x, const std::vector<index_item>& items) {
         std::int64_t len = 0;
         if (step > 0 && stop > start) len = (stop - start + step - 1) / step;
         if (step < 0 && start > stop) len = (start - stop - step - 1) / -step;
-        shape.push_back(len);
-        base[d] = len > 0 ? start : 0;
-        steps.emplace_back(d++, step);
+        r.shape.push_back(len);
+        r.base[d] = len > 0 ? start : 0;
+        r.source.emplace_back(d++, step);
         break;
       }
       case index_kind::index_kind_ellipsis:
         break;
     }
   }
-  auto p = frontend::affine_view(nd, shape.size());
-  p.base = base;
-  for (std::size_t k = 0; k < steps.size(); ++k)
-    if (steps[k].first >= 0) frontend::coeff(p, steps[k].first, k, shape.size()) = steps[k].second;
-  return frontend::make_view(x, std::move(p), shape);
+  return r;
+}
+
+}  // namespace frontend
+
+array index(const array& x, const std::vector<index_item>& items) {
+  const auto& xn = frontend::checked(x, "index");
+  const auto r = frontend::resolve_index(xn->shape, items);
+  auto p = frontend::affine_view(xn->shape.size(), r.shape.size());
+  p.base = r.base;
+  for (std::size_t k = 0; k < r.source.size(); ++k)
+    if (r.source[k].first >= 0) frontend::coeff(p, r.source[k].first, k, r.shape.size()) = r.source[k].second;
+  return frontend::make_view(x, std::move(p), r.shape);
 }
 
 }  // namespace ndfuse

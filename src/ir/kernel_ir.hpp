@@ -25,6 +25,9 @@ struct instr {
   op_code op = op_code::op_code_buffer;
   dtype dt = dtype::float64;          // the dtype of the value this instruction produces
   dtype operand_dt = dtype::float64;  // the dtype the op computes in (its loop's input dtype)
+  // Operands. op_code_buffer: args[0] is the guard, a bool value (or -1): where it is false the
+  // load does not happen and the value is unspecified (concatenate, pad and x(idx) = v read each
+  // piece only inside its region, so an out-of-range view is never dereferenced).
   std::int32_t args[3] = {-1, -1, -1};
   // op_code_buffer: input slot; op_code_scalar: scalar slot; op_code_iota: iota slot.
   std::int32_t slot = -1;
@@ -40,6 +43,7 @@ std::string instr_origin(const instr& i);
 struct kernel_input {
   dtype dt = dtype::float64;
   index_class cls = index_class::index_class_flat;
+  bool guarded = false;  // some load of it has a guard: the element code gets its address, not its value
 };
 
 struct kernel_output {

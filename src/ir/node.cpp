@@ -53,6 +53,8 @@ const char* op_name(op_code op) {
       return "scan";
     case op_code::op_code_view:
       return "view";
+    case op_code::op_code_guard:
+      return "guard";
     case op_code::op_code_reduced:
       return "reduced";
 #define NDFUSE_OP_NAME(name, arity) \

@@ -37,6 +37,7 @@ std::string describe(const plan& p) {
       switch (in.op) {
         case ir::op_code::op_code_buffer:
           os << "load in" << in.slot;
+          if (in.args[0] >= 0) os << " where v" << in.args[0];
           break;
         case ir::op_code::op_code_scalar:
           os << "scalar s" << in.slot;

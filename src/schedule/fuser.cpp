@@ -31,6 +31,9 @@ struct pending_info {
   node_ptr node;
   int plan_refs = 0;  // references from inputs of pending nodes
   bool target = false;
+  // Read through a reshape its leaves' strides cannot express: it must be in memory before the
+  // reading kernel starts, so it never shares that kernel.
+  bool before_readers = false;
   int group = -1;  // kernel step that writes it
   // The reduce (or scan) node whose kernel computes this node: the node itself, or, for an
   // elementwise node of the reduction's output shape fed by it, the kernel's epilogue.
@@ -56,14 +59,18 @@ struct view_chains {
   }
 };
 
+// A node as lowered: through which views, and under which guard (the SSA value that says where
+// its loads may happen, or -1).
 struct node_in_chain {
   const ir::node* node;
   int chain;
+  int guard = -1;
   bool operator==(const node_in_chain&) const = default;
 };
 struct node_in_chain_hash {
   std::size_t operator()(const node_in_chain& k) const {
-    return std::hash<const void*>()(k.node) ^ (static_cast<std::size_t>(k.chain) * 0x9e3779b97f4a7c15ull);
+    return std::hash<const void*>()(k.node) ^ (static_cast<std::size_t>(k.chain) * 0x9e3779b97f4a7c15ull) ^
+           (static_cast<std::size_t>(k.guard + 1) << 40);
   }
 };
 
@@ -202,9 +209,12 @@ void split_incompatible_reshapes(fuse_state& s) {
   for (const auto& n : s.order) {
     if (n->op != ir::op_code::op_code_view || !n->view.reshape) continue;
     const auto& x = n->inputs[0];
-    if (x->materialized() || s.pending.at(x.get()).target) continue;
+    if (x->materialized()) continue;  // a held (target) x is checked too: it must not share the reader's kernel
     std::unordered_set<node_in_chain, node_in_chain_hash> seen;
-    if (!reshapes_without_copy(x, 0, x.get(), n->shape, s, seen)) s.pending.at(x.get()).target = true;
+    if (!reshapes_without_copy(x, 0, x.get(), n->shape, s, seen)) {
+      auto& info = s.pending.at(x.get());
+      info.target = info.before_readers = true;
+    }
   }
 }
 
@@ -253,7 +263,8 @@ void group_by_iteration_space(fuse_state& s) {
       bool ready = true;
       for (auto d : deps[t]) {
         int dg = s.pending.at(d).group;
-        ready = ready && dg >= 0 && (dg < g || (dg == g && same_kernel(s, d, t)));
+        const bool shared = dg == g && same_kernel(s, d, t) && !s.pending.at(d).before_readers;
+        ready = ready && dg >= 0 && (dg < g || shared);
       }
       if (!ready) {
         if (!first) throw error("fuser: internal error, no target is ready");
@@ -340,9 +351,10 @@ struct lowering {
     return space.map(shape, strides, epilogue);
   }
 
-  int lower(const node_ptr& n, int chain = 0) {
+  int lower(const node_ptr& n, int chain = 0, int guard = -1) {
     auto& values = value_of[epilogue];
-    if (auto it = values.find({n.get(), chain}); it != values.end()) return it->second;
+    const node_in_chain key{n.get(), chain, guard};
+    if (auto it = values.find(key); it != values.end()) return it->second;
     ir::instr i;
     i.dt = n->dt;
     i.operand_dt = n->dt;
@@ -354,7 +366,7 @@ struct lowering {
     if (n.get() == reduction) {
       // Only the epilogue reaches the step's own reduction: its folded value.
       int v = reduced_value();
-      values[{n.get(), chain}] = v;
+      values[key] = v;
       return v;
     }
     if (n->materialized() || other_kernel) {
@@ -372,10 +384,28 @@ struct lowering {
       i.op = ir::op_code::op_code_buffer;
       i.slot = it->second;
       i.from_earlier_kernel = !n->materialized();
+      if (guard >= 0) {
+        i.args[0] = guard;
+        step.kernel.inputs[i.slot].guarded = true;
+      }
     } else if (n->op == ir::op_code::op_code_view) {
       // A view costs no instruction: it changes how the leaves below it are indexed.
-      int v = lower(n->inputs[0], s.chains.push(chain, n.get()));
-      values[{n.get(), chain}] = v;
+      int v = lower(n->inputs[0], s.chains.push(chain, n.get()), guard);
+      values[key] = v;
+      return v;
+    } else if (n->op == ir::op_code::op_code_guard) {
+      // The value's loads happen only where the mask (and any enclosing guard) holds.
+      int g = lower(n->inputs[0], chain, guard);
+      if (guard >= 0) {
+        ir::instr both;
+        both.op = ir::op_code::op_code_logical_and;
+        both.dt = both.operand_dt = dtype::bool_;
+        both.args[0] = guard;
+        both.args[1] = g;
+        g = emit(both);
+      }
+      int v = lower(n->inputs[1], chain, g);
+      values[key] = v;
       return v;
     } else if (n->op == ir::op_code::op_code_scalar) {
       auto [it, fresh] = scalar_slot.try_emplace(n.get(), static_cast<int>(step.scalars.size()));
@@ -404,10 +434,10 @@ struct lowering {
         i.operand_dt = n->inputs[1]->dt;
       else if (!n->inputs.empty())
         i.operand_dt = n->inputs[0]->dt;
-      for (std::size_t k = 0; k < n->inputs.size() && k < 3; ++k) i.args[k] = lower(n->inputs[k], chain);
+      for (std::size_t k = 0; k < n->inputs.size() && k < 3; ++k) i.args[k] = lower(n->inputs[k], chain, guard);
     }
     int v = emit(std::move(i));
-    values[{n.get(), chain}] = v;
+    values[key] = v;
     return v;
   }
 
@@ -597,7 +627,9 @@ void classify_indices(plan& p) {
     bool wide = ir::shape_size(step.collapsed_shape) >= int32_limit;
     for (std::size_t k = 0; k < step.inputs.size(); ++k) {
       auto& in = step.inputs[k];
-      step.kernel.inputs[k].cls = classify(in.strides, contiguous);
+      // A guarded input is read at its own offsets only where the guard holds: never in place.
+      step.kernel.inputs[k].cls = step.kernel.inputs[k].guarded ? ir::index_class::index_class_strided
+                                                                 : classify(in.strides, contiguous);
       std::int64_t lo = in.offset, hi = in.offset;
       for (std::size_t d = 0; d < in.strides.size(); ++d) {
         std::int64_t reach = in.strides[d] * (step.collapsed_shape[d] - 1);

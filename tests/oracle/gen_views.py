@@ -82,6 +82,36 @@ def apply_op(x, op):
         kind, _, val = a[0].partition("=")
         arg0 = int(val) if kind == "s" else ints(val)
         return getattr(np, name)(x, arg0, int(a[1]))[int(a[2])]
+    if name == "concatenate":
+        ax = int(a[0])
+        return np.concatenate([x, np.flip(x, ax), x[tuple(slice(0, 1) if d == ax % max(x.ndim, 1) else slice(None)
+                                                           for d in range(x.ndim))]], ax)
+    if name == "stack":
+        return np.stack([x, -x if x.dtype != bool else ~x], int(a[0]))
+    if name in ("hstack", "vstack", "dstack", "column_stack"):
+        return getattr(np, name)([x, np.flip(x)])
+    if name == "pad":
+        w = ints(a[0])
+        pw = [(w[i], w[i + 1]) for i in range(0, len(w), 2)]
+        if a[1] == "constant":
+            return np.pad(x, pw, mode="constant", constant_values=7)
+        return np.pad(x, pw, mode=a[1])
+    if name == "roll":
+        return np.roll(x, int(a[0]), None if a[1] == "none" else int(a[1]))
+    if name == "diag":
+        return np.diag(x, int(a[0]))
+    if name == "set":
+        # x[idx] = value: s = the scalar 9, a = an array of the view's shape, b = its last dim only
+        idx = tuple(parse_item(t) for t in a[0].split(",")) if a[0] else ()
+        y = x.copy()
+        view_shape = y[idx].shape
+        if a[1] == "s":
+            y[idx] = 9
+        else:
+            vshape = view_shape if a[1] == "a" else view_shape[-1:]
+            n = int(np.prod(vshape)) if vshape else 1
+            y[idx] = (np.arange(n) % 7 + 1).astype(x.dtype).reshape(vshape)
+        return y
     raise ValueError("unknown op " + name)
 
 
@@ -93,7 +123,7 @@ def expected_of(x, spec):
         return np.asarray(y), None
     except Exception as e:  # noqa: BLE001 - the exception type is the expectation
         name = op.partition(":")[0]
-        if name == "index":
+        if name == "index" or (name == "set" and isinstance(e, IndexError)):
             nf = "index_error"
         elif isinstance(e, (ValueError, IndexError)):
             nf = "shape_error"
@@ -166,6 +196,29 @@ SPECS = {
          "transpose", "squeeze", "tile:3", "repeat:3;none"],
 }
 
+JOINS = {
+    (5,): ["concatenate:0", "stack:0", "stack:1", "stack:-1", "stack:2", "hstack", "vstack", "dstack", "column_stack",
+           "pad:2,3;constant", "pad:0,0;constant", "pad:2,1;edge", "pad:2,1;reflect", "pad:4,4;reflect",
+           "pad:7,9;reflect", "pad:1,2,3,4;constant", "roll:2;0", "roll:-7;0", "roll:0;none", "roll:13;none",
+           "diag:0", "diag:2", "diag:-1", "set:1;s", "set:1:4;a", "set:::-1;a", "set:::2;a", "set:4:0:-2;a",
+           "set:::-3;a", "set:-1;s", "set:;s", "set:...;a", "set:7;s", "set:1:3;b", "set:None,1:;a", "set:2:2;a",
+           "index:::-1 | concatenate:0", "concatenate:0 | index:3:8", "pad:2,2;constant | index:::-1",
+           "index:1:4 | pad:1,1;edge", "roll:2;0 | set:0;s"],
+    (3, 4): ["concatenate:0", "concatenate:1", "concatenate:-1", "concatenate:2", "stack:0", "stack:2", "hstack",
+             "vstack", "dstack", "column_stack", "pad:1,2;constant", "pad:1,0,0,2;constant", "pad:1,2;edge",
+             "pad:2,1,0,3;edge", "pad:2,1,3,3;reflect", "pad:3,0,0,5;reflect", "roll:1;0", "roll:-1;1",
+             "roll:5;none", "diag:0", "diag:1", "diag:-2", "set:1;s", "set:1;a", "set:1;b", "set::,2;a",
+             "set:1:,::-1;a", "set:::2,1::2;a", "set:::-2,::-3;b", "set:...,0;s", "set:0,0;a", "set:5;s",
+             "set:1,:,None;a", "T | concatenate:1", "T | set:1:3;a", "index:::-1,1: | pad:1,1;reflect",
+             "concatenate:0 | T | index:2:5", "set:1:3,1:3;s | T"],
+    (2, 3, 4): ["concatenate:1", "stack:1", "dstack", "pad:1,1,0,0,2,1;constant", "pad:1,1,1,1,1,1;edge",
+                "roll:3;2", "roll:-2;1", "set:1,::2,1:3;a", "set:...,::-1;b", "set::,1;s",
+                "transpose:2,0,1 | set:1:3,:,0;a"],
+    (0, 3): ["concatenate:0", "concatenate:1", "stack:0", "pad:1,1,0,0;constant", "pad:0,0,1,1;edge",
+             "roll:1;0", "set:...;s"],
+    (): ["concatenate:0", "stack:0", "hstack", "vstack", "pad:1,1;constant", "diag:0", "set:;s", "set:...;a"],
+}
+
 DTYPES_ALL = ["float64", "int32", "bool", "complex64", "float16", "uint8", "int64", "complex128", "float32"]
 
 
@@ -173,7 +226,7 @@ def main():
     outdir = sys.argv[1]
     w = OracleWriter(outdir, "views")
     try:
-        for shape, specs in SPECS.items():
+        for shape, specs in list(SPECS.items()) + list(JOINS.items()):
             for spec in specs:
                 # Views move elements: every dtype behaves alike, so most specs run on three dtypes
                 # and the first few on all of them.

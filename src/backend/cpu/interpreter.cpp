@@ -62,6 +62,26 @@ void gather(void* dst, const ir::strided_operand& in, std::size_t bytes, const s
   }
 }
 
+// A guarded load: elements where the guard is false are zero and their address is never touched.
+void gather_guarded(char* dst, const ir::strided_operand& in, std::size_t bytes, const shape_t& shape,
+                    std::int64_t begin, std::int64_t n, const bool* guard) {
+  const char* base = static_cast<const char*>(in.data);
+  const int nd = static_cast<int>(shape.size());
+  const auto b = static_cast<std::int64_t>(bytes);
+  walk(shape, begin, n, [&](const std::int64_t* idx, std::int64_t at, std::int64_t len) {
+    std::int64_t off = in.offset;
+    for (int d = 0; d < nd; ++d) off += idx[d] * in.strides[d];
+    const std::int64_t s = in.strides[nd - 1];
+    for (std::int64_t i = 0; i < len; ++i) {
+      char* out = dst + (at + i) * b;
+      if (guard[at + i])
+        std::memcpy(out, base + (off + i * s) * b, bytes);
+      else
+        std::memset(out, 0, bytes);
+    }
+  });
+}
+
 void affine_index(std::int64_t* out, const ir::iota_params& p, const shape_t& shape, std::int64_t begin,
                   std::int64_t n) {
   const int nd = static_cast<int>(shape.size());
@@ -119,7 +139,10 @@ void eval_instructions(const program& prog, const ir::kernel_ir& k, registers& r
         break;
       case ir::op_code::op_code_buffer: {
         const auto& in = sp.inputs[s.slot];
-        if (sp.flat_in_place && k.inputs[s.slot].cls == ir::index_class::index_class_flat) {
+        if (s.args[0] >= 0) {
+          gather_guarded(r.slab[v], in, s.bytes, sp.shape, begin, n, static_cast<const bool*>(r.ptr[s.args[0]]));
+          r.ptr[v] = r.slab[v];
+        } else if (sp.flat_in_place && k.inputs[s.slot].cls == ir::index_class::index_class_flat) {
           r.ptr[v] =
               static_cast<const char*>(in.data) + (in.offset + begin) * static_cast<std::int64_t>(s.bytes);
         } else {

@@ -1,0 +1,91 @@
+// Views, joins and index assignment fuse (DESIGN.md §3): shown through nf::stats(). Expected values
+// are closed forms of the inputs, computed here on the host.
+#include <vector>
+
+#include "catch.hpp"
+#include "ndfuse/ndfuse.hpp"
+
+namespace {
+
+nf::array evaluated(nf::array a) {
+  a.eval();
+  return a;
+}
+
+std::vector<double> ramp(std::int64_t n) {
+  std::vector<double> v(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = double((i * 7919) % 1001) - 3.0;
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("the stencil (a[:-1] + a[1:]) * 0.5 of a lazy a is one kernel", "[views][fusion]") {
+  const std::int64_t n = 10000;
+  const auto host = ramp(n);
+  nf::array base = evaluated(nf::asarray(host));
+  nf::array a = base * 3.0;  // lazy
+  nf::reset_stats();
+  nf::array s = (a(nf::slice(0, n - 1)) + a(nf::slice(1, n))) * 0.5;
+  CHECK(nf::stats().kernels_launched == 0);
+  a = nf::array();  // nobody holds a: it is recomputed at both offsets inside the one kernel
+  const auto got = s.to_vector<double>();
+  CHECK(nf::stats().kernels_launched == 1);
+  REQUIRE(got.size() == std::size_t(n - 1));
+  for (std::int64_t i = 0; i < n - 1; ++i) REQUIRE(got[i] == (3.0 * host[i] + 3.0 * host[i + 1]) * 0.5);
+}
+
+TEST_CASE("concatenate({x*2, y+1}) is one kernel", "[views][fusion]") {
+  const auto hx = ramp(1000), hy = ramp(700);
+  nf::array x = evaluated(nf::asarray(hx)), y = evaluated(nf::asarray(hy));
+  nf::reset_stats();
+  nf::array c = nf::concatenate({x * 2, y + 1});
+  const auto got = c.to_vector<double>();
+  CHECK(nf::stats().kernels_launched == 1);
+  REQUIRE(got.size() == 1700);
+  for (std::size_t i = 0; i < 1000; ++i) REQUIRE(got[i] == hx[i] * 2);
+  for (std::size_t i = 0; i < 700; ++i) REQUIRE(got[1000 + i] == hy[i] + 1);
+}
+
+TEST_CASE("views of evaluated arrays copy nothing and launch nothing", "[views][fusion]") {
+  nf::array m = evaluated(nf::asarray(ramp(12 * 10), {12, 10}));
+  nf::reset_stats();
+  nf::array v = m(nf::slice(1, nf::none, 2), nf::slice(nf::none, nf::none, -1)).T()(nf::newaxis, nf::ellipsis);
+  nf::array r = nf::broadcast_to(m(3), {4, 10}).reshape({2, 2, 10});
+  CHECK(v.is_evaluated());
+  CHECK(r.is_evaluated());
+  CHECK(nf::stats().kernels_launched == 0);
+  CHECK(nf::stats().bytes_allocated == 0);
+  CHECK(v.shape() == nf::shape_t{1, 10, 6});
+}
+
+TEST_CASE("assignment through an index rebinds x in one fused kernel; earlier views keep their values",
+          "[views][fusion]") {
+  const auto h = ramp(100);
+  nf::array u = evaluated(nf::asarray(h));
+  nf::array before = u(nf::slice(0, 10));
+  nf::reset_stats();
+  u(nf::slice(1, -1)) = (u(nf::slice(0, -2)) + u(nf::slice(2, nf::none))) * 0.5;  // Jacobi step
+  u(0) = 7.0;
+  u(nf::slice(90, 80, -1)) += 1;  // (a step past 1 spreads the value first: one more kernel)
+  const auto got = u.to_vector<double>();
+  CHECK(nf::stats().kernels_launched == 1);
+  std::vector<double> want = h;
+  for (std::size_t i = 1; i + 1 < 100; ++i) want[i] = (h[i - 1] + h[i + 1]) * 0.5;
+  want[0] = 7.0;
+  for (std::size_t i = 81; i <= 90; ++i) want[i] += 1;
+  CHECK(got == want);
+  const auto b = before.to_vector<double>();
+  CHECK(std::equal(b.begin(), b.end(), h.begin()));
+}
+
+TEST_CASE("bad indices throw at the call", "[views]") {
+  nf::array x = nf::zeros({3, 4});
+  CHECK_THROWS_AS(x(3), nf::index_error);
+  CHECK_THROWS_AS(x(0, -5), nf::index_error);
+  CHECK_THROWS_AS(x(0, 0, 0), nf::index_error);
+  CHECK_THROWS_AS(x(nf::ellipsis, 0, nf::ellipsis), nf::index_error);
+  CHECK_THROWS_AS(x(nf::slice(0, 3, 0)), nf::index_error);
+  CHECK_THROWS_AS(x(nf::slice(0, 2)) = nf::zeros({3}), nf::shape_error);
+  CHECK_THROWS_AS(x.reshape({5, -1}), nf::shape_error);
+}
