@@ -76,7 +76,8 @@ nf::array apply_op(const nf::array& x, const std::string& op) {
   if (name == "triu") return nf::triu(x, std::stoll(a[0]));
   if (name == "tile") return nf::tile(x, ints(a[0]));
   if (name == "repeat")
-    return nf::repeat(x, std::stoll(a[0]), a[1] == "none" ? std::nullopt : std::optional<int>(std::stoi(a[1])));
+    return nf::repeat(x, std::stoll(a[0]),
+                      a[1] == "none" ? std::nullopt : std::optional<int>(std::stoi(a[1])));
   if (name == "split" || name == "array_split") {
     const auto eq = a[0].find('=');
     const std::string kind = a[0].substr(0, eq), val = a[0].substr(eq + 1);
@@ -97,7 +98,8 @@ nf::array apply_op(const nf::array& x, const std::string& op) {
     if (nd == 0) return nf::concatenate({x, nf::flip(x, ax)}, ax);  // NumPy raises first: no axis 0
     return nf::concatenate({x, nf::flip(x, ax), nf::index(x, first)}, ax);
   }
-  if (name == "stack") return nf::stack({x, x.dtype() == nf::dtype::bool_ ? nf::invert(x) : -x}, std::stoi(a[0]));
+  if (name == "stack")
+    return nf::stack({x, x.dtype() == nf::dtype::bool_ ? nf::invert(x) : -x}, std::stoi(a[0]));
   if (name == "hstack") return nf::hstack({x, nf::flip(x)});
   if (name == "vstack") return nf::vstack({x, nf::flip(x)});
   if (name == "dstack") return nf::dstack({x, nf::flip(x)});
@@ -156,7 +158,8 @@ struct input_mode {
 TEST_CASE("views oracle: indexing and manipulation on contiguous, lazy and strided inputs",
           "[oracle][views]") {
   const std::string dir = oracle::oracle_dir("views");
-  if (dir.empty()) NDFUSE_SKIP("no NumPy oracle data: tests/oracle/gen_views.py writes it to $NDFUSE_ORACLE_DIR/views");
+  if (dir.empty())
+    NDFUSE_SKIP("no NumPy oracle data: tests/oracle/gen_views.py writes it to $NDFUSE_ORACLE_DIR/views");
   const std::vector<input_mode> modes = {
       {"evaluated", [](const nf::array& x, const auto&) { return x; }},
       {"lazy", [](const nf::array& x, const auto&) { return lazy(x); }},
@@ -176,13 +179,15 @@ TEST_CASE("views oracle: indexing and manipulation on contiguous, lazy and strid
       std::string problem;
       try {
         if (expect.rfind("RAISES:", 0) == 0) {
-          problem = oracle::expect_throw(oracle::split(expect, ':')[1], [&] { return apply_spec(input, spec); });
+          problem =
+              oracle::expect_throw(oracle::split(expect, ':')[1], [&] { return apply_spec(input, spec); });
         } else {
           nf::array got = apply_spec(input, spec);
           problem = oracle::compare(got.to_host(), oracle::read_npy(dir + "/" + expect), oracle::tolerance{});
           if (problem.empty()) {
             // The input is unchanged (views share it; nothing writes through them).
-            problem = oracle::compare(input.to_host(), oracle::read_npy(dir + "/" + row[2]), oracle::tolerance{});
+            problem =
+                oracle::compare(input.to_host(), oracle::read_npy(dir + "/" + row[2]), oracle::tolerance{});
             if (!problem.empty()) problem = "input changed: " + problem;
           }
         }

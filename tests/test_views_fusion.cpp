@@ -50,7 +50,8 @@ TEST_CASE("concatenate({x*2, y+1}) is one kernel", "[views][fusion]") {
 TEST_CASE("views of evaluated arrays copy nothing and launch nothing", "[views][fusion]") {
   nf::array m = evaluated(nf::asarray(ramp(12 * 10), {12, 10}));
   nf::reset_stats();
-  nf::array v = m(nf::slice(1, nf::none, 2), nf::slice(nf::none, nf::none, -1)).T()(nf::newaxis, nf::ellipsis);
+  nf::array v =
+      m(nf::slice(1, nf::none, 2), nf::slice(nf::none, nf::none, -1)).T()(nf::newaxis, nf::ellipsis);
   nf::array r = nf::broadcast_to(m(3), {4, 10}).reshape({2, 2, 10});
   CHECK(v.is_evaluated());
   CHECK(r.is_evaluated());

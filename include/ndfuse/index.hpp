@@ -98,24 +98,24 @@ class indexed : public array {
   indexed& operator=(const array& v) && { return write(v); }
   indexed& operator=(scalar v) && { return write(v); }
 
-#define NDFUSE_INDEXED_COMPOUND(op)                      \
-  indexed& operator op(const array& o) & {               \
-    array::operator op(o);                               \
-    return *this;                                        \
-  }                                                      \
-  indexed& operator op(scalar o) & {                     \
-    array::operator op(o);                               \
-    return *this;                                        \
-  }                                                      \
-  indexed& operator op(const array& o) && {              \
-    array updated = *this;                               \
-    updated op o;                                        \
-    return write(updated);                               \
-  }                                                      \
-  indexed& operator op(scalar o) && {                    \
-    array updated = *this;                               \
-    updated op o;                                        \
-    return write(updated);                               \
+#define NDFUSE_INDEXED_COMPOUND(op)        \
+  indexed& operator op(const array& o)& {  \
+    array::operator op(o);                 \
+    return *this;                          \
+  }                                        \
+  indexed& operator op(scalar o)& {        \
+    array::operator op(o);                 \
+    return *this;                          \
+  }                                        \
+  indexed& operator op(const array& o)&& { \
+    array updated = *this;                 \
+    updated op o;                          \
+    return write(updated);                 \
+  }                                        \
+  indexed& operator op(scalar o)&& {       \
+    array updated = *this;                 \
+    updated op o;                          \
+    return write(updated);                 \
   }
   NDFUSE_INDEXED_COMPOUND(+=)
   NDFUSE_INDEXED_COMPOUND(-=)
@@ -132,7 +132,8 @@ class indexed : public array {
  private:
   template <class V>
   indexed& write(const V& v) {
-    if (!target_) throw error("indexing: this view has no array to assign through (it indexed a const array)");
+    if (!target_)
+      throw error("indexing: this view has no array to assign through (it indexed a const array)");
     assign_index(*target_, items_, v);
     array::operator=(index(*target_, items_));
     return *this;

@@ -84,7 +84,8 @@ array column_stack(const std::vector<array>& arrays);
 // (before, after); one pair applies to every axis.
 array pad(const array& a, const std::vector<std::pair<std::int64_t, std::int64_t>>& pad_width,
           const std::string& mode = "constant", scalar constant_value = 0);
-array pad(const array& a, std::int64_t pad_width, const std::string& mode = "constant", scalar constant_value = 0);
+array pad(const array& a, std::int64_t pad_width, const std::string& mode = "constant",
+          scalar constant_value = 0);
 
 // np.roll: elements shifted along axis (with wrap-around); without an axis, over the flattened array.
 array roll(const array& a, std::int64_t shift, std::optional<int> axis = std::nullopt);

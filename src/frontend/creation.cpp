@@ -55,7 +55,6 @@ double round_to(dtype t, double x) {
   return x;
 }
 
-
 }  // namespace
 
 namespace frontend {

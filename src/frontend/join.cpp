@@ -43,15 +43,18 @@ array concatenate(const std::vector<array>& arrays, int axis) {
   for (std::size_t k = 0; k < arrays.size(); ++k) {
     const auto& n = checked(arrays[k], "concatenate");
     if (static_cast<std::int64_t>(n->shape.size()) != nd)
-      throw shape_error("concatenate: all the input array dimensions except for the concatenation axis must match "
-                        "exactly, but array 0 has " + std::to_string(nd) + " dimension(s) and array " +
-                        std::to_string(k) + " has " + std::to_string(n->shape.size()));
+      throw shape_error(
+          "concatenate: all the input array dimensions except for the concatenation axis must match "
+          "exactly, but array 0 has " +
+          std::to_string(nd) + " dimension(s) and array " + std::to_string(k) + " has " +
+          std::to_string(n->shape.size()));
     for (std::int64_t d = 0; d < nd; ++d)
       if (d != ax && n->shape[d] != first->shape[d])
-        throw shape_error("concatenate: all the input array dimensions except for the concatenation axis must "
-                          "match exactly, but along dimension " + std::to_string(d) + ", the array at index 0 has size " +
-                          std::to_string(first->shape[d]) + " and the array at index " + std::to_string(k) +
-                          " has size " + std::to_string(n->shape[d]));
+        throw shape_error(
+            "concatenate: all the input array dimensions except for the concatenation axis must "
+            "match exactly, but along dimension " +
+            std::to_string(d) + ", the array at index 0 has size " + std::to_string(first->shape[d]) +
+            " and the array at index " + std::to_string(k) + " has size " + std::to_string(n->shape[d]));
     shape[ax] += n->shape[ax];
     t = promote_types(t, n->dt);
   }
@@ -92,8 +95,8 @@ array stack(const std::vector<array>& arrays, int axis) {
   const shape_t& shape = checked(arrays[0], "stack")->shape;
   for (const auto& a : arrays)
     if (checked(a, "stack")->shape != shape)
-      throw shape_error("stack: all input arrays must have the same shape, got " + shape_str(shape) + " and " +
-                        shape_str(a.shape()));
+      throw shape_error("stack: all input arrays must have the same shape, got " + shape_str(shape) +
+                        " and " + shape_str(a.shape()));
   const int ax = normalize_axis(axis, shape.size() + 1, "stack");
   std::vector<array> expanded;
   for (const auto& a : arrays) expanded.push_back(expand_dims(a, ax));
@@ -172,8 +175,8 @@ array pad_axis_from_self(const array& a, int ax, std::int64_t before, std::int64
 
 }  // namespace
 
-array pad(const array& a, const std::vector<std::pair<std::int64_t, std::int64_t>>& pad_width, const std::string& mode,
-          scalar constant_value) {
+array pad(const array& a, const std::vector<std::pair<std::int64_t, std::int64_t>>& pad_width,
+          const std::string& mode, scalar constant_value) {
   const auto& an = checked(a, "pad");
   const std::size_t nd = an->shape.size();
   if (pad_width.size() != nd && pad_width.size() != 1)
@@ -208,7 +211,8 @@ array pad(const array& a, const std::vector<std::pair<std::int64_t, std::int64_t
   for (std::size_t d = 0; d < nd; ++d) {
     if (w[d].first == 0 && w[d].second == 0) continue;
     if (an->shape[d] == 0)
-      throw shape_error("pad: can't extend empty axis " + std::to_string(d) + " using modes other than 'constant' or "
+      throw shape_error("pad: can't extend empty axis " + std::to_string(d) +
+                        " using modes other than 'constant' or "
                         "'empty'");
     cur = pad_axis_from_self(cur, static_cast<int>(d), w[d].first, w[d].second, mode == "reflect");
   }

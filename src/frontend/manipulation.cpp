@@ -132,8 +132,9 @@ array squeeze(const array& a, axes axis) {
     mask = frontend::axis_mask(axis, nd, "squeeze");
     for (std::int64_t d = 0; d < nd; ++d)
       if ((mask >> d & 1) && an->shape[d] != 1)
-        throw shape_error("squeeze: cannot select an axis to squeeze out which has size not equal to one (axis " +
-                          std::to_string(d) + " of shape " + shape_str(an->shape) + ")");
+        throw shape_error(
+            "squeeze: cannot select an axis to squeeze out which has size not equal to one (axis " +
+            std::to_string(d) + " of shape " + shape_str(an->shape) + ")");
   }
   shape_t out;
   std::vector<int> source;
@@ -179,8 +180,8 @@ array broadcast_to(const array& a, const shape_t& shape) {
   const std::size_t lead = ok ? shape.size() - nd : 0;
   for (std::size_t d = 0; ok && d < nd; ++d) ok = an->shape[d] == shape[lead + d] || an->shape[d] == 1;
   if (!ok)
-    throw shape_error("broadcast_to: array of shape " + shape_str(an->shape) + " cannot be broadcast to shape " +
-                      shape_str(shape));
+    throw shape_error("broadcast_to: array of shape " + shape_str(an->shape) +
+                      " cannot be broadcast to shape " + shape_str(shape));
   auto p = frontend::affine_view(nd, shape.size());
   for (std::size_t d = 0; d < nd; ++d)
     if (an->shape[d] != 1) coeff(p, d, lead + d, shape.size()) = 1;
@@ -189,7 +190,8 @@ array broadcast_to(const array& a, const shape_t& shape) {
 
 std::vector<array> broadcast_arrays(const std::vector<array>& arrays) {
   shape_t shape;
-  for (const auto& a : arrays) shape = broadcast_shapes(shape, checked(a, "broadcast_arrays")->shape, "broadcast_arrays");
+  for (const auto& a : arrays)
+    shape = broadcast_shapes(shape, checked(a, "broadcast_arrays")->shape, "broadcast_arrays");
   std::vector<array> out;
   for (const auto& a : arrays) out.push_back(broadcast_to(a, shape));
   return out;
@@ -233,7 +235,8 @@ array flip(const array& a, axes axis) {
 }
 
 array fliplr(const array& a) {
-  if (ndim_of(a, "fliplr") < 2) throw shape_error("fliplr: Input must be >= 2-d, got shape " + shape_str(a.shape()));
+  if (ndim_of(a, "fliplr") < 2)
+    throw shape_error("fliplr: Input must be >= 2-d, got shape " + shape_str(a.shape()));
   return flip(a, 1);
 }
 
@@ -290,14 +293,16 @@ array diagonal(const array& a, std::int64_t offset, int axis1, int axis2) {
 array diag(const array& v, std::int64_t k) {
   const auto& vn = checked(v, "diag");
   if (vn->shape.size() == 2) return diagonal(v, k, 0, 1);
-  if (vn->shape.size() != 1) throw shape_error("diag: Input must be 1- or 2-d, got shape " + shape_str(vn->shape));
+  if (vn->shape.size() != 1)
+    throw shape_error("diag: Input must be 1- or 2-d, got shape " + shape_str(vn->shape));
   // v on diagonal k of an (n + |k|)^2 zero matrix: v is read (guarded) only on that diagonal.
   const std::int64_t n = vn->shape[0] + (k < 0 ? -k : k);
   const shape_t shape{n, n};
   const array on_diagonal = equal(frontend::iota(dtype::int64, shape, 0.0, 1.0, {-1, 1}), k);
   auto p = frontend::affine_view(1, 2);
   coeff(p, 0, k >= 0 ? 0 : 1, 2) = 1;  // v's index: the row above the main diagonal, else the column
-  return frontend::select_region(on_diagonal, frontend::overhanging_view(vn, std::move(p), shape), zeros({}, vn->dt));
+  return frontend::select_region(on_diagonal, frontend::overhanging_view(vn, std::move(p), shape),
+                                 zeros({}, vn->dt));
 }
 
 array trace(const array& a, std::int64_t offset, int axis1, int axis2, std::optional<dtype> dt) {
@@ -311,7 +316,8 @@ namespace {
 array triangle(const array& m, std::int64_t k, bool lower, const char* op) {
   const auto& mn = checked(m, op);
   const std::size_t nd = mn->shape.size();
-  if (nd < 2) throw shape_error(std::string(op) + ": input must be at least 2-d, got shape " + shape_str(mn->shape));
+  if (nd < 2)
+    throw shape_error(std::string(op) + ": input must be at least 2-d, got shape " + shape_str(mn->shape));
   shape_t plane{mn->shape[nd - 2], mn->shape[nd - 1]};
   array diff = frontend::iota(dtype::int64, plane, 0.0, 1.0, {-1, 1});  // column - row
   array keep = lower ? less_equal(diff, k) : greater_equal(diff, k);
@@ -380,7 +386,8 @@ array ascontiguousarray(const array& a) {
 
 namespace {
 
-std::vector<array> split_at(const array& a, const std::vector<std::int64_t>& points, int axis, const char* op) {
+std::vector<array> split_at(const array& a, const std::vector<std::int64_t>& points, int axis,
+                            const char* op) {
   const auto& an = checked(a, op);
   const int ax = normalize_axis(axis, an->shape.size(), op);
   const std::int64_t n = an->shape[ax];
@@ -401,7 +408,8 @@ std::vector<array> split_at(const array& a, const std::vector<std::int64_t>& poi
 
 std::vector<std::int64_t> section_points(std::int64_t n, std::int64_t sections, bool even, const char* op) {
   if (sections <= 0) throw shape_error(std::string(op) + ": number sections must be larger than 0.");
-  if (even && n % sections != 0) throw shape_error(std::string(op) + ": array split does not result in an equal division");
+  if (even && n % sections != 0)
+    throw shape_error(std::string(op) + ": array split does not result in an equal division");
   std::vector<std::int64_t> points;
   const std::int64_t each = n / sections, extras = n % sections;
   std::int64_t at = 0;
@@ -426,8 +434,8 @@ std::vector<array> split(const array& a, const std::vector<std::int64_t>& indice
   return split_at(a, indices, axis, "split");
 }
 std::vector<array> array_split(const array& a, std::int64_t sections, int axis) {
-  return split_at(a, section_points(axis_extent(a, axis, "array_split"), sections, false, "array_split"), axis,
-                  "array_split");
+  return split_at(a, section_points(axis_extent(a, axis, "array_split"), sections, false, "array_split"),
+                  axis, "array_split");
 }
 std::vector<array> array_split(const array& a, const std::vector<std::int64_t>& indices, int axis) {
   return split_at(a, indices, axis, "array_split");

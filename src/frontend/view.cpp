@@ -50,8 +50,8 @@ array make_view(const array& x, ir::view_params p, const shape_t& shape) {
 int normalize_axis(int axis, std::int64_t ndim, const char* op) {
   const std::int64_t a = axis < 0 ? axis + ndim : axis;
   if (a < 0 || a >= ndim)
-    throw shape_error(std::string(op) + ": axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
-                      std::to_string(ndim));
+    throw shape_error(std::string(op) + ": axis " + std::to_string(axis) +
+                      " is out of bounds for array of dimension " + std::to_string(ndim));
   return static_cast<int>(a);
 }
 
@@ -89,9 +89,10 @@ array select_region(const array& mask, const node_ptr& value, const array& other
   // Built by hand, not through nf::where: a handle on the guard node would make an evaluation write it.
   const auto& m = checked(mask, "where");
   const auto& o = checked(otherwise, "where");
-  const shape_t shape = broadcast_shapes(broadcast_shapes(m->shape, value->shape, "where"), o->shape, "where");
-  return finish(make_node(ir::op_code::op_code_where, value->dt, {m, guarded(m, value), cast_node(o, value->dt)},
-                          shape));
+  const shape_t shape =
+      broadcast_shapes(broadcast_shapes(m->shape, value->shape, "where"), o->shape, "where");
+  return finish(make_node(ir::op_code::op_code_where, value->dt,
+                          {m, guarded(m, value), cast_node(o, value->dt)}, shape));
 }
 
 array coordinate(const shape_t& shape, std::size_t axis) {

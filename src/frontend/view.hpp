@@ -27,7 +27,8 @@ basic_index resolve_index(const shape_t& in, const std::vector<index_item>& item
 
 // An affine view with every coefficient 0: fill in base and coeff, then make_view.
 ir::view_params affine_view(std::size_t in_ndim, std::size_t out_ndim);
-inline std::int64_t& coeff(ir::view_params& p, std::size_t in_dim, std::size_t out_dim, std::size_t out_ndim) {
+inline std::int64_t& coeff(ir::view_params& p, std::size_t in_dim, std::size_t out_dim,
+                           std::size_t out_ndim) {
   return p.coeff[in_dim * out_ndim + out_dim];
 }
 

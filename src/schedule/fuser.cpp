@@ -76,8 +76,8 @@ struct node_in_chain_hash {
 
 // A leaf's strides (and offset) over its own shape -> over the shape of the outermost view of the
 // chain (returned), each view applied from the innermost out. False when a reshape needs a copy.
-bool through_views(const std::vector<const ir::node*>& chain, shape_t& shape, std::vector<std::int64_t>& strides,
-                   std::int64_t& offset) {
+bool through_views(const std::vector<const ir::node*>& chain, shape_t& shape,
+                   std::vector<std::int64_t>& strides, std::int64_t& offset) {
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
     const ir::node* v = *it;
     const shape_t& in = v->inputs[0]->shape;
@@ -176,8 +176,8 @@ void attach_epilogues(fuse_state& s) {
 
 // Whether every leaf that `n` (seen through `chain`) reads can be reshaped from `top`'s shape to
 // `to` with strides alone.
-bool reshapes_without_copy(const node_ptr& n, int chain, const ir::node* top, const shape_t& to, fuse_state& s,
-                           std::unordered_set<node_in_chain, node_in_chain_hash>& seen) {
+bool reshapes_without_copy(const node_ptr& n, int chain, const ir::node* top, const shape_t& to,
+                           fuse_state& s, std::unordered_set<node_in_chain, node_in_chain_hash>& seen) {
   if (!seen.insert({n.get(), chain}).second) return true;
   std::vector<std::int64_t> strides;
   std::int64_t offset = 0;
@@ -209,7 +209,8 @@ void split_incompatible_reshapes(fuse_state& s) {
   for (const auto& n : s.order) {
     if (n->op != ir::op_code::op_code_view || !n->view.reshape) continue;
     const auto& x = n->inputs[0];
-    if (x->materialized()) continue;  // a held (target) x is checked too: it must not share the reader's kernel
+    if (x->materialized())
+      continue;  // a held (target) x is checked too: it must not share the reader's kernel
     std::unordered_set<node_in_chain, node_in_chain_hash> seen;
     if (!reshapes_without_copy(x, 0, x.get(), n->shape, s, seen)) {
       auto& info = s.pending.at(x.get());
@@ -343,8 +344,8 @@ struct lowering {
   }
 
   // Strides of a leaf (over its own shape) through the chain's views onto the iteration space.
-  std::vector<std::int64_t> map_leaf(const ir::node& n, std::vector<std::int64_t> strides, std::int64_t& offset,
-                                     int chain) const {
+  std::vector<std::int64_t> map_leaf(const ir::node& n, std::vector<std::int64_t> strides,
+                                     std::int64_t& offset, int chain) const {
     shape_t shape = n.shape;
     if (!through_views(s.chains.chain[chain], shape, strides, offset))
       throw error("fuser: internal error, a reshape reached a leaf it cannot view");
@@ -434,7 +435,8 @@ struct lowering {
         i.operand_dt = n->inputs[1]->dt;
       else if (!n->inputs.empty())
         i.operand_dt = n->inputs[0]->dt;
-      for (std::size_t k = 0; k < n->inputs.size() && k < 3; ++k) i.args[k] = lower(n->inputs[k], chain, guard);
+      for (std::size_t k = 0; k < n->inputs.size() && k < 3; ++k)
+        i.args[k] = lower(n->inputs[k], chain, guard);
     }
     int v = emit(std::move(i));
     values[key] = v;
@@ -629,7 +631,7 @@ void classify_indices(plan& p) {
       auto& in = step.inputs[k];
       // A guarded input is read at its own offsets only where the guard holds: never in place.
       step.kernel.inputs[k].cls = step.kernel.inputs[k].guarded ? ir::index_class::index_class_strided
-                                                                 : classify(in.strides, contiguous);
+                                                                : classify(in.strides, contiguous);
       std::int64_t lo = in.offset, hi = in.offset;
       for (std::size_t d = 0; d < in.strides.size(); ++d) {
         std::int64_t reach = in.strides[d] * (step.collapsed_shape[d] - 1);

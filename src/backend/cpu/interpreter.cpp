@@ -140,7 +140,8 @@ void eval_instructions(const program& prog, const ir::kernel_ir& k, registers& r
       case ir::op_code::op_code_buffer: {
         const auto& in = sp.inputs[s.slot];
         if (s.args[0] >= 0) {
-          gather_guarded(r.slab[v], in, s.bytes, sp.shape, begin, n, static_cast<const bool*>(r.ptr[s.args[0]]));
+          gather_guarded(r.slab[v], in, s.bytes, sp.shape, begin, n,
+                         static_cast<const bool*>(r.ptr[s.args[0]]));
           r.ptr[v] = r.slab[v];
         } else if (sp.flat_in_place && k.inputs[s.slot].cls == ir::index_class::index_class_flat) {
           r.ptr[v] =
