@@ -139,8 +139,10 @@ array pad_axis_from_self(const array& a, int ax, std::int64_t before, std::int64
   // the current length - 1, reflecting what the previous rounds made.
   while (before > 0 || after > 0) {
     const std::int64_t n = cur.shape()[ax];
-    const std::int64_t chunk_b = reflect ? std::min(before, n - 1) : before;
-    const std::int64_t chunk_a = reflect ? std::min(after, n - 1) : after;
+    // A length-1 axis has nothing to mirror: NumPy repeats its element, as edge does.
+    const bool mirror = reflect && n > 1;
+    const std::int64_t chunk_b = mirror ? std::min(before, n - 1) : before;
+    const std::int64_t chunk_a = mirror ? std::min(after, n - 1) : after;
     std::vector<array> pieces;
     auto slice_of = [&](const array& x, std::int64_t lo, std::int64_t hi, std::int64_t step) {
       std::vector<index_item> items(ax, index_item(all));
@@ -149,7 +151,7 @@ array pad_axis_from_self(const array& a, int ax, std::int64_t before, std::int64
     };
     shape_t edge_shape = cur.shape();
     if (chunk_b > 0) {
-      if (reflect) {
+      if (mirror) {
         pieces.push_back(slice_of(cur, chunk_b, 0, -1));
       } else {
         edge_shape[ax] = chunk_b;
@@ -158,7 +160,7 @@ array pad_axis_from_self(const array& a, int ax, std::int64_t before, std::int64
     }
     pieces.push_back(cur);
     if (chunk_a > 0) {
-      if (reflect) {
+      if (mirror) {
         pieces.push_back(slice_of(cur, n - 2, n - 2 - chunk_a, -1));
       } else {
         edge_shape[ax] = chunk_a;
@@ -168,7 +170,6 @@ array pad_axis_from_self(const array& a, int ax, std::int64_t before, std::int64
     cur = pieces.size() == 1 ? cur : concatenate(pieces, ax);
     before -= chunk_b;
     after -= chunk_a;
-    if (reflect && n <= 1 && (before > 0 || after > 0)) break;
   }
   return cur;
 }

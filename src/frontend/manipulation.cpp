@@ -37,15 +37,13 @@ std::vector<int> normalize_axes(const std::vector<int>& axes, std::int64_t ndim,
   return out;
 }
 
-// The view keeping the dims where `keep` is true (each of extent 1 elsewhere) and inserting
-// length-1 dims where `insert_at` says: the affine form of squeeze and expand_dims.
-array drop_and_insert(const array& a, const std::vector<bool>& keep, const shape_t& out_shape,
-                      const std::vector<int>& source_of_out) {
+// The view whose dim k walks a's dim source_of_out[k] (or, for -1, is a new length-1 dim): the
+// affine form of squeeze (a's length-1 dims left out) and expand_dims.
+array drop_and_insert(const array& a, const shape_t& out_shape, const std::vector<int>& source_of_out) {
   const auto& an = checked(a, "view");
   auto p = frontend::affine_view(an->shape.size(), out_shape.size());
   for (std::size_t k = 0; k < out_shape.size(); ++k)
     if (source_of_out[k] >= 0) coeff(p, source_of_out[k], k, out_shape.size()) = 1;
-  (void)keep;
   return make_view(a, std::move(p), out_shape);
 }
 
@@ -138,15 +136,13 @@ array squeeze(const array& a, axes axis) {
   }
   shape_t out;
   std::vector<int> source;
-  std::vector<bool> keep(nd);
   for (std::int64_t d = 0; d < nd; ++d) {
-    keep[d] = !(mask >> d & 1);
-    if (keep[d]) {
+    if (!(mask >> d & 1)) {
       out.push_back(an->shape[d]);
       source.push_back(static_cast<int>(d));
     }
   }
-  return drop_and_insert(a, keep, out, source);
+  return drop_and_insert(a, out, source);
 }
 
 array expand_dims(const array& a, const std::vector<int>& axis) {
@@ -165,7 +161,7 @@ array expand_dims(const array& a, const std::vector<int>& axis) {
       source.push_back(next++);
     }
   }
-  return drop_and_insert(a, std::vector<bool>(an->shape.size(), true), out, source);
+  return drop_and_insert(a, out, source);
 }
 
 array expand_dims(const array& a, int axis) {

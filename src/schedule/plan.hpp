@@ -42,7 +42,8 @@ struct plan {
 
 // The fuser's passes, in order (NDFUSE_DEBUG=2 prints their names):
 //   collect_pending -> choose_outputs -> attach_epilogues -> split_incompatible_reshapes
-//   -> group_by_iteration_space -> lower_to_kernel_ir -> collapse_dimensions -> choose_reduce_strategy -> classify_indices
+//   -> group_by_iteration_space -> lower_to_kernel_ir -> collapse_dimensions -> choose_reduce_strategy ->
+//   classify_indices
 //   -> choose_donations
 plan make_plan(const std::vector<std::shared_ptr<ir::node>>& roots);
 

@@ -214,6 +214,7 @@ JOINS = {
     (2, 3, 4): ["concatenate:1", "stack:1", "dstack", "pad:1,1,0,0,2,1;constant", "pad:1,1,1,1,1,1;edge",
                 "roll:3;2", "roll:-2;1", "set:1,::2,1:3;a", "set:...,::-1;b", "set::,1;s",
                 "transpose:2,0,1 | set:1:3,:,0;a"],
+    (4, 1, 3): ["pad:0,0,2,1,0,0;reflect", "pad:1,2,3,1,0,1;reflect", "concatenate:1", "set::,0,::-1;a"],
     (0, 3): ["concatenate:0", "concatenate:1", "stack:0", "pad:1,1,0,0;constant", "pad:0,0,1,1;edge",
              "roll:1;0", "set:...;s"],
     (): ["concatenate:0", "stack:0", "hstack", "vstack", "pad:1,1;constant", "diag:0", "set:;s", "set:...;a"],
