@@ -47,9 +47,11 @@ std::string expression(const ir::kernel_ir& k, const ir::instr& in) {
   const char* type = cuda_type(in.dt);
   switch (in.op) {
     case op_code::op_code_buffer: {
-      // A guarded input arrives as the element's address, dereferenced only where the guard holds.
-      if (!k.inputs[in.slot].guarded) return numbered("in", in.slot);
-      const std::string load = "*" + numbered("in", in.slot);
+      // A guarded or gathered input arrives as the element's address: dereferenced only where the
+      // guard holds, at the gather's extra offset.
+      if (!k.inputs[in.slot].by_address()) return numbered("in", in.slot);
+      const std::string load = in.args[1] < 0 ? "*" + numbered("in", in.slot)
+                                              : numbered("in", in.slot) + "[" + value(in.args[1]) + "]";
       return in.args[0] < 0 ? load : value(in.args[0]) + " ? " + load + " : " + type + "{}";
     }
     case op_code::op_code_scalar:
@@ -91,12 +93,12 @@ void write_instructions(std::ostringstream& os, const ir::kernel_ir& k, int firs
 
 std::string input_param(const ir::kernel_ir& k, int i) {
   const std::string type = cuda_type(k.inputs[i].dt);
-  return k.inputs[i].guarded ? "const " + type + numbered("* in", i) : "const " + type + numbered(" in", i);
+  return k.inputs[i].by_address() ? "const " + type + numbered("* in", i) : "const " + type + numbered(" in", i);
 }
 
 std::string input_arg(const ir::kernel_ir& k, int i, const std::string& linear) {
   const std::string in = numbered("in", i);
-  if (k.inputs[i].guarded) return in + numbered(" + o", i);  // guarded inputs are never flat
+  if (k.inputs[i].by_address()) return in + numbered(" + o", i);  // never flat
   return is_flat(k.inputs[i].cls) ? in + "[" + linear + "]" : in + numbered("[o", i) + "]";
 }
 

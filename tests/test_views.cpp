@@ -4,10 +4,13 @@
 // the kernel that writes the result), an evaluated non-contiguous one (a transposed view of x.T)
 // and an unevaluated node reading that non-contiguous view. Where NumPy raises, the ndfuse call must
 // throw the matching nf:: exception when the node is built.
+#include <cctype>
 #include <functional>
+#include <regex>
 
 #include "catch.hpp"
 #include "frontend/view.hpp"
+#include "ndfuse/sorting.hpp"
 #include "oracle_support.hpp"
 
 namespace {
@@ -29,6 +32,43 @@ nf::slice_arg bound(const std::string& t) {
   return std::stoll(t);
 }
 
+// The mask an item mK stands for (as gen_views.py's mask_for): over `shape`.
+nf::array mask_for(const nf::shape_t& shape) {
+  std::int64_t n = 1;
+  for (auto d : shape) n *= d;
+  return nf::not_equal(nf::arange(n) % 3, 1).reshape(shape);
+}
+
+nf::index_item parse_item(const std::string& t);
+
+// An index expression: [a b c] is an int64 index array ([...]@2x2 reshaped), mK a bool mask over
+// the next K dims of `shape`.
+std::vector<nf::index_item> parse_items(const std::string& text, const nf::shape_t& shape) {
+  std::vector<nf::index_item> items;
+  std::size_t dim = 0;
+  for (const auto& t : oracle::split(text, ',')) {
+    if (!t.empty() && t[0] == '[') {
+      const auto close = t.find(']');
+      std::vector<std::int64_t> v;
+      for (const auto& p : oracle::split(t.substr(1, close - 1), ' '))
+        if (!p.empty()) v.push_back(std::stoll(p));
+      nf::array a = nf::asarray(v);
+      if (close + 1 < t.size()) a = a.reshape(ints(std::regex_replace(t.substr(close + 2), std::regex("x"), ",")));
+      items.emplace_back(a);
+      ++dim;
+    } else if (t.size() > 1 && t[0] == 'm' && std::isdigit(static_cast<unsigned char>(t[1]))) {
+      const std::size_t k = std::stoul(t.substr(1));
+      items.emplace_back(mask_for(nf::shape_t(shape.begin() + std::min(dim, shape.size()),
+                                              shape.begin() + std::min(dim + k, shape.size()))));
+      dim += k;
+    } else {
+      items.push_back(parse_item(t));
+      dim += (t == "None" || t == "...") ? 0 : 1;
+    }
+  }
+  return items;
+}
+
 nf::index_item parse_item(const std::string& t) {
   if (t == "...") return nf::ellipsis;
   if (t == "None") return nf::newaxis;
@@ -40,17 +80,73 @@ nf::index_item parse_item(const std::string& t) {
   return std::stoll(t);
 }
 
+std::vector<std::int64_t> ints_sp(const std::string& s) {
+  std::vector<std::int64_t> out;
+  for (const auto& p : oracle::split(s, ' '))
+    if (!p.empty()) out.push_back(std::stoll(p));
+  return out;
+}
+
+// Advanced indexing functions, sorting and searching (gen_views.py's apply_advanced).
+nf::array apply_advanced(const nf::array& x, const std::string& name, const std::vector<std::string>& a) {
+  const bool flat = !a.empty() && a.back() == "none";
+  if (name == "take") {
+    const nf::array idx = nf::asarray(ints_sp(a[0]));
+    return a[1] == "none" ? nf::take(x, idx) : nf::take(x, idx, std::stoi(a[1]));
+  }
+  if (name == "take_along_axis") {
+    const std::int64_t n = x.size();
+    const std::int64_t length = flat ? n : x.shape().at(nf::frontend::normalize_axis(std::stoi(a[0]), x.ndim(), "t"));
+    const nf::array idx = (nf::arange(n) * 5 + 1) % std::max<std::int64_t>(length, 1);
+    return flat ? nf::take_along_axis(x, idx, nf::none) : nf::take_along_axis(x, idx.reshape(x.shape()), std::stoi(a[0]));
+  }
+  if (name == "put") {
+    nf::array y = x;
+    nf::put(y, nf::asarray(ints_sp(a[0])), ((nf::arange(std::stoll(a[1])) % 7) + 1).astype(x.dtype()));
+    return y;
+  }
+  if (name == "compress") {
+    std::vector<std::uint8_t> c;
+    for (char ch : a[0]) c.push_back(ch == '1');
+    const nf::array cond = nf::asarray(c).astype(nf::dtype::bool_);
+    return flat ? nf::compress(cond, x) : nf::compress(cond, x, std::stoi(a[1]));
+  }
+  if (name == "nonzero") return nf::nonzero(x).at(std::stoul(a[0]));
+  if (name == "flatnonzero") return nf::flatnonzero(x);
+  if (name == "argwhere") return nf::argwhere(x);
+  if (name == "unique") return nf::unique(x);
+  if (name == "sort") return flat ? nf::sort(x, nf::none) : nf::sort(x, std::stoi(a[0]));
+  if (name == "argsort") return flat ? nf::argsort(x, nf::none) : nf::argsort(x, std::stoi(a[0]));
+  if (name == "partition") return nf::partition(x, std::stoll(a[0]), std::stoi(a[1]));
+  if (name == "argpartition") return nf::argpartition(x, std::stoll(a[0]), std::stoi(a[1]));
+  if (name == "searchsorted") return nf::searchsorted(nf::sort(x.ravel()), x, a[0]);
+  if (name == "unique_all") {
+    auto r = nf::unique_all(x);
+    const nf::array parts[] = {r.values, r.indices, r.inverse_indices, r.counts};
+    return parts[std::stoi(a[0])];
+  }
+  if (name == "unique_counts") {
+    auto r = nf::unique_counts(x);
+    return a[0] == "0" ? r.values : r.counts;
+  }
+  if (name == "unique_inverse") {
+    auto r = nf::unique_inverse(x);
+    return a[0] == "0" ? r.values : r.inverse_indices;
+  }
+  if (name == "bincount") {
+    const nf::array xi = nf::absolute(x).astype(nf::dtype::int64).ravel();
+    if (a[1] == "1") return nf::bincount(xi, (nf::arange(xi.size()) % 5) * 0.5, std::stoll(a[0]));
+    return nf::bincount(xi, std::stoll(a[0]));
+  }
+  throw std::runtime_error("test: unknown op " + name);
+}
+
 nf::array apply_op(const nf::array& x, const std::string& op) {
   const auto colon = op.find(':');
   const std::string name = op.substr(0, colon);
   const std::string arg = colon == std::string::npos ? "" : op.substr(colon + 1);
   const auto a = arg.empty() ? std::vector<std::string>{} : oracle::split(arg, ';');
-  if (name == "index") {
-    std::vector<nf::index_item> items;
-    if (!arg.empty())
-      for (const auto& t : oracle::split(arg, ',')) items.push_back(parse_item(t));
-    return nf::index(x, items);
-  }
+  if (name == "index") return nf::index(x, arg.empty() ? std::vector<nf::index_item>{} : parse_items(arg, x.shape()));
   if (name == "reshape") return x.reshape(ints(a[0]));
   if (name == "T") return x.T();
   if (name == "transpose") return a.empty() ? nf::transpose(x) : nf::transpose(x, ints32(a[0]));
@@ -115,8 +211,7 @@ nf::array apply_op(const nf::array& x, const std::string& op) {
   if (name == "diag") return nf::diag(x, std::stoll(a[0]));
   if (name == "set") {
     std::vector<nf::index_item> items;
-    if (!a[0].empty())
-      for (const auto& t : oracle::split(a[0], ',')) items.push_back(parse_item(t));
+    if (!a[0].empty()) items = parse_items(a[0], x.shape());
     nf::array y = x;
     if (a[1] == "s") {
       nf::assign_index(y, items, 9);
@@ -130,7 +225,7 @@ nf::array apply_op(const nf::array& x, const std::string& op) {
     }
     return y;
   }
-  throw std::runtime_error("test: unknown op " + name);
+  return apply_advanced(x, name, a);
 }
 
 nf::array apply_spec(nf::array x, const std::string& spec) {

@@ -17,6 +17,10 @@ struct dtype_error : error {
 struct index_error : error {
   using error::error;
 };
+// NumPy's ValueError for a bad value in the data (bincount of a negative number).
+struct value_error : error {
+  using error::error;
+};
 struct linalg_error : error {
   using error::error;
 };

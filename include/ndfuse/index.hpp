@@ -1,6 +1,11 @@
-// Basic indexing: x(i, nf::slice(a, b, s), nf::all, nf::newaxis, nf::ellipsis), NumPy's x[...].
-// The result is a view: an evaluated array is not copied (the view is a new set of strides over its
-// buffer), and a view of an unevaluated array becomes an index remap inside the fused kernel.
+// Indexing: x(i, nf::slice(a, b, s), nf::all, nf::newaxis, nf::ellipsis, idx_array, mask), NumPy's x[...].
+// Basic indexing (no arrays) gives a view: an evaluated array is not copied (the view is a new set
+// of strides over its buffer), and a view of an unevaluated array becomes an index remap inside the
+// fused kernel. Advanced indexing (integer or bool arrays) gives a gather that also fuses: the
+// kernel loads the source at the computed offsets. Two things happen at the call, as they must for
+// NumPy's errors to be raised there: integer index arrays are checked against the axis (their
+// min and max are computed once per array, then remembered), and a bool mask's true elements are
+// counted, since the result's shape depends on them. Both wait for the device.
 // Assigning to the indexed expression, `x(nf::slice(0, 2)) = v`, rebinds x to x with those elements
 // replaced (value semantics: arrays and views taken from x earlier keep their values).
 #pragma once
@@ -49,6 +54,7 @@ enum class index_kind : std::uint8_t {
   index_kind_all,
   index_kind_newaxis,
   index_kind_ellipsis,
+  index_kind_array,  // an integer array (indices) or a bool array (mask): advanced indexing
 };
 
 // One position of an index expression.
@@ -56,16 +62,19 @@ struct index_item {
   index_kind kind = index_kind::index_kind_all;
   std::int64_t integer = 0;
   ndfuse::slice range{none};
+  array arr;
   template <index_integer I>
   index_item(I i) : kind(index_kind::index_kind_integer), integer(static_cast<std::int64_t>(i)) {}
   index_item(const ndfuse::slice& s) : kind(index_kind::index_kind_slice), range(s) {}
   index_item(const all_t&) : kind(index_kind::index_kind_all) {}
   index_item(newaxis_t) : kind(index_kind::index_kind_newaxis) {}
   index_item(ellipsis_t) : kind(index_kind::index_kind_ellipsis) {}
+  index_item(const array& a) : kind(index_kind::index_kind_array), arr(a) {}
 };
 
-// The view x(items...). Throws index_error for an out-of-range integer, too many indices, more
-// than one ellipsis or a zero step.
+// x(items...). Throws index_error for an out-of-range integer or index, too many indices, more
+// than one ellipsis, a zero step, a mask whose shape does not match, or index arrays that do not
+// broadcast together.
 array index(const array& x, const std::vector<index_item>& items);
 
 // x(items...) = value: x rebound to a copy of x with the indexed elements replaced by value
@@ -73,6 +82,22 @@ array index(const array& x, const std::vector<index_item>& items);
 // casts are allowed for assignment: int8 x(...) = 3.7 stores 3).
 void assign_index(array& x, const std::vector<index_item>& items, const array& value);
 void assign_index(array& x, const std::vector<index_item>& items, scalar value);
+
+// NumPy's take, take_along_axis, put, compress, nonzero, flatnonzero, argwhere and where(cond).
+// Indices out of range throw index_error (NumPy's mode='raise'; CuPy wraps silently instead).
+// nonzero, flatnonzero, argwhere, where(cond) and compress count the true elements at the call.
+array take(const array& a, const array& indices);  // of the flattened a
+array take(const array& a, const array& indices, int axis);
+array take_along_axis(const array& a, const array& indices, int axis);
+array take_along_axis(const array& a, const array& indices, none_t);  // of the flattened a
+// a rebound to a copy with a.flat[indices] = values (values repeated to the indices' size).
+void put(array& a, const array& indices, const array& values);
+array compress(const array& condition, const array& a);  // of the flattened a
+array compress(const array& condition, const array& a, int axis);
+std::vector<array> nonzero(const array& a);
+array flatnonzero(const array& a);
+array argwhere(const array& a);
+std::vector<array> where(const array& condition);  // nonzero(condition)
 
 // What x(idx) returns: the view, as an nf::array. Assigning to the expression itself writes
 // through the index into x: `x(nf::slice(0, 2)) = 7.0` and `x(0) += 1` change x, as NumPy's

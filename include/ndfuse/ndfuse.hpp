@@ -12,5 +12,6 @@
 #include "ndfuse/manipulation.hpp"
 #include "ndfuse/math.hpp"
 #include "ndfuse/reduce.hpp"
+#include "ndfuse/sorting.hpp"
 
 namespace nf = ndfuse;

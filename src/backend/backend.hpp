@@ -1,11 +1,13 @@
-// The backend interface: memory, transfers, and running kernel IR. The runtime drives it; the
-// fuser never sees it. Library calls (BLAS, FFT, solvers) join here as their issues land.
+// The backend interface: memory, transfers, running kernel IR, and library calls. The runtime
+// drives it; the fuser never sees it.
 #pragma once
 #include <cstddef>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "ir/kernel_ir.hpp"
+#include "ir/library.hpp"
 
 namespace ndfuse::backend {
 
@@ -28,6 +30,9 @@ class device_backend {
 
   virtual std::unique_ptr<compiled_kernel> compile(const ir::kernel_ir& k) = 0;
   virtual void launch(const compiled_kernel& k, const ir::kernel_ir& ir, const ir::kernel_args& a) = 0;
+  // A library call (ir/library.hpp): `inputs` point at each operand's first element, in C order;
+  // `output` is a fresh buffer of the call's output. Enqueued like a launch.
+  virtual void run_library(const ir::library_call& c, const std::vector<const void*>& inputs, void* output) = 0;
   virtual void synchronize() = 0;
 };
 

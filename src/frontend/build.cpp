@@ -245,6 +245,16 @@ node_ptr make_node(ir::op_code op, dtype out, std::initializer_list<node_ptr> in
   return n;
 }
 
+node_ptr make_node(ir::op_code op, dtype out, std::vector<node_ptr> inputs, const shape_t& shape) {
+  auto n = std::make_shared<ir::node>();
+  n->op = op;
+  n->dt = out;
+  n->shape = shape;
+  n->inputs = std::move(inputs);
+  count_growth(*n);
+  return n;
+}
+
 array unary(ir::op_code op, const array& x) {
   const auto& info = ir::info(op);
   const auto& xn = checked(x, info.name);

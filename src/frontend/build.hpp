@@ -5,6 +5,7 @@
 #include <initializer_list>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ir/node.hpp"
 #include "ir/op_code.hpp"
@@ -38,6 +39,7 @@ array unary(ir::op_code op, const array& x);
 array binary(ir::op_code op, const operand& a, const operand& b);
 // Same, with the loop's input dtype given (used by composite ops).
 node_ptr make_node(ir::op_code op, dtype out, std::initializer_list<node_ptr> inputs, const shape_t& shape);
+node_ptr make_node(ir::op_code op, dtype out, std::vector<node_ptr> inputs, const shape_t& shape);
 
 // Wraps a freshly built node in a handle, splitting the DAG if it grew past its bounds and
 // evaluating at once in eager mode.

@@ -1,9 +1,10 @@
-// Assignment through a basic index: x(idx) = value rebinds x to where(in_region, value_on_x_grid, x).
+// Assignment through a basic index (advanced ones are in gather.cpp): x(idx) = value rebinds x to where(in_region, value_on_x_grid, x).
 // The value is laid onto x's index space by a guarded view (flipped for negative steps, each element
 // repeated |step| times for steps past one), so the whole update is one elementwise node tree that
 // fuses with the producers of x and of the value.
 #include <string>
 
+#include "frontend/gather.hpp"
 #include "frontend/view.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/index.hpp"
@@ -16,6 +17,7 @@ using frontend::checked;
 using frontend::node_ptr;
 
 void assign_index(array& x, const std::vector<index_item>& items, const array& value) {
+  if (frontend::has_array(items)) return frontend::assign_advanced(x, items, value);
   const auto& xn = checked(x, "index assignment");
   const auto& vn = checked(value, "index assignment");
   const auto r = frontend::resolve_index(xn->shape, items);

@@ -1,6 +1,7 @@
 // Views and basic indexing. Every view is one node (or, of an evaluated array, one new set of
 // strides over the same storage); nothing is copied and nothing runs.
 #include "frontend/view.hpp"
+#include "frontend/gather.hpp"
 
 #include <algorithm>
 #include <string>
@@ -187,6 +188,8 @@ basic_index resolve_index(const shape_t& in, const std::vector<index_item>& item
       }
       case index_kind::index_kind_ellipsis:
         break;
+      case index_kind::index_kind_array:
+        throw error("index: internal error, an index array reached basic indexing");
     }
   }
   return r;
@@ -196,6 +199,7 @@ basic_index resolve_index(const shape_t& in, const std::vector<index_item>& item
 
 array index(const array& x, const std::vector<index_item>& items) {
   const auto& xn = frontend::checked(x, "index");
+  if (frontend::has_array(items)) return frontend::index_advanced(x, items);
   const auto r = frontend::resolve_index(xn->shape, items);
   auto p = frontend::affine_view(xn->shape.size(), r.shape.size());
   p.base = r.base;

@@ -65,6 +65,7 @@ std::string kernel_ir::key() const {
     put(in.dt);
     put(in.cls);
     put(static_cast<std::uint8_t>(in.guarded));
+    put(static_cast<std::uint8_t>(in.gathered));
   }
   put(static_cast<std::uint16_t>(scalars.size()));
   for (auto t : scalars) put(t);

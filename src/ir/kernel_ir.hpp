@@ -27,7 +27,8 @@ struct instr {
   dtype operand_dt = dtype::float64;  // the dtype the op computes in (its loop's input dtype)
   // Operands. op_code_buffer: args[0] is the guard, a bool value (or -1): where it is false the
   // load does not happen and the value is unspecified (concatenate, pad and x(idx) = v read each
-  // piece only inside its region, so an out-of-range view is never dereferenced).
+  // piece only inside its region, so an out-of-range view is never dereferenced). args[1] is a
+  // gather's extra element offset, an int64 value (or -1), added to the input's strided offset.
   std::int32_t args[3] = {-1, -1, -1};
   // op_code_buffer: input slot; op_code_scalar: scalar slot; op_code_iota: iota slot.
   std::int32_t slot = -1;
@@ -43,7 +44,9 @@ std::string instr_origin(const instr& i);
 struct kernel_input {
   dtype dt = dtype::float64;
   index_class cls = index_class::index_class_flat;
-  bool guarded = false;  // some load of it has a guard: the element code gets its address, not its value
+  bool guarded = false;   // some load of it has a guard: the element code gets its address, not its value
+  bool gathered = false;  // some load of it adds a data-dependent offset: the element code gets its address
+  bool by_address() const { return guarded || gathered; }
 };
 
 struct kernel_output {

@@ -55,6 +55,10 @@ const char* op_name(op_code op) {
       return "view";
     case op_code::op_code_guard:
       return "guard";
+    case op_code::op_code_gather:
+      return "gather";
+    case op_code::op_code_library:
+      return "library";
     case op_code::op_code_reduced:
       return "reduced";
 #define NDFUSE_OP_NAME(name, arity) \
@@ -64,6 +68,22 @@ const char* op_name(op_code op) {
 #undef NDFUSE_OP_NAME
     case op_code::op_code_count:
       break;
+  }
+  return "?";
+}
+
+const char* library_op_name(library_op op) {
+  switch (op) {
+    case library_op::library_op_sort:
+      return "sort";
+    case library_op::library_op_flatnonzero:
+      return "flatnonzero";
+    case library_op::library_op_searchsorted:
+      return "searchsorted";
+    case library_op::library_op_scatter:
+      return "scatter";
+    case library_op::library_op_bincount:
+      return "bincount";
   }
   return "?";
 }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "ir/library.hpp"
 #include "ir/op_code.hpp"
 #include "ir/reduction.hpp"
 #include "ir/view.hpp"
@@ -47,6 +48,16 @@ struct node {
   reduction_params reduction;
   // view: the remap from this node's index to inputs[0]'s.
   view_params view;
+  // gather: inputs[0] is the source; inputs[1 + j] (int64, of this node's shape, in range) indexes
+  // source axis gather_axes[j]. This node's shape is (the index shape..., the source's other axes...),
+  // each inputs[1 + j] broadcast over the trailing ones.
+  std::vector<int> gather_axes;
+  // library: the call; inputs are its operands.
+  library_call library;
+  // An int64 node whose values were checked (an index validated before a gather): its min and max,
+  // so indexing with it again needs no second check.
+  bool range_known = false;
+  std::int64_t range_min = 0, range_max = -1;
 
   // Storage of a materialized node: element strides and offset into `storage`.
   std::shared_ptr<buffer> storage;

@@ -89,6 +89,8 @@ enum class op_code : std::uint16_t {
   op_code_scan,     // a cumulative reduction along one axis (cumsum, cumprod)
   op_code_view,     // its input's elements at remapped indices (node::view says how)
   op_code_guard,    // inputs[1] where the bool inputs[0] holds, unspecified (and never loaded) elsewhere
+  op_code_gather,   // inputs[0]'s elements at data-dependent indices (node::gather_axes says how)
+  op_code_library,  // a library call on materialized inputs (node::library says which)
   op_code_reduced,  // kernel IR only: the reduction's result, read by the kernel's epilogue
 #define NDFUSE_OP_CODE(name, arity) op_code_##name,
   NDFUSE_ELEMENTWISE_OPS(NDFUSE_OP_CODE)

@@ -44,7 +44,31 @@ ir::kernel_args launch_args(const schedule::kernel_step& step,
   return a;
 }
 
+// The output becomes a buffer; its producers are released unless someone else holds them.
+void finish(ir::node& node, std::shared_ptr<ir::buffer> storage) {
+  node.storage = std::move(storage);
+  node.strides = ir::contiguous_strides(node.shape);
+  node.offset = 0;
+  node.pending_ops = 0;
+  node.inputs.clear();
+}
+
+void run_library_step(backend::device_backend& b, const schedule::kernel_step& step) {
+  auto& node = *step.outputs[0];
+  auto out = std::make_shared<ir::buffer>(&b, itemsize(node.dt) * static_cast<std::size_t>(node.size()));
+  std::vector<const void*> inputs;
+  for (const auto& in : step.inputs)
+    inputs.push_back(static_cast<const char*>(in.node->storage->data) +
+                     in.node->offset * static_cast<std::int64_t>(itemsize(in.node->dt)));
+  if (node.size() > 0) {
+    b.run_library(*step.library, inputs, out->data);
+    ++global_counters().library_calls;
+  }
+  finish(node, std::move(out));
+}
+
 void run_step(backend::device_backend& b, const schedule::kernel_step& step) {
+  if (step.library) return run_library_step(b, step);
   auto t0 = std::chrono::steady_clock::now();
   std::vector<std::shared_ptr<ir::buffer>> outs;
   for (std::size_t o = 0; o < step.outputs.size(); ++o) {
@@ -73,15 +97,7 @@ void run_step(backend::device_backend& b, const schedule::kernel_step& step) {
     b.launch(compiled, step.kernel, launch_args(step, outs));
     ++global_counters().kernels_launched;
   }
-  // The outputs become buffers; their producers are released unless someone else holds them.
-  for (std::size_t o = 0; o < step.outputs.size(); ++o) {
-    auto& node = *step.outputs[o];
-    node.storage = outs[o];
-    node.strides = ir::contiguous_strides(node.shape);
-    node.offset = 0;
-    node.pending_ops = 0;
-    node.inputs.clear();
-  }
+  for (std::size_t o = 0; o < step.outputs.size(); ++o) finish(*step.outputs[o], outs[o]);
   if (debug_level() >= 1) {
     b.synchronize();  // so the time printed is the step's, not only its enqueueing
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

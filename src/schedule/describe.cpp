@@ -7,10 +7,23 @@ namespace ndfuse::schedule {
 
 std::string describe(const plan& p) {
   std::ostringstream os;
-  os << "plan: " << p.steps.size() << (p.steps.size() == 1 ? " kernel\n" : " kernels\n");
+  std::size_t calls = 0;
+  for (const auto& st : p.steps) calls += st.library ? 1 : 0;
+  const std::size_t kernels = p.steps.size() - calls;
+  os << "plan: " << kernels << (kernels == 1 ? " kernel" : " kernels");
+  if (calls) os << ", " << calls << (calls == 1 ? " library call" : " library calls");
+  os << '\n';
   for (std::size_t si = 0; si < p.steps.size(); ++si) {
     const auto& st = p.steps[si];
     const auto& k = st.kernel;
+    if (st.library) {
+      os << "  step " << si << ": " << st.name << " (" << dtype_name(st.library->dt) << ") -> "
+         << dtype_name(st.outputs[0]->dt) << ' ' << shape_str(st.outputs[0]->shape) << '\n';
+      for (std::size_t i = 0; i < st.inputs.size(); ++i)
+        os << "    in" << i << ": " << dtype_name(st.inputs[i].node->dt) << "  buffer "
+           << shape_str(st.inputs[i].node->shape) << '\n';
+      continue;
+    }
     os << "  kernel " << si << ": " << st.name << "  iterates " << shape_str(st.iteration_shape);
     if (st.collapsed_shape != st.iteration_shape) os << " as " << shape_str(st.collapsed_shape);
     os << (k.index_64 ? ", 64-bit index" : ", 32-bit index") << "\n";
@@ -37,6 +50,7 @@ std::string describe(const plan& p) {
       switch (in.op) {
         case ir::op_code::op_code_buffer:
           os << "load in" << in.slot;
+          if (in.args[1] >= 0) os << " at +v" << in.args[1];
           if (in.args[0] >= 0) os << " where v" << in.args[0];
           break;
         case ir::op_code::op_code_scalar:

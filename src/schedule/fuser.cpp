@@ -1,5 +1,6 @@
 // The fuser: DAG -> ordered kernel steps. See plan.hpp for the pass list.
 #include <algorithm>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -90,6 +91,9 @@ void choose_outputs(const std::vector<node_ptr>& roots, fuse_state& s) {
 bool is_reduction(const ir::node* n) {
   return n->op == ir::op_code::op_code_reduce || n->op == ir::op_code::op_code_scan;
 }
+bool is_library(const ir::node* n) {
+  return n->op == ir::op_code::op_code_library;
+}
 
 // A reduction ends a kernel. An elementwise node of the reduction's output shape that reads it
 // (and no other reduction) joins that kernel's epilogue, so mean's divide and norm's sqrt cost no
@@ -108,6 +112,14 @@ void attach_epilogues(fuse_state& s) {
       info.home = n.get();
       for (const auto& in : n->inputs)
         if (auto* i = homed_input(in)) i->target = true;
+      continue;
+    }
+    if (is_library(n.get())) {
+      // A step of its own, reading every operand from memory and written to memory.
+      info.home = n.get();
+      info.target = true;
+      for (const auto& in : n->inputs)
+        if (!in->materialized()) s.pending.at(in.get()).target = true;
       continue;
     }
     const ir::node* home = nullptr;
@@ -137,7 +149,8 @@ bool reshapes_without_copy(const node_ptr& n, int chain, const ir::node* top, co
   std::int64_t offset = 0;
   if (n->materialized()) {
     strides = n->strides;
-  } else if ((s.pending.at(n.get()).target || is_reduction(n.get())) && n.get() != top) {
+  } else if ((s.pending.at(n.get()).target || is_reduction(n.get()) || is_library(n.get())) &&
+             n.get() != top) {
     strides = ir::contiguous_strides(n->shape);
   } else if (n->op == ir::op_code::op_code_iota) {
     strides = n->iota_coeffs;
@@ -155,12 +168,19 @@ bool reshapes_without_copy(const node_ptr& n, int chain, const ir::node* top, co
   return ir::reshape_strides(top->shape, ir::broadcast_strides(shape, strides, top->shape), to, out);
 }
 
-// A reshape of an unevaluated node is pushed down to that node's leaves like any view. Where a
-// leaf's strides cannot express it (a transposed buffer flattened, a broadcast tiled), NumPy would
-// copy: the reshaped node is written by an earlier kernel and the reshape then views that buffer.
-void split_incompatible_reshapes(fuse_state& s) {
-  trace_pass("split_incompatible_reshapes");
+// Reads the fused kernel cannot compute in place are read from memory written by an earlier kernel:
+// - a reshape of an unevaluated node is pushed down to that node's leaves like any view, but where a
+//   leaf's strides cannot express it (a transposed buffer flattened, a broadcast tiled), NumPy would
+//   copy: the reshaped node is written first and the reshape then views that buffer;
+// - a gather reads its source at data-dependent offsets, so the source must be in memory.
+void split_memory_reads(fuse_state& s) {
+  trace_pass("split_memory_reads");
   for (const auto& n : s.order) {
+    if (n->op == ir::op_code::op_code_gather && !n->inputs[0]->materialized()) {
+      auto& info = s.pending.at(n->inputs[0].get());
+      info.target = info.before_readers = true;
+      continue;
+    }
     if (n->op != ir::op_code::op_code_view || !n->view.reshape) continue;
     const auto& x = n->inputs[0];
     if (x->materialized())
@@ -300,7 +320,10 @@ struct lowering {
   // Strides of a leaf (over its own shape) through the chain's views onto the iteration space.
   std::vector<std::int64_t> map_leaf(const ir::node& n, std::vector<std::int64_t> strides,
                                      std::int64_t& offset, int chain) const {
-    shape_t shape = n.shape;
+    return map_leaf(n.shape, std::move(strides), offset, chain);
+  }
+  std::vector<std::int64_t> map_leaf(shape_t shape, std::vector<std::int64_t> strides, std::int64_t& offset,
+                                     int chain) const {
     if (!through_views(s.chains.chain[chain], shape, strides, offset))
       throw error("fuser: internal error, a reshape reached a leaf it cannot view");
     return space.map(shape, strides, epilogue);
@@ -343,6 +366,10 @@ struct lowering {
         i.args[0] = guard;
         step.kernel.inputs[i.slot].guarded = true;
       }
+    } else if (n->op == ir::op_code::op_code_gather) {
+      int v = gather(n, chain, guard);
+      values[key] = v;
+      return v;
     } else if (n->op == ir::op_code::op_code_view) {
       // A view costs no instruction: it changes how the leaves below it are indexed.
       int v = lower(n->inputs[0], s.chains.push(chain, n.get()), guard);
@@ -397,6 +424,69 @@ struct lowering {
     return v;
   }
 
+  // A gather is a load of its source whose offset is the strided part (the source axes the gather
+  // keeps, walked like a view) plus index * stride for each indexed axis, computed in the kernel.
+  int gather(const node_ptr& n, int chain, int guard) {
+    const auto& src = n->inputs[0];
+    auto src_strides = src->materialized() ? src->strides : ir::contiguous_strides(src->shape);
+    const auto& axes = n->gather_axes;
+    const std::size_t index_ndim = n->shape.size() - (src->shape.size() - axes.size());
+    std::vector<std::int64_t> base(n->shape.size(), 0);
+    for (std::size_t a = 0, d = index_ndim; a < src->shape.size(); ++a)
+      if (std::find(axes.begin(), axes.end(), static_cast<int>(a)) == axes.end()) base[d++] = src_strides[a];
+    int extra = -1;
+    for (std::size_t j = 0; j < axes.size(); ++j) {
+      const int index = lower(n->inputs[1 + j], chain, guard);
+      const int term = binary(ir::op_code::op_code_multiply, index, constant(src_strides[axes[j]]));
+      extra = extra < 0 ? term : binary(ir::op_code::op_code_add, extra, term);
+    }
+    auto [it, fresh] =
+        input_slot[epilogue].try_emplace({n.get(), chain}, static_cast<int>(step.inputs.size()));
+    if (fresh) {
+      strided_leaf leaf;
+      leaf.node = src;
+      leaf.offset = src->materialized() ? src->offset : 0;
+      leaf.strides = map_leaf(n->shape, base, leaf.offset, chain);
+      step.inputs.push_back(std::move(leaf));
+      step.kernel.inputs.push_back({src->dt, ir::index_class::index_class_strided});
+      step.kernel.inputs.back().gathered = true;
+    }
+    ir::instr i;
+    i.op = ir::op_code::op_code_buffer;
+    i.dt = i.operand_dt = src->dt;
+    i.slot = it->second;
+    i.from_earlier_kernel = !src->materialized();
+    i.args[0] = guard;
+    i.args[1] = extra;
+    if (guard >= 0) step.kernel.inputs[i.slot].guarded = true;
+    return emit(i);
+  }
+
+  int binary(ir::op_code op, int a, int b) {
+    ir::instr i;
+    i.op = op;
+    i.dt = i.operand_dt = step.kernel.code[a].dt;
+    i.args[0] = a;
+    i.args[1] = b;
+    return emit(i);
+  }
+
+  // An int64 launch parameter (a stride): a value, so the kernel serves every layout.
+  int constant(std::int64_t v) {
+    auto c = std::make_shared<ir::node>();
+    c->op = ir::op_code::op_code_scalar;
+    c->dt = dtype::int64;
+    std::memcpy(c->value.bytes, &v, sizeof v);
+    scalar_slot[c.get()] = static_cast<int>(step.scalars.size());
+    step.scalars.push_back(c);
+    step.kernel.scalars.push_back(dtype::int64);
+    ir::instr i;
+    i.op = ir::op_code::op_code_scalar;
+    i.dt = i.operand_dt = dtype::int64;
+    i.slot = scalar_slot[c.get()];
+    return emit(i);
+  }
+
   int reduced_value() {
     ir::instr r;
     r.op = ir::op_code::op_code_reduced;
@@ -430,6 +520,20 @@ void lower_to_kernel_ir(fuse_state& s, plan& p) {
   trace_pass("lower_to_kernel_ir");
   for (std::size_t g = 0; g < s.groups.size(); ++g) {
     kernel_step& step = p.steps.emplace_back();
+    if (const auto& call = s.groups[g].front(); is_library(call.get())) {
+      step.library = call->library;
+      step.iteration_shape = call->shape;
+      for (const auto& in : call->inputs) {
+        strided_leaf leaf;
+        leaf.node = in;
+        leaf.offset = in->materialized() ? in->offset : 0;
+        leaf.strides = in->materialized() ? in->strides : ir::contiguous_strides(in->shape);
+        if (in->materialized()) s.leaf_steps[in.get()].insert(static_cast<int>(g));
+        step.inputs.push_back(std::move(leaf));
+      }
+      step.outputs.push_back(call);
+      continue;
+    }
     const iteration_space space = space_of(s.groups[g], s);
     step.iteration_shape = space.shape;
     for (int a : space.order) step.iteration_dims.push_back(space.shape[a]);
@@ -480,6 +584,7 @@ void lower_to_kernel_ir(fuse_state& s, plan& p) {
 void collapse_dimensions(plan& p) {
   trace_pass("collapse_dimensions");
   for (auto& step : p.steps) {
+    if (step.library) continue;
     const shape_t& shape = step.iteration_shape;
     auto& red = step.kernel.reduction;
     // Iteration dims: the shape itself, or for a reduction its input's axes in (kept, reduced) order.
@@ -579,12 +684,13 @@ void classify_indices(plan& p) {
   trace_pass("classify_indices");
   constexpr std::int64_t int32_limit = std::int64_t(1) << 31;
   for (auto& step : p.steps) {
+    if (step.library) continue;
     auto contiguous = ir::contiguous_strides(step.collapsed_shape);
     bool wide = ir::shape_size(step.collapsed_shape) >= int32_limit;
     for (std::size_t k = 0; k < step.inputs.size(); ++k) {
       auto& in = step.inputs[k];
       // A guarded input is read at its own offsets only where the guard holds: never in place.
-      step.kernel.inputs[k].cls = step.kernel.inputs[k].guarded ? ir::index_class::index_class_strided
+      step.kernel.inputs[k].cls = step.kernel.inputs[k].by_address() ? ir::index_class::index_class_strided
                                                                 : classify(in.strides, contiguous);
       std::int64_t lo = in.offset, hi = in.offset;
       for (std::size_t d = 0; d < in.strides.size(); ++d) {
@@ -605,7 +711,7 @@ void choose_donations(fuse_state& s, plan& p) {
   trace_pass("choose_donations");
   for (auto& step : p.steps) {
     step.donor.assign(step.outputs.size(), -1);
-    if (step.kernel.reduction) continue;  // outputs and inputs differ in size or layout
+    if (step.kernel.reduction || step.library) continue;  // outputs and inputs differ in size or layout
     std::vector<bool> taken(step.inputs.size(), false);
     for (std::size_t o = 0; o < step.outputs.size(); ++o) {
       const auto& out = step.outputs[o];
@@ -650,7 +756,7 @@ plan make_plan(const std::vector<node_ptr>& roots) {
   collect_pending(roots, s);
   choose_outputs(roots, s);
   attach_epilogues(s);
-  split_incompatible_reshapes(s);
+  split_memory_reads(s);
   group_by_iteration_space(s);
   lower_to_kernel_ir(s, p);
   collapse_dimensions(p);
@@ -658,6 +764,10 @@ plan make_plan(const std::vector<node_ptr>& roots) {
   classify_indices(p);
   choose_donations(s, p);
   for (auto& step : p.steps) {
+    if (step.library) {
+      step.name = std::string("library ") + ir::library_op_name(step.library->op);
+      continue;
+    }
     step.key = step.kernel.key();
     // k_ and 16 hex digits, without snprintf: this runs on every evaluation.
     std::uint64_t h = structural_hash(step.key);

@@ -2,6 +2,7 @@
 // nodes that feed and receive it). Library calls and copies join as later issues land.
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,10 @@ struct strided_leaf {
   std::int64_t offset = 0;
 };
 
+// One step of a plan: a fused kernel, or (when `library` is set) a library call whose inputs and
+// output are `inputs` and `outputs` (kernel, scalars and iotas then unused).
 struct kernel_step {
+  std::optional<ir::library_call> library;
   ir::kernel_ir kernel;
   std::string key;                                 // kernel.key(), computed once per plan
   std::string name;                                // k_<structural hash>: stable across runs
@@ -41,7 +45,7 @@ struct plan {
 };
 
 // The fuser's passes, in order (NDFUSE_DEBUG=2 prints their names):
-//   collect_pending -> choose_outputs -> attach_epilogues -> split_incompatible_reshapes
+//   collect_pending -> choose_outputs -> attach_epilogues -> split_memory_reads
 //   -> group_by_iteration_space -> lower_to_kernel_ir -> collapse_dimensions -> choose_reduce_strategy ->
 //   classify_indices
 //   -> choose_donations

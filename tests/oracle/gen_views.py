@@ -25,6 +25,33 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen_ops import OracleWriter  # noqa: E402
 
 
+def mask_for(shape):
+    """The bool mask the spec item mK stands for: over `shape` (the K dims it indexes)."""
+    n = int(np.prod(shape)) if shape else 1
+    return (np.arange(n) % 3 != 1).reshape(shape)
+
+
+def parse_items(text, shape):
+    """An index expression; [a b c] is an int64 index array ([...]@2x2 reshaped), mK a bool mask
+    over the next K dims of `shape`."""
+    items, dim = [], 0
+    for t in text.split(","):
+        if t.startswith("["):
+            body, _, sh = t[1:].partition("]")
+            v = np.array([int(p) for p in body.split()], dtype=np.int64)
+            items.append(v.reshape([int(d) for d in sh[1:].split("x")]) if sh else v)
+            dim += 1
+        elif t.startswith("m") and t[1:].isdigit():
+            k = int(t[1:])
+            items.append(mask_for(shape[dim:dim + k]))
+            dim += k
+        else:
+            it = parse_item(t)
+            items.append(it)
+            dim += 0 if it is None or it is Ellipsis else 1
+    return tuple(items)
+
+
 def parse_item(t):
     if t == "...":
         return Ellipsis
@@ -43,7 +70,7 @@ def apply_op(x, op):
     name, _, arg = op.partition(":")
     a = arg.split(";") if arg else []
     if name == "index":
-        return x[tuple(parse_item(t) for t in arg.split(","))] if arg else x[()]
+        return x[parse_items(arg, x.shape)] if arg else x[()]
     if name == "reshape":
         return np.reshape(x, ints(a[0]))
     if name == "T":
@@ -102,7 +129,7 @@ def apply_op(x, op):
         return np.diag(x, int(a[0]))
     if name == "set":
         # x[idx] = value: s = the scalar 9, a = an array of the view's shape, b = its last dim only
-        idx = tuple(parse_item(t) for t in a[0].split(",")) if a[0] else ()
+        idx = parse_items(a[0], x.shape) if a[0] else ()
         y = x.copy()
         view_shape = y[idx].shape
         if a[1] == "s":
@@ -112,7 +139,54 @@ def apply_op(x, op):
             n = int(np.prod(vshape)) if vshape else 1
             y[idx] = (np.arange(n) % 7 + 1).astype(x.dtype).reshape(vshape)
         return y
+    return apply_advanced(x, name, a)
+
+
+def axis_arg(t):
+    return None if t == "none" else int(t)
+
+
+def apply_advanced(x, name, a):
+    """Advanced indexing functions, sorting and searching."""
+    if name == "take":
+        return np.take(x, np.array(ints_sp(a[0]), dtype=np.int64), axis=axis_arg(a[1]))
+    if name == "take_along_axis":
+        ax = axis_arg(a[0])
+        length = x.size if ax is None else x.shape[ax]
+        n = x.size
+        idx = (np.arange(n, dtype=np.int64) * 5 + 1) % max(length, 1)
+        return np.take_along_axis(x, idx if ax is None else idx.reshape(x.shape), ax)
+    if name == "put":
+        y = x.copy()
+        np.put(y, np.array(ints_sp(a[0]), dtype=np.int64), (np.arange(int(a[1])) % 7 + 1).astype(x.dtype))
+        return y
+    if name == "compress":
+        return np.compress(np.array([c == "1" for c in a[0]]), x, axis=axis_arg(a[1]))
+    if name == "nonzero":
+        return np.nonzero(x)[int(a[0])]
+    if name in ("flatnonzero", "argwhere", "unique"):
+        return getattr(np, name)(x)
+    if name in ("sort", "argsort"):
+        return getattr(np, name)(x, axis=axis_arg(a[0]), kind="stable")
+    if name == "partition":  # ndfuse partitions by sorting: the full sort is what it returns
+        np.partition(x, int(a[0]), axis=int(a[1]))  # raises where NumPy raises
+        return np.sort(x, axis=int(a[1]), kind="stable")
+    if name == "argpartition":
+        np.argpartition(x, int(a[0]), axis=int(a[1]))
+        return np.argsort(x, axis=int(a[1]), kind="stable")
+    if name == "searchsorted":
+        return np.searchsorted(np.sort(x.ravel()), x, side=a[0])
+    if name in ("unique_all", "unique_counts", "unique_inverse"):
+        return getattr(np, name)(x)[int(a[0])]
+    if name == "bincount":
+        xi = np.abs(x).astype(np.int64).ravel()
+        w = (np.arange(xi.size) % 5) * 0.5 if a[1] == "1" else None
+        return np.bincount(xi, w, minlength=int(a[0]))
     raise ValueError("unknown op " + name)
+
+
+def ints_sp(s):
+    return [int(p) for p in s.split()]
 
 
 def expected_of(x, spec):
@@ -123,8 +197,12 @@ def expected_of(x, spec):
         return np.asarray(y), None
     except Exception as e:  # noqa: BLE001 - the exception type is the expectation
         name = op.partition(":")[0]
-        if name == "index" or (name == "set" and isinstance(e, IndexError)):
+        if isinstance(e, np.exceptions.AxisError):
+            nf = "shape_error"
+        elif name == "index" or isinstance(e, IndexError):
             nf = "index_error"
+        elif name in ("partition", "argpartition", "bincount") and isinstance(e, ValueError):
+            nf = "value_error"
         elif isinstance(e, (ValueError, IndexError)):
             nf = "shape_error"
         else:
@@ -220,6 +298,48 @@ JOINS = {
     (): ["concatenate:0", "stack:0", "hstack", "vstack", "pad:1,1;constant", "diag:0", "set:;s", "set:...;a"],
 }
 
+# Advanced indexing, sorting and searching. Sorts come first: they run on every dtype.
+ADVANCED = {
+    (7,): ["sort:0", "argsort:0", "unique", "searchsorted:left", "searchsorted:right", "argsort:none",
+           "partition:3;0", "argpartition:-1;0", "partition:7;0", "unique_counts:1", "unique_inverse:1",
+           "unique_all:1", "unique_all:2", "bincount:0;0", "bincount:30;1", "flatnonzero", "argwhere",
+           "nonzero:0", "index:[2 0 -1]", "index:[6 6]", "index:[7]", "index:[-8]", "index:[]",
+           "index:[0 1 2 3]@2x2", "index:m1", "index:[1 2] | index:::-1", "index:::-1 | index:[0 3]",
+           "index:None,[1 2]", "take:0 -7 6;0", "take:3;none", "take:9;0", "take_along_axis:0",
+           "put:1 -1;2", "put:0 0 3;3", "put:9;1", "compress:0110;0", "compress:0000000011;0",
+           "compress:1;none", "set:[1 3];s", "set:[1 3];a", "set:[4 4];a", "set:m1;s", "set:m1;a",
+           "set:[-1 0 9];s", "sort:0 | index:[0 -1]"],
+    (3, 4): ["sort:1", "sort:0", "argsort:0", "sort:none", "argsort:-1", "unique", "unique_all:3",
+             "searchsorted:left", "partition:2;1", "argpartition:1;0", "nonzero:1", "argwhere", "flatnonzero",
+             "index:[2 0]", "index:[2 0],1:", "index::,[3 0 3]", "index:[0 2],[1 3]", "index:[0 2],[1 3]@2x1",
+             "index:[0 1 2 0]@2x2,[3 2 1 0]@2x2", "index:1,[0 3]", "index:[1],None,[2]", "index:[1 2],::-1",
+             "index::,m1", "index:m1", "index:m2", "index:m2,None", "index:[0 1 2 3 4 5]@3x2",
+             "index:[3]", "index:[0],[4]", "index:[0 1],[0 1 2]", "index:m1,m1",
+             "take:0 5 11;none", "take:1 -1;1", "take:3;0", "take_along_axis:1", "take_along_axis:0",
+             "take_along_axis:none", "put:0 11 5;2", "compress:101;0", "compress:0101;1", "compress:11111;0",
+             "set:[0 2];s", "set:[0 2];a", "set:[0 2];b", "set::,[1 3];a", "set:[2 0],[3 1];s", "set:m2;s",
+             "set:m2;a", "set:m1;b", "set:1,[0 0 2];s", "set:[5];s", "T | index:[1 0]", "T | set:[0 2];a",
+             "index:[2 0] | T | index:[1]", "T | sort:1", "T | argsort:0"],
+    (2, 3, 4): ["sort:1", "argsort:2", "index:[1 0],:,[3 0]", "index::,[2 0],[1 3]", "index:...,[1 0]",
+                "index:m1,[0 3]", "index:m3", "index:m2", "take:1 2;2", "take_along_axis:1",
+                "set::,[2 0],[1 3];a", "set:m3;s", "unique_counts:0"],
+    (0, 3): ["sort:0", "argsort:1", "unique", "index:[],:", "index::,[0 2]", "take:;0", "index:m2",
+             "argwhere", "nonzero:0", "set:m2;s", "bincount:3;0", "bincount:0;1"],
+    (): ["argwhere", "nonzero:0", "sort:0", "unique", "flatnonzero"],
+}
+
+# Sorting with NaN, infinities and ties (inexact dtypes only; no -0.0, whose order NumPy leaves open).
+SPECIAL = ["sort:0", "argsort:0", "unique", "unique_counts:1", "unique_inverse:1", "searchsorted:left",
+           "searchsorted:right", "partition:2;0", "argpartition:4;0"]
+
+
+def special(dt):
+    v = np.array([3.0, np.nan, -np.inf, 1.5, np.inf, 1.5, -2.0, np.nan, 0.0, -np.nan, 3.0])
+    if dt.startswith("complex"):
+        v = v + 1j * np.array([1.0, 0.0, 2.0, -1.0, 0.0, -1.0, np.nan, 0.0, 1.0, 0.0, 0.5])
+    return v.astype(dt)
+
+
 DTYPES_ALL = ["float64", "int32", "bool", "complex64", "float16", "uint8", "int64", "complex128", "float32"]
 
 
@@ -227,7 +347,12 @@ def main():
     outdir = sys.argv[1]
     w = OracleWriter(outdir, "views")
     try:
-        for shape, specs in list(SPECS.items()) + list(JOINS.items()):
+        for dt in ["float64", "float32", "float16", "complex128"]:
+            x = special(dt)
+            for spec in SPECIAL:
+                exp, raises = expected_of(x, spec)
+                w.row("special/%s/%s" % (spec, dt), spec, w.array(x), "-", raises if raises else w.array(exp))
+        for shape, specs in list(SPECS.items()) + list(JOINS.items()) + list(ADVANCED.items()):
             for spec in specs:
                 # Views move elements: every dtype behaves alike, so most specs run on three dtypes
                 # and the first few on all of them.

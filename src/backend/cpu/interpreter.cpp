@@ -62,9 +62,10 @@ void gather(void* dst, const ir::strided_operand& in, std::size_t bytes, const s
   }
 }
 
-// A guarded load: elements where the guard is false are zero and their address is never touched.
-void gather_guarded(char* dst, const ir::strided_operand& in, std::size_t bytes, const shape_t& shape,
-                    std::int64_t begin, std::int64_t n, const bool* guard) {
+// A load by address: where the guard (if any) is false the element is zero and its address is
+// never touched; a gather adds its extra element offset (if any) per element.
+void load_by_address(char* dst, const ir::strided_operand& in, std::size_t bytes, const shape_t& shape,
+                     std::int64_t begin, std::int64_t n, const bool* guard, const std::int64_t* extra) {
   const char* base = static_cast<const char*>(in.data);
   const int nd = static_cast<int>(shape.size());
   const auto b = static_cast<std::int64_t>(bytes);
@@ -74,8 +75,8 @@ void gather_guarded(char* dst, const ir::strided_operand& in, std::size_t bytes,
     const std::int64_t s = in.strides[nd - 1];
     for (std::int64_t i = 0; i < len; ++i) {
       char* out = dst + (at + i) * b;
-      if (guard[at + i])
-        std::memcpy(out, base + (off + i * s) * b, bytes);
+      if (!guard || guard[at + i])
+        std::memcpy(out, base + (off + i * s + (extra ? extra[at + i] : 0)) * b, bytes);
       else
         std::memset(out, 0, bytes);
     }
@@ -139,9 +140,10 @@ void eval_instructions(const program& prog, const ir::kernel_ir& k, registers& r
         break;
       case ir::op_code::op_code_buffer: {
         const auto& in = sp.inputs[s.slot];
-        if (s.args[0] >= 0) {
-          gather_guarded(r.slab[v], in, s.bytes, sp.shape, begin, n,
-                         static_cast<const bool*>(r.ptr[s.args[0]]));
+        if (s.args[0] >= 0 || s.args[1] >= 0) {
+          load_by_address(r.slab[v], in, s.bytes, sp.shape, begin, n,
+                          s.args[0] >= 0 ? static_cast<const bool*>(r.ptr[s.args[0]]) : nullptr,
+                          s.args[1] >= 0 ? static_cast<const std::int64_t*>(r.ptr[s.args[1]]) : nullptr);
           r.ptr[v] = r.slab[v];
         } else if (sp.flat_in_place && k.inputs[s.slot].cls == ir::index_class::index_class_flat) {
           r.ptr[v] =
