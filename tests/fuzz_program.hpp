@@ -65,6 +65,30 @@ inline const std::vector<std::pair<const char*, builder>>& ops() {
       {"norm", [](auto& a, auto&, double) { return nf::linalg::norm(a); }},
       {"cumsum_last", [](auto& a, auto&, double) { return nf::cumsum(a, -1); }},
       {"sum_of_product", [](auto& a, auto& b, double) { return nf::sum(a * b, 0, true); }},
+      // Views, joins, gathers and library calls: index remaps inside the kernel that reads them.
+      {"flip_last", [](auto& a, auto&, double) { return nf::flip(a, -1); }},
+      {"transpose", [](auto& a, auto&, double) { return nf::transpose(a); }},
+      {"every_other_reversed", [](auto& a, auto&, double) { return a(nf::ellipsis, nf::slice(nf::none, nf::none, -2)); }},
+      {"drop_first", [](auto& a, auto&, double) { return a(nf::slice(1, nf::none)); }},
+      {"ravel_reshape", [](auto& a, auto&, double) { return a.T().ravel().reshape(a.shape()); }},
+      {"roll", [](auto& a, auto&, double) { return nf::roll(a, 1, 0); }},
+      {"concatenate", [](auto& a, auto& b, double) { return nf::concatenate({a, b}, -1); }},
+      {"gather_rows", [](auto& a, auto&, double) { return a(nf::asarray(std::vector<std::int64_t>{-1, 0, 0})); }},
+      {"take_reversed",
+       [](auto& a, auto&, double) { return nf::take(a, nf::arange(a.size() - 1, -1, -1)); }},
+      {"set_nan_zero",
+       [](auto& a, auto&, double) {
+         nf::array c = a;
+         c(nf::isnan(a)) = 0;
+         return c;
+       }},
+      {"set_rows",
+       [](auto& a, auto& b, double) {
+         nf::array c = a;
+         c(nf::asarray(std::vector<std::int64_t>{0, -1})) = b;
+         return c;
+       }},
+      {"argsort_last", [](auto& a, auto&, double) { return nf::argsort(a, -1); }},
   };
   return table;
 }

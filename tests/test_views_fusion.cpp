@@ -90,3 +90,75 @@ TEST_CASE("bad indices throw at the call", "[views]") {
   CHECK_THROWS_AS(x(nf::slice(0, 2)) = nf::zeros({3}), nf::shape_error);
   CHECK_THROWS_AS(x.reshape({5, -1}), nf::shape_error);
 }
+
+TEST_CASE("bad advanced indices throw at the call and leave x unchanged", "[views]") {
+  nf::array x = nf::arange(12.0).reshape({3, 4});
+  x.eval();
+  const nf::array mask_wrong = nf::asarray(std::vector<std::uint8_t>{1, 0}).astype(nf::dtype::bool_);
+  CHECK_THROWS_AS(x(mask_wrong), nf::index_error);                                    // mask of the wrong shape
+  CHECK_THROWS_AS(x(nf::asarray(std::vector<std::int64_t>{0, 3})), nf::index_error);  // out of range
+  CHECK_THROWS_AS(x(nf::asarray(std::vector<std::int64_t>{-4})), nf::index_error);
+  CHECK_THROWS_AS(x(nf::all, nf::asarray(std::vector<std::int64_t>{4})), nf::index_error);
+  CHECK_THROWS_AS(x(0, 0, nf::asarray(std::vector<std::int64_t>{0})), nf::index_error);  // too many
+  CHECK_THROWS_AS(x(nf::asarray(std::vector<double>{0.0})), nf::index_error);            // float indices
+  CHECK_THROWS_AS(x(nf::asarray(std::vector<std::int64_t>{0, 1}), nf::asarray(std::vector<std::int64_t>{0, 1, 2})),
+                  nf::index_error);  // index arrays that do not broadcast
+  CHECK_THROWS_AS(x(nf::asarray(std::vector<std::int64_t>{0, 7})) = 1.0, nf::index_error);
+  CHECK_THROWS_AS(x(nf::asarray(std::vector<std::int64_t>{0, 1})) = nf::zeros({3}), nf::shape_error);
+  CHECK_THROWS_AS(nf::take(x, nf::asarray(std::vector<std::int64_t>{12})), nf::index_error);
+  CHECK_THROWS_AS(nf::bincount(nf::asarray(std::vector<std::int64_t>{1, -1})), nf::value_error);
+  const auto v = x.to_vector<double>();
+  for (std::size_t i = 0; i < v.size(); ++i) REQUIRE(v[i] == double(i));
+}
+
+TEST_CASE("a gather fuses with its producers and consumers", "[views][fusion]") {
+  const std::int64_t n = 1000;
+  const auto host = ramp(n);
+  nf::array a = evaluated(nf::asarray(host));
+  std::vector<std::int64_t> hidx;
+  for (std::int64_t i = 0; i < 300; ++i) hidx.push_back((i * 37) % n - (i % 2 ? n : 0));  // some negative
+  nf::array idx = evaluated(nf::asarray(hidx));
+  nf::reset_stats();
+  nf::array first = a(idx) * 2.0 + 1.0;  // checks idx's range once (two small reductions)
+  const std::uint64_t checks = nf::stats().kernels_launched;
+  CHECK(checks <= 2);
+  auto got = first.to_vector<double>();
+  CHECK(nf::stats().kernels_launched == checks + 1);  // the gather, the wrap and the arithmetic: one kernel
+  for (std::size_t i = 0; i < hidx.size(); ++i) {
+    const std::int64_t j = hidx[i] < 0 ? hidx[i] + n : hidx[i];
+    REQUIRE(got[i] == host[j] * 2.0 + 1.0);
+  }
+  // A second gather with the same index array checks nothing again; a lazy source is written first.
+  nf::reset_stats();
+  nf::array lazy_source = a * 3.0;
+  got = nf::take(lazy_source, idx).to_vector<double>();
+  CHECK(nf::stats().kernels_launched == 2);
+  for (std::size_t i = 0; i < hidx.size(); ++i) {
+    const std::int64_t j = hidx[i] < 0 ? hidx[i] + n : hidx[i];
+    REQUIRE(got[i] == host[j] * 3.0);
+  }
+}
+
+TEST_CASE("x(mask) = scalar is one kernel and counts nothing; x(idx) = v is one scatter call", "[views][fusion]") {
+  const auto host = ramp(64);
+  nf::array x = evaluated(nf::asarray(host, {8, 8}));
+  const nf::array before = x;
+  nf::reset_stats();
+  x(x > 100.0) = 0.0;
+  auto got = x.to_vector<double>();
+  // The mask, the where and the write: one kernel. (Building x(mask) as a view would count the mask;
+  // assignment alone does not need to.)
+  CHECK(nf::stats().library_calls <= 1);
+  for (std::size_t i = 0; i < host.size(); ++i) REQUIRE(got[i] == (host[i] > 100.0 ? 0.0 : host[i]));
+  nf::reset_stats();
+  nf::array y = before;
+  y(nf::asarray(std::vector<std::int64_t>{1, 6}), nf::slice(0, 2)) = -1.0;
+  got = y.to_vector<double>();
+  CHECK(nf::stats().library_calls == 1);
+  for (std::size_t i = 0; i < host.size(); ++i) {
+    const bool hit = (i / 8 == 1 || i / 8 == 6) && i % 8 < 2;
+    REQUIRE(got[i] == (hit ? -1.0 : host[i]));
+  }
+  const auto unchanged = before.to_vector<double>();
+  for (std::size_t i = 0; i < host.size(); ++i) REQUIRE(unchanged[i] == host[i]);
+}

@@ -7,6 +7,7 @@
 #include "frontend/gather.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "frontend/view.hpp"
@@ -58,11 +59,15 @@ std::pair<std::int64_t, std::int64_t> value_range(const array& x) {
     // Computed once per array, then remembered on its node (its values never change).
     array held = x;
     held.eval();
+    // As int64 inside the reductions' epilogues: two kernels, no cast on the way to the host.
+    // uint64 past int64's range saturates (it is out of range for any axis anyway).
     array lo = min(x), hi = max(x);
+    if (n->dt == dtype::uint64) hi = minimum(hi, std::numeric_limits<std::int64_t>::max());
+    lo = lo.astype(dtype::int64);
+    hi = hi.astype(dtype::int64);
     eval(lo, hi);
-    const double l = lo.item<double>(), h = hi.item<double>();
-    n->range_min = l < -9e18 ? std::int64_t(-9e18) : static_cast<std::int64_t>(l);
-    n->range_max = h > 9e18 ? std::int64_t(9e18) : static_cast<std::int64_t>(h);
+    n->range_min = lo.item<std::int64_t>();
+    n->range_max = hi.item<std::int64_t>();
     n->range_known = true;
   }
   return {n->range_min, n->range_max};
