@@ -28,6 +28,8 @@
 #if defined(NDFUSE_WITH_CUDA)
 #include <cuda_runtime_api.h>
 
+#include "cuda_timing.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -44,76 +46,12 @@ constexpr std::int64_t full_elements = 250'000'000;          // 2 GB of float64
 constexpr std::int64_t square_extent = 16384;                // 16384 x 16384 float32: 1 GiB
 constexpr std::int64_t long_extent = std::int64_t{1} << 26;  // 2^26 x 4 float32: 1 GiB
 constexpr std::int64_t short_extent = 4;
-constexpr std::size_t busy_bytes = std::size_t{512} << 20;  // ~0.3 ms of copying on an H100
 
-void cuda_ok(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "bench_cuda_reduce: %s failed: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
-
-cudaStream_t stream() {
-  return static_cast<cudaStream_t>(nf::cuda::stream::null().handle());
-}
-
-struct event_pair {
-  cudaEvent_t start{}, stop{};
-  event_pair() {
-    cuda_ok(cudaEventCreate(&start), "cudaEventCreate");
-    cuda_ok(cudaEventCreate(&stop), "cudaEventCreate");
-  }
-  ~event_pair() {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-  }
-  double seconds() {
-    cuda_ok(cudaEventSynchronize(stop), "cudaEventSynchronize");
-    float ms = 0;
-    cuda_ok(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-    return ms / 1e3;
-  }
-};
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-// Median time of a D2D copy of `bytes`, measured once per size and shared by every ratio.
-double copy_seconds(std::size_t bytes) {
-  static std::map<std::size_t, double> measured;
-  if (auto it = measured.find(bytes); it != measured.end()) return it->second;
-  void *a = nullptr, *b = nullptr;
-  cuda_ok(cudaMalloc(&a, bytes), "cudaMalloc");
-  cuda_ok(cudaMalloc(&b, bytes), "cudaMalloc");
-  cuda_ok(cudaMemset(a, 1, bytes), "cudaMemset");
-  event_pair ev;
-  std::vector<double> t;
-  for (int i = 0; i < 23; ++i) {
-    cuda_ok(cudaMemcpyAsync(a, b, bytes, cudaMemcpyDeviceToDevice, stream()), "cudaMemcpyAsync");  // busy
-    cuda_ok(cudaEventRecord(ev.start, stream()), "cudaEventRecord");
-    cuda_ok(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, stream()), "cudaMemcpyAsync");
-    cuda_ok(cudaEventRecord(ev.stop, stream()), "cudaEventRecord");
-    if (i >= 3) t.push_back(ev.seconds());
-  }
-  cudaFree(a);
-  cudaFree(b);
-  return measured[bytes] = median(t);
-}
-
-// A copy enqueued before each timed run: the GPU is busy with it while the host builds and launches
-// the reduction, as the restore copy does in bench_cuda_seed. Allocated once.
-void keep_gpu_busy() {
-  static void* a = nullptr;
-  static void* b = nullptr;
-  if (!a) {
-    cuda_ok(cudaMalloc(&a, busy_bytes), "cudaMalloc");
-    cuda_ok(cudaMalloc(&b, busy_bytes), "cudaMalloc");
-    cuda_ok(cudaMemset(a, 1, busy_bytes), "cudaMemset");
-  }
-  cuda_ok(cudaMemcpyAsync(b, a, busy_bytes, cudaMemcpyDeviceToDevice, stream()), "cudaMemcpyAsync");
-}
+using bench_cuda::copy_seconds;
+using bench_cuda::cuda_ok;
+using bench_cuda::event_pair;
+using bench_cuda::keep_gpu_busy;
+using bench_cuda::stream;
 
 void BM_d2d_copy(benchmark::State& state, std::size_t bytes) {
   void *a = nullptr, *b = nullptr;

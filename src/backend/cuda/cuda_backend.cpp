@@ -1,7 +1,8 @@
 // The CUDA backend: compile = render (jit/render) -> disk cache or NVRTC (jit/nvrtc_compiler) ->
 // cuModuleLoadData; launch = jit::build_params + cuLaunchKernel on the current stream, a
 // grid-stride kernel sized from the SM count. Memory and transfers live in memory.cpp and
-// transfer.cpp. Nothing here waits for the device except copy_to_host and synchronize.
+// transfer.cpp, library calls (CUB) in library.cu. Nothing here waits for the device except
+// copy_to_host and synchronize.
 #include "backend/cuda/cuda_backend.hpp"
 
 #include <cstdlib>
@@ -11,6 +12,7 @@
 
 #include "backend/cuda/cuda_api.hpp"
 #include "backend/cuda/kernel_binary.hpp"
+#include "backend/cuda/library.hpp"
 #include "backend/cuda/memory.hpp"
 #include "backend/cuda/transfer.hpp"
 #include "jit/disk_cache.hpp"
@@ -179,6 +181,11 @@ class cuda_backend final : public device_backend {
                                               current_stream(), params.data(), nullptr);
     if (block) device_free(block);
     check(r, "cuLaunchKernel");
+  }
+
+  void run_library(const ir::library_call& c, const std::vector<const void*>& inputs, void* output) override {
+    current_device();  // binds the device's context to this thread, as the CUB calls need it
+    cuda::run_library(c, inputs, output);
   }
 
   void synchronize() override {
