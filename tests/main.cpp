@@ -10,21 +10,23 @@ namespace {
 bool current_test_skipped = false;
 int test_cases_skipped = 0;
 int test_cases_run = 0;
+int test_cases_failed = 0;
 }  // namespace
 
 void note_skip() {
   current_test_skipped = true;
 }
 
-#if !NDFUSE_CATCH2_NATIVE_SKIP
 #if NDFUSE_CATCH2_MAJOR >= 3
 using listener_base = Catch::EventListenerBase;
 #else
 using listener_base = Catch::TestEventListenerBase;
 #endif
 
-// Catch2 2 has no notion of a skipped test: count them here so main can report the run as skipped.
-struct skip_counter : listener_base {
+// Counts failed test cases (so a failure is never reported as a skip: Catch2 3 exits with 4 when no
+// test case passed, even if one failed) and, on Catch2 2, which has no notion of a skipped test,
+// the skipped ones, so main can report a run where everything skipped as skipped.
+struct outcome_counter : listener_base {
   using listener_base::listener_base;
   void testCaseStarting(Catch::TestCaseInfo const& info) override {
     listener_base::testCaseStarting(info);
@@ -32,11 +34,13 @@ struct skip_counter : listener_base {
   }
   void testCaseEnded(Catch::TestCaseStats const& stats) override {
     listener_base::testCaseEnded(stats);
+    if (stats.totals.assertions.failed > 0) ++test_cases_failed;
+#if !NDFUSE_CATCH2_NATIVE_SKIP
     ++(current_test_skipped ? test_cases_skipped : test_cases_run);
+#endif
   }
 };
-CATCH_REGISTER_LISTENER(skip_counter)
-#endif
+CATCH_REGISTER_LISTENER(outcome_counter)
 }  // namespace ndfuse_test
 
 int main(int argc, char* argv[]) {
@@ -44,6 +48,7 @@ int main(int argc, char* argv[]) {
   if (int rc = session.applyCommandLine(argc, argv); rc != 0) return rc;
   int result = session.run();
   using namespace ndfuse_test;
+  if (test_cases_failed > 0) return result != 0 && result != 4 ? result : 1;
   if (test_cases_skipped > 0) {
     std::cout << "ndfuse_tests: " << test_cases_skipped << " test case(s) skipped, " << test_cases_run
               << " run\n";

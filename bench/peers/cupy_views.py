@@ -94,7 +94,10 @@ def main(argv):
 
     # 1. stencil
     a = cp.arange(STENCIL) % 1000 / 1000.0 + 1.0
-    half_sum = cp.fuse(lambda x, y: (x + y) * 0.5)
+    @cp.fuse()
+    def half_sum(x, y):
+        return (x + y) * 0.5
+
 
     def check_stencil(r):
         for i in (0, 998, 999, STENCIL - 2):
