@@ -179,7 +179,14 @@ struct outcome {
   std::string log;
 };
 
-inline outcome run_program(std::uint64_t seed, bool eager) {
+// Transcendental ops round differently on the two backends (libdevice against glibc, a few ulps),
+// and a later floor, remainder or comparison can turn one ulp into any difference: programs compared
+// across backends leave them out (the op x dtype part of that test covers them with a tolerance).
+inline bool transcendental(const std::string& name) {
+  return name == "exp" || name == "sin" || name == "arctan2";
+}
+
+inline outcome run_program(std::uint64_t seed, bool eager, bool exact_ops_only = false) {
   std::mt19937_64 rng(seed);
   std::optional<nf::eager_scope> scope;
   if (eager) scope.emplace();
@@ -194,6 +201,7 @@ inline outcome run_program(std::uint64_t seed, bool eager) {
   int n_ops = 3 + static_cast<int>(rng() % 14);
   for (int k = 0; k < n_ops; ++k) {
     const auto& [name, build] = ops()[rng() % ops().size()];
+    if (exact_ops_only && transcendental(name)) continue;
     std::size_t ia = rng() % pool.size(), ib = rng() % pool.size();
     double s = static_cast<double>(rng() % 7) - 2.5;
     bool replace = rng() % 2 == 0;  // drops a handle: that node must then fuse, not be written

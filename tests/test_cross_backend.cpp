@@ -83,7 +83,7 @@ void write_results(const fs::path& dir) {
           a.astype(t));
     }
   for (int c = 0; c < fuzz_cases; ++c) {
-    auto out = ndfuse_test::run_program(fuzz_seed + c, false);
+    auto out = ndfuse_test::run_program(fuzz_seed + c, false, /*exact_ops_only=*/true);
     for (std::size_t r = 0; r < out.results.size(); ++r)
       nf::save((dir / ((ndfuse_test::uses_reduction(out.log) ? "fuzzfold_" : "fuzz_") + std::to_string(c) +
                        "_" + std::to_string(r) + ".npy"))
