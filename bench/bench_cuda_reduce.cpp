@@ -47,35 +47,12 @@ constexpr std::int64_t square_extent = 16384;                // 16384 x 16384 fl
 constexpr std::int64_t long_extent = std::int64_t{1} << 26;  // 2^26 x 4 float32: 1 GiB
 constexpr std::int64_t short_extent = 4;
 
+using bench_cuda::BM_d2d_copy;
 using bench_cuda::copy_seconds;
 using bench_cuda::cuda_ok;
 using bench_cuda::event_pair;
 using bench_cuda::keep_gpu_busy;
 using bench_cuda::stream;
-
-void BM_d2d_copy(benchmark::State& state, std::size_t bytes) {
-  void *a = nullptr, *b = nullptr;
-  cuda_ok(cudaMalloc(&a, bytes), "cudaMalloc");
-  cuda_ok(cudaMalloc(&b, bytes), "cudaMalloc");
-  cuda_ok(cudaMemset(a, 1, bytes), "cudaMemset");
-  event_pair ev;
-  double total = 0;
-  for (auto _ : state) {
-    cuda_ok(cudaMemcpyAsync(a, b, bytes, cudaMemcpyDeviceToDevice, stream()), "cudaMemcpyAsync");
-    cuda_ok(cudaEventRecord(ev.start, stream()), "cudaEventRecord");
-    cuda_ok(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, stream()), "cudaMemcpyAsync");
-    cuda_ok(cudaEventRecord(ev.stop, stream()), "cudaEventRecord");
-    double s = ev.seconds();
-    total += s;
-    state.SetIterationTime(s);
-  }
-  cudaFree(a);
-  cudaFree(b);
-  const double per_iter = total / static_cast<double>(state.iterations());
-  state.counters["bytes"] = 2.0 * static_cast<double>(bytes);
-  state.counters["GB/s"] = 2.0 * static_cast<double>(bytes) / per_iter / 1e9;
-  state.counters["x_copy"] = per_iter / copy_seconds(bytes);
-}
 
 // ---- inputs and their values on the host (closed forms; never computed with ndfuse) ----
 

@@ -27,46 +27,20 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "cuda_timing.hpp"
 #include "ir/node.hpp"
 
 namespace {
+
+using namespace bench_cuda;
 
 constexpr std::int64_t seed_elements = 250'000'000;  // 2 GB of float64, 1 GB of float32
 constexpr std::int64_t small_elements = 1000;
 constexpr std::size_t transfer_bytes = 2'000'000'000;
 
-void cuda_ok(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "bench_cuda_seed: %s failed: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
-
-cudaStream_t stream() {
-  return static_cast<cudaStream_t>(nf::cuda::stream::null().handle());
-}
-
 void* device_ptr(const nf::array& a) {
   return a.node()->storage->data;
 }
-
-struct event_pair {
-  cudaEvent_t start{}, stop{};
-  event_pair() {
-    cuda_ok(cudaEventCreate(&start), "cudaEventCreate");
-    cuda_ok(cudaEventCreate(&stop), "cudaEventCreate");
-  }
-  ~event_pair() {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-  }
-  double seconds() {
-    cuda_ok(cudaEventSynchronize(stop), "cudaEventSynchronize");
-    float ms = 0;
-    cuda_ok(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-    return ms / 1e3;
-  }
-};
 
 // A device array of n values in [1, 2): never zero, and the chain keeps them finite (50x^2 <= 200).
 nf::array seed_input(std::int64_t n, nf::dtype t) {
@@ -102,57 +76,6 @@ double element(const nf::array& x, std::size_t i) {
   }
   cuda_ok(cudaMemcpy(&f, p, sizeof f, cudaMemcpyDeviceToHost), "cudaMemcpy");
   return f;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-// Median time of a D2D copy of `bytes`, measured once per size and shared by every ratio.
-double copy_seconds(std::size_t bytes) {
-  static std::map<std::size_t, double> measured;
-  if (auto it = measured.find(bytes); it != measured.end()) return it->second;
-  void *a = nullptr, *b = nullptr;
-  cuda_ok(cudaMalloc(&a, bytes), "cudaMalloc");
-  cuda_ok(cudaMalloc(&b, bytes), "cudaMalloc");
-  cuda_ok(cudaMemset(a, 1, bytes), "cudaMemset");
-  event_pair ev;
-  std::vector<double> t;
-  for (int i = 0; i < 23; ++i) {
-    cuda_ok(cudaMemcpyAsync(a, b, bytes, cudaMemcpyDeviceToDevice, stream()), "cudaMemcpyAsync");  // busy
-    cuda_ok(cudaEventRecord(ev.start, stream()), "cudaEventRecord");
-    cuda_ok(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, stream()), "cudaMemcpyAsync");
-    cuda_ok(cudaEventRecord(ev.stop, stream()), "cudaEventRecord");
-    if (i >= 3) t.push_back(ev.seconds());
-  }
-  cudaFree(a);
-  cudaFree(b);
-  return measured[bytes] = median(t);
-}
-
-void BM_d2d_copy(benchmark::State& state, nf::dtype t) {
-  const std::size_t bytes = static_cast<std::size_t>(seed_elements) * nf::itemsize(t);
-  void *a = nullptr, *b = nullptr;
-  cuda_ok(cudaMalloc(&a, bytes), "cudaMalloc");
-  cuda_ok(cudaMalloc(&b, bytes), "cudaMalloc");
-  cuda_ok(cudaMemset(a, 1, bytes), "cudaMemset");
-  event_pair ev;
-  double total = 0;
-  for (auto _ : state) {
-    cuda_ok(cudaMemcpyAsync(a, b, bytes, cudaMemcpyDeviceToDevice, stream()), "cudaMemcpyAsync");
-    cuda_ok(cudaEventRecord(ev.start, stream()), "cudaEventRecord");
-    cuda_ok(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, stream()), "cudaMemcpyAsync");
-    cuda_ok(cudaEventRecord(ev.stop, stream()), "cudaEventRecord");
-    double s = ev.seconds();
-    total += s;
-    state.SetIterationTime(s);
-  }
-  cudaFree(a);
-  cudaFree(b);
-  state.counters["GB/s"] =
-      2.0 * static_cast<double>(bytes) / (total / static_cast<double>(state.iterations())) / 1e9;
-  state.counters["x_copy"] = total / static_cast<double>(state.iterations()) / copy_seconds(bytes);
 }
 
 void BM_seed_chain(benchmark::State& state, nf::dtype t, bool eager) {
@@ -304,7 +227,9 @@ void register_all() {
     b->ReportAggregatesOnly(repetitions > 1);
   };
   for (auto [t, name] : {std::pair{nf::float64, "float64_2GB"}, std::pair{nf::float32, "float32_1GB"}}) {
-    reps(benchmark::RegisterBenchmark((std::string("d2d_copy/") + name).c_str(), BM_d2d_copy, t), 10, 5);
+    reps(benchmark::RegisterBenchmark((std::string("d2d_copy/") + name).c_str(), BM_d2d_copy,
+                                      static_cast<std::size_t>(seed_elements) * nf::itemsize(t)),
+         10, 5);
     reps(benchmark::RegisterBenchmark((std::string("seed_fused/") + name).c_str(), BM_seed_chain, t, false),
          10, 5);
     reps(benchmark::RegisterBenchmark((std::string("seed_eager/") + name).c_str(), BM_seed_chain, t, true),

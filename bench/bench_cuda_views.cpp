@@ -46,7 +46,8 @@ struct workload {
   std::function<std::string(const nf::array&)> check;  // empty when right
 };
 
-const std::vector<nf::array>& inputs_of(const std::string& key, const std::function<std::vector<nf::array>()>& make) {
+const std::vector<nf::array>& inputs_of(const std::string& key,
+                                        const std::function<std::vector<nf::array>()>& make) {
   static std::string held_key;
   static std::vector<nf::array> held;
   if (held_key != key) {
@@ -133,15 +134,18 @@ workload stencil() {
 workload transpose_copy() {
   workload w;
   w.make_inputs = [] {
-    return std::vector<nf::array>{(nf::arange(square * square) % 1000).astype(nf::float32).reshape({square, square})};
+    return std::vector<nf::array>{
+        (nf::arange(square * square) % 1000).astype(nf::float32).reshape({square, square})};
   };
   w.limit_bytes = square * square * sizeof(float);
   w.moved_bytes = 2 * w.limit_bytes;
   w.compute = [](const std::vector<nf::array>& in) { return in[0].T().copy(); };
   w.check = [](const nf::array& r) -> std::string {
-    for (auto [i, j] : {std::pair<std::int64_t, std::int64_t>{0, 1}, {5, 7}, {square - 1, 3}, {17, square - 2}}) {
+    for (auto [i, j] :
+         {std::pair<std::int64_t, std::int64_t>{0, 1}, {5, 7}, {square - 1, 3}, {17, square - 2}}) {
       const float got = r(i, j).item<float>(), want = static_cast<float>((j * square + i) % 1000);
-      if (got != want) return "x.T[" + std::to_string(i) + "," + std::to_string(j) + "] = " + std::to_string(got);
+      if (got != want)
+        return "x.T[" + std::to_string(i) + "," + std::to_string(j) + "] = " + std::to_string(got);
     }
     return {};
   };
@@ -175,11 +179,14 @@ workload gather() {
 workload sort(bool indices) {
   workload w;
   w.make_inputs = [] {
-    return std::vector<nf::array>{((nf::arange(sort_elements) * 2654435761LL) % 4294967296LL / 4294967296.0).astype(nf::float32)};
+    return std::vector<nf::array>{
+        ((nf::arange(sort_elements) * 2654435761LL) % 4294967296LL / 4294967296.0).astype(nf::float32)};
   };
   w.limit_bytes = sort_elements * sizeof(float);
   w.moved_bytes = sort_elements * (sizeof(float) + (indices ? sizeof(std::int64_t) : sizeof(float)));
-  w.compute = [indices](const std::vector<nf::array>& in) { return indices ? nf::argsort(in[0]) : nf::sort(in[0]); };
+  w.compute = [indices](const std::vector<nf::array>& in) {
+    return indices ? nf::argsort(in[0]) : nf::sort(in[0]);
+  };
   w.check = [indices](const nf::array& r) -> std::string {
     const auto& keys = inputs_of("sort", {});
     const nf::array sorted = indices ? nf::take(keys[0], r) : r;
@@ -196,11 +203,12 @@ void register_all() {
     b->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(iterations)->Repetitions(5);
     b->ReportAggregatesOnly(true);
   };
-  auto add = [&](const std::string& name, const std::string& key, const workload& w, bool eager, int iterations) {
+  auto add = [&](const std::string& name, const std::string& key, const workload& w, bool eager,
+                 int iterations) {
     reps(benchmark::RegisterBenchmark(name.c_str(), BM_run, key, w, eager), iterations);
   };
-  reps(benchmark::RegisterBenchmark("d2d_copy/2GB", BM_d2d_copy, std::size_t(stencil_elements) * 8), 1);
-  reps(benchmark::RegisterBenchmark("d2d_copy/1GiB", BM_d2d_copy, std::size_t(square * square) * 4), 1);
+  reps(benchmark::RegisterBenchmark("d2d_copy/2GB", BM_d2d_copy, std::size_t(stencil_elements) * 8), 4);
+  reps(benchmark::RegisterBenchmark("d2d_copy/1GiB", BM_d2d_copy, std::size_t(square * square) * 4), 10);
   add("stencil/float64_2GB/fused", "stencil", stencil(), false, 4);
   add("stencil/float64_2GB/eager", "stencil", stencil(), true, 4);
   add("transpose_copy/float32_16384x16384/fused", "transpose", transpose_copy(), false, 6);

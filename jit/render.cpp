@@ -93,7 +93,8 @@ void write_instructions(std::ostringstream& os, const ir::kernel_ir& k, int firs
 
 std::string input_param(const ir::kernel_ir& k, int i) {
   const std::string type = cuda_type(k.inputs[i].dt);
-  return k.inputs[i].by_address() ? "const " + type + numbered("* in", i) : "const " + type + numbered(" in", i);
+  return k.inputs[i].by_address() ? "const " + type + numbered("* in", i)
+                                  : "const " + type + numbered(" in", i);
 }
 
 std::string input_arg(const ir::kernel_ir& k, int i, const std::string& linear) {

@@ -53,7 +53,8 @@ std::vector<nf::index_item> parse_items(const std::string& text, const nf::shape
       for (const auto& p : oracle::split(t.substr(1, close - 1), ' '))
         if (!p.empty()) v.push_back(std::stoll(p));
       nf::array a = nf::asarray(v);
-      if (close + 1 < t.size()) a = a.reshape(ints(std::regex_replace(t.substr(close + 2), std::regex("x"), ",")));
+      if (close + 1 < t.size())
+        a = a.reshape(ints(std::regex_replace(t.substr(close + 2), std::regex("x"), ",")));
       items.emplace_back(a);
       ++dim;
     } else if (t.size() > 1 && t[0] == 'm' && std::isdigit(static_cast<unsigned char>(t[1]))) {
@@ -96,9 +97,11 @@ nf::array apply_advanced(const nf::array& x, const std::string& name, const std:
   }
   if (name == "take_along_axis") {
     const std::int64_t n = x.size();
-    const std::int64_t length = flat ? n : x.shape().at(nf::frontend::normalize_axis(std::stoi(a[0]), x.ndim(), "t"));
+    const std::int64_t length =
+        flat ? n : x.shape().at(nf::frontend::normalize_axis(std::stoi(a[0]), x.ndim(), "t"));
     const nf::array idx = (nf::arange(n) * 5 + 1) % std::max<std::int64_t>(length, 1);
-    return flat ? nf::take_along_axis(x, idx, nf::none) : nf::take_along_axis(x, idx.reshape(x.shape()), std::stoi(a[0]));
+    return flat ? nf::take_along_axis(x, idx, nf::none)
+                : nf::take_along_axis(x, idx.reshape(x.shape()), std::stoi(a[0]));
   }
   if (name == "put") {
     nf::array y = x;
@@ -146,7 +149,8 @@ nf::array apply_op(const nf::array& x, const std::string& op) {
   const std::string name = op.substr(0, colon);
   const std::string arg = colon == std::string::npos ? "" : op.substr(colon + 1);
   const auto a = arg.empty() ? std::vector<std::string>{} : oracle::split(arg, ';');
-  if (name == "index") return nf::index(x, arg.empty() ? std::vector<nf::index_item>{} : parse_items(arg, x.shape()));
+  if (name == "index")
+    return nf::index(x, arg.empty() ? std::vector<nf::index_item>{} : parse_items(arg, x.shape()));
   if (name == "reshape") return x.reshape(ints(a[0]));
   if (name == "T") return x.T();
   if (name == "transpose") return a.empty() ? nf::transpose(x) : nf::transpose(x, ints32(a[0]));

@@ -95,14 +95,15 @@ TEST_CASE("bad advanced indices throw at the call and leave x unchanged", "[view
   nf::array x = nf::arange(12.0).reshape({3, 4});
   x.eval();
   const nf::array mask_wrong = nf::asarray(std::vector<std::uint8_t>{1, 0}).astype(nf::dtype::bool_);
-  CHECK_THROWS_AS(x(mask_wrong), nf::index_error);                                    // mask of the wrong shape
+  CHECK_THROWS_AS(x(mask_wrong), nf::index_error);  // mask of the wrong shape
   CHECK_THROWS_AS(x(nf::asarray(std::vector<std::int64_t>{0, 3})), nf::index_error);  // out of range
   CHECK_THROWS_AS(x(nf::asarray(std::vector<std::int64_t>{-4})), nf::index_error);
   CHECK_THROWS_AS(x(nf::all, nf::asarray(std::vector<std::int64_t>{4})), nf::index_error);
   CHECK_THROWS_AS(x(0, 0, nf::asarray(std::vector<std::int64_t>{0})), nf::index_error);  // too many
   CHECK_THROWS_AS(x(nf::asarray(std::vector<double>{0.0})), nf::index_error);            // float indices
-  CHECK_THROWS_AS(x(nf::asarray(std::vector<std::int64_t>{0, 1}), nf::asarray(std::vector<std::int64_t>{0, 1, 2})),
-                  nf::index_error);  // index arrays that do not broadcast
+  CHECK_THROWS_AS(
+      x(nf::asarray(std::vector<std::int64_t>{0, 1}), nf::asarray(std::vector<std::int64_t>{0, 1, 2})),
+      nf::index_error);  // index arrays that do not broadcast
   CHECK_THROWS_AS(x(nf::asarray(std::vector<std::int64_t>{0, 7})) = 1.0, nf::index_error);
   CHECK_THROWS_AS(x(nf::asarray(std::vector<std::int64_t>{0, 1})) = nf::zeros({3}), nf::shape_error);
   CHECK_THROWS_AS(nf::take(x, nf::asarray(std::vector<std::int64_t>{12})), nf::index_error);
@@ -139,7 +140,8 @@ TEST_CASE("a gather fuses with its producers and consumers", "[views][fusion]") 
   }
 }
 
-TEST_CASE("x(mask) = scalar is one kernel and counts nothing; x(idx) = v is one scatter call", "[views][fusion]") {
+TEST_CASE("x(mask) = scalar is one kernel and counts nothing; x(idx) = v is one scatter call",
+          "[views][fusion]") {
   const auto host = ramp(64);
   nf::array x = evaluated(nf::asarray(host, {8, 8}));
   const nf::array before = x;

@@ -29,7 +29,8 @@ node_ptr contiguous_operand(const array& x) {
   return xn;
 }
 
-array library_node(const ir::library_call& c, dtype out, const std::vector<array>& inputs, const shape_t& shape) {
+array library_node(const ir::library_call& c, dtype out, const std::vector<array>& inputs,
+                   const shape_t& shape) {
   std::vector<node_ptr> operands;
   for (const auto& in : inputs) operands.push_back(contiguous_operand(in));
   auto n = make_node(ir::op_code::op_code_library, out, std::move(operands), shape);
@@ -76,7 +77,8 @@ std::pair<std::int64_t, std::int64_t> value_range(const array& x) {
 array checked_indices(const array& idx, std::int64_t n, std::int64_t axis, const char* op) {
   const auto& in = checked(idx, op);
   if (!is_integer(in->dt))
-    throw index_error(std::string(op) + ": arrays used as indices must be of integer (or boolean) type, got " +
+    throw index_error(std::string(op) +
+                      ": arrays used as indices must be of integer (or boolean) type, got " +
                       std::string(dtype_name(in->dt)));
   array i = idx.astype(dtype::int64);
   if (in->size() == 0) return i;
@@ -100,29 +102,39 @@ array gather(const array& src, const std::vector<int>& axes, const std::vector<a
   return finish(std::move(n));
 }
 
-std::vector<array> nonzero_coordinates(const array& mask, const char* op) {
-  const auto& mn = checked(mask, op);
-  if (mn->shape.empty())
-    throw shape_error(std::string(op) + ": calling nonzero on 0d arrays is not allowed (as in NumPy 2); use "
-                                        "atleast_1d first");
-  array m = mn->dt == dtype::bool_ ? mask : not_equal(mask, 0);
-  m.eval();
+array& known_range(array& a, std::int64_t lo, std::int64_t hi) {
+  a.node()->range_known = true;
+  a.node()->range_min = lo;
+  a.node()->range_max = hi;
+  return a;
+}
+
+array true_indices(const array& flags) {
+  array held = flags;
+  held.eval();  // written once, read by both the count and the compaction
   ir::library_call c;
   c.op = ir::library_op::library_op_flatnonzero;
   c.dt = dtype::bool_;
-  c.rows = count_nonzero(m).item<std::int64_t>();  // the result's shape: waits for the device
-  c.length = mn->size();
-  const array flat = library_node(c, dtype::int64, {m}, {c.rows});
+  c.rows = count_nonzero(held).item<std::int64_t>();
+  c.length = held.size();
+  array flat = library_node(c, dtype::int64, {held}, {c.rows});
+  return known_range(flat, 0, std::max<std::int64_t>(c.length - 1, 0));
+}
+
+std::vector<array> nonzero_coordinates(const array& mask, const char* op) {
+  const auto& mn = checked(mask, op);
+  if (mn->shape.empty())
+    throw shape_error(std::string(op) +
+                      ": calling nonzero on 0d arrays is not allowed (as in NumPy 2); use "
+                      "atleast_1d first");
+  const array flat = true_indices(mn->dt == dtype::bool_ ? mask : not_equal(mask, 0));
   std::vector<array> coords;
   const auto strides = ir::contiguous_strides(mn->shape);
   for (std::size_t d = 0; d < mn->shape.size(); ++d) {
     array k = flat;
     if (d + 1 < mn->shape.size()) k = floor_divide(k, strides[d]);
     if (d > 0) k = remainder(k, mn->shape[d]);
-    k.node()->range_known = true;
-    k.node()->range_min = 0;
-    k.node()->range_max = mn->shape[d] - 1;
-    coords.push_back(std::move(k));
+    coords.push_back(std::move(known_range(k, 0, mn->shape[d] - 1)));
   }
   return coords;
 }
@@ -177,10 +189,8 @@ advanced_index resolve(const array& x, const std::vector<index_item>& items, con
         consumed = nd;
         break;
       case index_kind::index_kind_integer: {  // beside arrays, an integer is a 0-d index array
-        auto i = scalar_node(it.integer, dtype::int64, {}, op);
-        i->range_known = true;
-        i->range_min = i->range_max = it.integer;
-        keep(array(std::move(i)));
+        array i(scalar_node(it.integer, dtype::int64, {}, op));
+        keep(known_range(i, it.integer, it.integer));
         break;
       }
       case index_kind::index_kind_array: {
@@ -190,13 +200,14 @@ advanced_index resolve(const array& x, const std::vector<index_item>& items, con
           break;
         }
         if (an->shape.empty())
-          throw index_error(std::string(op) + ": a 0-d boolean index is not supported (NumPy adds an axis there)");
+          throw index_error(std::string(op) +
+                            ": a 0-d boolean index is not supported (NumPy adds an axis there)");
         for (std::size_t k = 0; k < an->shape.size(); ++k)
           if (an->shape[k] != xn->shape[in_dim + k])
             throw index_error(std::string(op) + ": boolean index did not match indexed array along axis " +
                               std::to_string(in_dim + k) + "; size of axis is " +
-                              std::to_string(xn->shape[in_dim + k]) + " but size of corresponding boolean axis is " +
-                              std::to_string(an->shape[k]));
+                              std::to_string(xn->shape[in_dim + k]) +
+                              " but size of corresponding boolean axis is " + std::to_string(an->shape[k]));
         for (auto& c : nonzero_coordinates(it.arr, op)) keep(std::move(c));
         break;
       }
@@ -211,8 +222,10 @@ advanced_index resolve(const array& x, const std::vector<index_item>& items, con
     try {
       r.index_shape = r.axes.empty() ? idx.shape() : broadcast_shapes(r.index_shape, idx.shape(), op);
     } catch (const shape_error&) {
-      throw index_error(std::string(op) + ": shape mismatch: indexing arrays could not be broadcast together "
-                                          "(shapes " + shape_str(r.index_shape) + " and " + shape_str(idx.shape()) + ")");
+      throw index_error(std::string(op) +
+                        ": shape mismatch: indexing arrays could not be broadcast together "
+                        "(shapes " +
+                        shape_str(r.index_shape) + " and " + shape_str(idx.shape()) + ")");
     }
     r.axes.push_back(dim);
   }
@@ -285,7 +298,8 @@ void assign_advanced(array& x, const std::vector<index_item>& items, const array
   for (std::size_t k = 0; k < basic.source.size(); ++k)
     if (basic.source[k].first >= 0) per_axis[k] = c[basic.source[k].first] * basic.source[k].second;
   for (std::size_t k = 0; k < per_axis.size(); ++k)
-    if (std::find(r.axes.begin(), r.axes.end(), static_cast<int>(k)) == r.axes.end()) coeffs.push_back(per_axis[k]);
+    if (std::find(r.axes.begin(), r.axes.end(), static_cast<int>(k)) == r.axes.end())
+      coeffs.push_back(per_axis[k]);
   array offsets = iota(dtype::int64, g, base, 1, coeffs);
   for (std::size_t j = 0; j < r.axes.size(); ++j)
     offsets = add(offsets, multiply(leading(r.indices[j], g), per_axis[r.axes[j]]));

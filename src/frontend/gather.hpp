@@ -28,6 +28,13 @@ std::pair<std::int64_t, std::int64_t> value_range(const array& x);
 array gather(const array& src, const std::vector<int>& axes, const std::vector<array>& idx,
              const shape_t& index_shape);
 
+// Marks an int64 array whose values are known to lie in [lo, hi]: gathers with it skip the check.
+array& known_range(array& a, std::int64_t lo, std::int64_t hi);
+
+// The flat indices (int64, ascending) of the true elements of a bool array: counts them at the call
+// (the result's shape; waits for the device), then compacts them with a library call.
+array true_indices(const array& flags);
+
 // The coordinates of mask's true elements, one int64 array per axis (NumPy's nonzero). Counts
 // them at the call; the coordinates themselves are computed lazily.
 std::vector<array> nonzero_coordinates(const array& mask, const char* op);
@@ -35,6 +42,7 @@ std::vector<array> nonzero_coordinates(const array& mask, const char* op);
 // x's node as a library operand: C-contiguous (a lazy copy of a strided evaluated view).
 node_ptr contiguous_operand(const array& x);
 // A library-call node; its operands go through contiguous_operand.
-array library_node(const ir::library_call& c, dtype out, const std::vector<array>& inputs, const shape_t& shape);
+array library_node(const ir::library_call& c, dtype out, const std::vector<array>& inputs,
+                   const shape_t& shape);
 
 }  // namespace ndfuse::frontend

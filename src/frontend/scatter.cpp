@@ -1,7 +1,7 @@
-// Assignment through a basic index (advanced ones are in gather.cpp): x(idx) = value rebinds x to where(in_region, value_on_x_grid, x).
-// The value is laid onto x's index space by a guarded view (flipped for negative steps, each element
-// repeated |step| times for steps past one), so the whole update is one elementwise node tree that
-// fuses with the producers of x and of the value.
+// Assignment through a basic index (advanced ones are in gather.cpp): x(idx) = value rebinds x to
+// where(in_region, value_on_x_grid, x). The value is laid onto x's index space by a guarded view (flipped for
+// negative steps, each element repeated |step| times for steps past one), so the whole update is one
+// elementwise node tree that fuses with the producers of x and of the value.
 #include <string>
 
 #include "frontend/gather.hpp"

@@ -19,14 +19,6 @@ using frontend::checked;
 
 namespace {
 
-// Marks an int64 array whose values are known to lie in [lo, hi], so gathers with it skip the check.
-array& known_range(array& a, std::int64_t lo, std::int64_t hi) {
-  a.node()->range_known = true;
-  a.node()->range_min = lo;
-  a.node()->range_max = hi;
-  return a;
-}
-
 array sort_along(const array& a, int axis, bool indices, const char* op) {
   const auto& an = checked(a, op);
   const int ax = frontend::normalize_axis(axis, static_cast<std::int64_t>(an->shape.size()), op);
@@ -38,7 +30,7 @@ array sort_along(const array& a, int axis, bool indices, const char* op) {
   c.rows = c.length ? an->size() / c.length : 0;
   c.indices = indices;
   array out = frontend::library_node(c, indices ? dtype::int64 : an->dt, {moved}, moved.shape());
-  if (indices) known_range(out, 0, std::max<std::int64_t>(c.length - 1, 0));
+  if (indices) frontend::known_range(out, 0, std::max<std::int64_t>(c.length - 1, 0));
   return moveaxis(out, -1, ax);
 }
 
@@ -48,7 +40,8 @@ void check_kth(const array& a, const std::vector<std::int64_t>& kth, int axis, c
   const std::int64_t n = an->shape[ax];
   for (auto k : kth)
     if (k < -n || k >= n)
-      throw value_error(std::string(op) + ": kth(=" + std::to_string(k) + ") out of bounds (" + std::to_string(n) + ")");
+      throw value_error(std::string(op) + ": kth(=" + std::to_string(k) + ") out of bounds (" +
+                        std::to_string(n) + ")");
 }
 
 }  // namespace
@@ -88,7 +81,8 @@ array searchsorted_as(const array& a, const array& v, dtype t, std::string_view 
   if (side != "left" && side != "right")
     throw error("searchsorted: side must be 'left' or 'right', got '" + std::string(side) + "'");
   if (a.ndim() != 1)
-    throw shape_error("searchsorted: the sorted array must be 1-dimensional, got shape " + shape_str(a.shape()));
+    throw shape_error("searchsorted: the sorted array must be 1-dimensional, got shape " +
+                      shape_str(a.shape()));
   ir::library_call c;
   c.op = ir::library_op::library_op_searchsorted;
   c.dt = t;
@@ -96,7 +90,7 @@ array searchsorted_as(const array& a, const array& v, dtype t, std::string_view 
   c.length = a.size();
   c.right = side == "right";
   array out = frontend::library_node(c, dtype::int64, {a.astype(t), v.astype(t)}, v.shape());
-  return known_range(out, 0, c.length);
+  return frontend::known_range(out, 0, c.length);
 }
 
 }  // namespace
@@ -131,7 +125,7 @@ sorted_runs runs_of(const array& a, bool equal_nan, const char* op) {
   const array flat = ravel(a);
   r.n = flat.size();
   r.perm = argsort(flat, 0);
-  known_range(r.perm, 0, std::max<std::int64_t>(r.n - 1, 0));
+  frontend::known_range(r.perm, 0, std::max<std::int64_t>(r.n - 1, 0));
   r.sorted = frontend::gather(flat, {0}, {r.perm}, {r.n});
   if (r.n == 0) {
     r.flags = zeros({0}, dtype::bool_);
@@ -140,16 +134,10 @@ sorted_runs runs_of(const array& a, bool equal_nan, const char* op) {
   }
   const array next = r.sorted(slice(1, none)), prev = r.sorted(slice(-1));
   array differs = not_equal(next, prev);
-  if (equal_nan && is_inexact(a.dtype())) differs = logical_and(differs, logical_not(logical_and(isnan(next), isnan(prev))));
+  if (equal_nan && is_inexact(a.dtype()))
+    differs = logical_and(differs, logical_not(logical_and(isnan(next), isnan(prev))));
   r.flags = concatenate({ones({1}, dtype::bool_), differs});
-  r.flags.eval();  // held by r, so written once for both the count and the compaction
-  ir::library_call c;
-  c.op = ir::library_op::library_op_flatnonzero;
-  c.dt = dtype::bool_;
-  c.rows = count_nonzero(r.flags).item<std::int64_t>();  // the result's shape: waits for the device
-  c.length = r.n;
-  r.starts = frontend::library_node(c, dtype::int64, {r.flags}, {c.rows});
-  known_range(r.starts, 0, r.n - 1);
+  r.starts = frontend::true_indices(r.flags);
   return r;
 }
 

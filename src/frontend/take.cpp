@@ -14,24 +14,24 @@ namespace ndfuse {
 
 using frontend::checked;
 
+namespace {
+// take and put read bool indices as the integers 0 and 1 (NumPy casts them to intp), never as a mask.
+array as_indices(const array& indices) {
+  return indices.dtype() == dtype::bool_ ? indices.astype(dtype::int64) : indices;
+}
+}  // namespace
+
+// NumPy's take is a[(:,) * axis + (indices,)].
 array take(const array& a, const array& indices) {
-  const array flat = ravel(a);
-  const array i = frontend::checked_indices(indices, flat.size(), 0, "take");
-  return frontend::gather(flat, {0}, {i}, indices.shape());
+  return index(ravel(a), {as_indices(indices)});
 }
 
 array take(const array& a, const array& indices, int axis) {
   const auto& an = checked(a, "take");
   const int ax = frontend::normalize_axis(axis, static_cast<std::int64_t>(an->shape.size()), "take");
-  const array i = frontend::checked_indices(indices, an->shape[ax], ax, "take");
-  const array g = frontend::gather(a, {ax}, {i}, indices.shape());
-  // The index dims replace `axis` in place.
-  const int nb = static_cast<int>(indices.ndim());
-  std::vector<int> order;
-  for (int k = 0; k < ax; ++k) order.push_back(nb + k);
-  for (int k = 0; k < nb; ++k) order.push_back(k);
-  for (int k = nb + ax; k < static_cast<int>(g.ndim()); ++k) order.push_back(k);
-  return frontend::permute(g, order);
+  std::vector<index_item> items(static_cast<std::size_t>(ax), index_item(all));
+  items.emplace_back(as_indices(indices));
+  return index(a, items);
 }
 
 array take_along_axis(const array& a, const array& indices, int axis) {
@@ -59,13 +59,11 @@ array take_along_axis(const array& a, const array& indices, int axis) {
   for (std::size_t d = 0; d < nd; ++d) {
     axes.push_back(static_cast<int>(d));
     if (static_cast<int>(d) == ax) {
-      idx.push_back(broadcast_to(frontend::checked_indices(indices, an->shape[d], ax, "take_along_axis"), out));
+      idx.push_back(
+          broadcast_to(frontend::checked_indices(indices, an->shape[d], ax, "take_along_axis"), out));
     } else {
       array c = frontend::coordinate(out, d);
-      c.node()->range_known = true;
-      c.node()->range_min = 0;
-      c.node()->range_max = out[d] - 1;
-      idx.push_back(c);
+      idx.push_back(frontend::known_range(c, 0, out[d] - 1));
     }
   }
   return frontend::gather(src, axes, idx, out);
@@ -78,28 +76,23 @@ array take_along_axis(const array& a, const array& indices, none_t) {
   return take(a, indices);
 }
 
+// a.flat[indices] = values: an advanced-index assignment on the flattened a.
 void put(array& a, const array& indices, const array& values) {
   const auto& an = checked(a, "put");
   checked(values, "put");
   if (indices.size() == 0) return;
-  if (values.size() == 0) throw shape_error("put: cannot put an empty array of values at " + shape_str(indices.shape()));
-  const array offsets = ravel(frontend::checked_indices(indices, an->size(), 0, "put"));
+  if (values.size() == 0)
+    throw shape_error("put: cannot put an empty array of values at " + shape_str(indices.shape()));
+  const std::int64_t n = indices.size();
   // values repeat to the indices' length, as NumPy's put repeats them.
-  const array flat_values = ravel(values);
-  array v = flat_values;
-  if (v.size() != offsets.size()) {
-    array repeat_at = remainder(arange(offsets.size()), flat_values.size());
-    repeat_at.node()->range_known = true;
-    repeat_at.node()->range_min = 0;
-    repeat_at.node()->range_max = flat_values.size() - 1;
-    v = frontend::gather(flat_values, {0}, {repeat_at}, {offsets.size()});
+  array v = ravel(values);
+  if (v.size() != n) {
+    array repeat_at = remainder(arange(n), v.size());
+    v = frontend::gather(v, {0}, {frontend::known_range(repeat_at, 0, v.size() - 1)}, {n});
   }
-  ir::library_call c;
-  c.op = ir::library_op::library_op_scatter;
-  c.dt = an->dt;
-  c.rows = offsets.size();
-  c.length = an->size();
-  a = frontend::library_node(c, an->dt, {a, offsets, v.astype(an->dt)}, an->shape);
+  array flat = ravel(a);
+  frontend::assign_advanced(flat, {ravel(as_indices(indices))}, v);
+  a = reshape(flat, an->shape);
 }
 
 array compress(const array& condition, const array& a) {

@@ -20,8 +20,8 @@ namespace {
 template <class F>
 void with_dtype(dtype t, F&& f) {
   switch (t) {
-#define NDFUSE_CASE(D)                          \
-  case dtype::D:                                \
+#define NDFUSE_CASE(D)                            \
+  case dtype::D:                                  \
     f(std::integral_constant<dtype, dtype::D>{}); \
     return;
     NDFUSE_CASE(bool_)
@@ -84,7 +84,8 @@ void sort_rows(const ir::library_call& c, const void* in, void* out) {
       if (c.indices) {
         auto* idx = static_cast<std::int64_t*>(out) + r * n;
         std::iota(idx, idx + n, std::int64_t(0));
-        std::stable_sort(idx, idx + n, [&](std::int64_t a, std::int64_t b) { return order<D>{}(row[a], row[b]); });
+        std::stable_sort(idx, idx + n,
+                         [&](std::int64_t a, std::int64_t b) { return order<D>{}(row[a], row[b]); });
       } else {
         T* dst = static_cast<T*>(out) + r * n;
         std::copy(row, row + n, dst);
@@ -127,7 +128,8 @@ void scatter(const ir::library_call& c, const std::vector<const void*>& in, void
   const char* values = static_cast<const char*>(in[2]);
   // In order, so the last of repeated offsets wins.
   for (std::int64_t j = 0; j < c.rows; ++j)
-    std::memcpy(static_cast<char*>(out) + offsets[j] * static_cast<std::int64_t>(bytes), values + j * bytes, bytes);
+    std::memcpy(static_cast<char*>(out) + offsets[j] * static_cast<std::int64_t>(bytes), values + j * bytes,
+                bytes);
 }
 
 void bincount(const ir::library_call& c, const std::vector<const void*>& in, void* out) {
