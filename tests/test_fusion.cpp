@@ -196,3 +196,20 @@ TEST_CASE("errors are raised where the node is built and leave arrays unchanged"
   nf::array empty_handle;
   CHECK_THROWS_AS(empty_handle + 1, nf::error);
 }
+
+TEST_CASE("a buffer that an unevaluated node outside the plan still reads is not donated", "[fusion]") {
+  // b = a * 2 is read by c (evaluated now) and by d (later, through b, which nobody holds):
+  // c must not take over a's buffer, or d would read c's values.
+  nf::array d;
+  nf::array c;
+  {
+    nf::array a = nf::asarray(std::vector<double>{1, 2, 3});
+    a.eval();
+    nf::array b = a * 2.0;
+    d = nf::sum(b);
+    c = b + 1.0;
+  }  // a and b are held only through c's and d's nodes now
+  c.eval();
+  CHECK(c.to_vector<double>() == std::vector<double>{3, 5, 7});
+  CHECK(d.item<double>() == 12.0);
+}

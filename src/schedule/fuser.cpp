@@ -1,9 +1,10 @@
 // The fuser: DAG -> ordered kernel steps. See plan.hpp for the pass list.
 #include <algorithm>
-#include <cstring>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -31,6 +32,8 @@ void trace_pass(const char* name) {
 struct pending_info {
   node_ptr node;
   int plan_refs = 0;  // references from inputs of pending nodes
+  int root_refs = 0;  // times it is a root of the plan
+  long use = 0;       // its use_count before the plan copied it
   bool target = false;
   // Read through a reshape its leaves' strides cannot express: it must be in memory before the
   // reading kernel starts, so it never shares that kernel.
@@ -59,7 +62,9 @@ void visit(const node_ptr& n, fuse_state& s) {
     return;
   }
   if (s.pending.count(n.get())) return;
-  s.pending[n.get()].node = n;
+  auto& info = s.pending[n.get()];
+  info.use = n.use_count();
+  info.node = n;
   for (const auto& in : n->inputs) {
     if (in->materialized()) {
       s.leaf_refs[in.get()]++;
@@ -83,7 +88,10 @@ void collect_pending(const std::vector<node_ptr>& roots, fuse_state& s) {
 void choose_outputs(const std::vector<node_ptr>& roots, fuse_state& s) {
   trace_pass("choose_outputs");
   for (const auto& r : roots)
-    if (!r->materialized()) s.pending[r.get()].target = true;
+    if (!r->materialized()) {
+      s.pending[r.get()].target = true;
+      s.pending[r.get()].root_refs++;
+    }
   for (auto& [ptr, info] : s.pending)
     if (info.node->handles > 0) info.target = true;
 }
@@ -691,7 +699,7 @@ void classify_indices(plan& p) {
       auto& in = step.inputs[k];
       // A guarded input is read at its own offsets only where the guard holds: never in place.
       step.kernel.inputs[k].cls = step.kernel.inputs[k].by_address() ? ir::index_class::index_class_strided
-                                                                : classify(in.strides, contiguous);
+                                                                     : classify(in.strides, contiguous);
       std::int64_t lo = in.offset, hi = in.offset;
       for (std::size_t d = 0; d < in.strides.size(); ++d) {
         std::int64_t reach = in.strides[d] * (step.collapsed_shape[d] - 1);
@@ -705,10 +713,33 @@ void classify_indices(plan& p) {
   }
 }
 
+// Leaves that a node outside the plan reaches through nodes the plan does not write: that node
+// recomputes from the leaf later (b = a * 2; c = b + 1; d = sum(b): evaluating c must keep a).
+std::unordered_set<const ir::node*> leaves_read_later(const fuse_state& s) {
+  std::unordered_set<const ir::node*> leaves, seen;
+  std::vector<const ir::node*> stack;
+  for (const auto& [ptr, info] : s.pending)
+    if (!info.target && info.use > info.plan_refs + info.root_refs) stack.push_back(ptr);
+  while (!stack.empty()) {
+    const ir::node* n = stack.back();
+    stack.pop_back();
+    if (!seen.insert(n).second) continue;
+    for (const auto& in : n->inputs) {
+      if (in->materialized())
+        leaves.insert(in.get());
+      else if (!s.pending.at(in.get()).target)
+        stack.push_back(in.get());
+    }
+  }
+  return leaves;
+}
+
 // An output may take over an input's buffer when nothing but this step can ever read that input:
-// no handle, no reference from outside the plan, read flat here and by no other step.
+// no handle, no reference from outside the plan (directly or through an unwritten node), read flat
+// here and by no other step.
 void choose_donations(fuse_state& s, plan& p) {
   trace_pass("choose_donations");
+  std::optional<std::unordered_set<const ir::node*>> read_later;  // computed for the first candidate only
   for (auto& step : p.steps) {
     step.donor.assign(step.outputs.size(), -1);
     if (step.kernel.reduction || step.library) continue;  // outputs and inputs differ in size or layout
@@ -727,6 +758,8 @@ void choose_donations(fuse_state& s, plan& p) {
         auto same_leaf = [&](const strided_leaf& other) { return other.node == leaf; };
         if (std::count_if(step.inputs.begin(), step.inputs.end(), same_leaf) != 1) continue;
         if (s.leaf_use.at(leaf.get()) != s.leaf_refs[leaf.get()]) continue;
+        if (!read_later) read_later = leaves_read_later(s);
+        if (read_later->count(leaf.get())) continue;
         step.donor[o] = static_cast<int>(k);
         taken[k] = true;
         break;
