@@ -164,3 +164,17 @@ TEST_CASE("x(mask) = scalar is one kernel and counts nothing; x(idx) = v is one 
   const auto unchanged = before.to_vector<double>();
   for (std::size_t i = 0; i < host.size(); ++i) REQUIRE(unchanged[i] == host[i]);
 }
+
+TEST_CASE("a view of a reduction's epilogue value is read from memory, not from the epilogue",
+          "[views][fusion]") {
+  // m = max over axis 0; y = m * 2 would join m's epilogue; flip(y) + m reads y at other indices,
+  // so it must read y once written, not recompute it from the reduction's value at its own index.
+  const std::vector<double> host{3, 9, 1, 7, 4, 2, 8, 5};  // (2, 4)
+  nf::array x = evaluated(nf::asarray(host, {2, 4}));
+  nf::array m = nf::max(x, 0);
+  nf::array z = nf::flip(m * 2.0, 0) + m;
+  const std::vector<double> mh{4, 9, 8, 7};
+  const auto got = z.to_vector<double>();
+  REQUIRE(got.size() == 4);
+  for (std::size_t i = 0; i < 4; ++i) REQUIRE(got[i] == mh[3 - i] * 2.0 + mh[i]);
+}

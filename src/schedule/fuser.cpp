@@ -42,6 +42,9 @@ struct pending_info {
   // The reduce (or scan) node whose kernel computes this node: the node itself, or, for an
   // elementwise node of the reduction's output shape fed by it, the kernel's epilogue.
   const ir::node* home = nullptr;
+  // The reduction whose output this node reads at other indices than its own (through a view or a
+  // gather, perhaps further up): it can never join that reduction's epilogue.
+  const ir::node* shifted = nullptr;
 };
 
 // What the passes share. Nodes are keyed by address; `order` is a topological order of the
@@ -130,16 +133,25 @@ void attach_epilogues(fuse_state& s) {
         if (!in->materialized()) s.pending.at(in.get()).target = true;
       continue;
     }
+    // A view or a gather reads its input at other indices than its own: never an epilogue, which
+    // computes each output from the reduction's value at that output only.
+    const bool remaps = n->op == ir::op_code::op_code_view || n->op == ir::op_code::op_code_gather;
     const ir::node* home = nullptr;
-    // A view reads its input at other indices than its own: never the epilogue's one output.
-    bool single = n->op != ir::op_code::op_code_view;
-    for (const auto& in : n->inputs)
-      if (auto* i = homed_input(in)) {
-        single = single && (!home || home == i->home);
-        home = i->home;
+    bool single = !remaps;
+    for (const auto& in : n->inputs) {
+      if (in->materialized()) continue;
+      const auto& i = s.pending.at(in.get());
+      if (i.home) {
+        single = single && (!home || home == i.home);
+        home = i.home;
+        if (remaps) info.shifted = i.home;
+      } else if (i.shifted) {
+        info.shifted = i.shifted;
       }
+    }
     if (!home) continue;
-    if (single && home->op == ir::op_code::op_code_reduce && n->shape == home->shape) {
+    if (single && info.shifted != home && home->op == ir::op_code::op_code_reduce &&
+        n->shape == home->shape) {
       info.home = home;
       continue;
     }
