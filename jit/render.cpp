@@ -151,7 +151,10 @@ std::string header_comment(const ir::kernel_ir& k, const std::string& name) {
   os << "//   index:   " << k.ndim << "-d collapsed shape, " << (k.index_64 ? "64" : "32")
      << "-bit indices, grid-stride loop\n//   access:  ";
   const int w = vector_width(k);
-  if (!vectorized(k))
+  if (k.tile_dim >= 0)
+    os << "32 x 32 tiles over dims " << k.tile_dim << " and " << k.ndim - 1
+       << ", transposed inputs staged in shared memory\n";
+  else if (!vectorized(k))
     os << "multi-index per element for the broadcast/strided operands\n";
   else if (w > 1)
     os << "vectorized, " << w << " elements per thread and step (16-byte accesses), then a scalar tail\n";
@@ -196,27 +199,6 @@ std::string element_function(const ir::kernel_ir& k, const std::string& name) {
   return os.str();
 }
 
-// Arguments of one element-function call; `load` gives the expression reading input i, `affine`
-// the affine index of iota i.
-template <class Load, class Out, class Affine>
-std::string element_call(const ir::kernel_ir& k, const std::string& name, Out&& out, Load&& load,
-                         Affine&& affine) {
-  std::string s = name + "_element(";
-  bool first = true;
-  auto arg = [&](const std::string& a) {
-    s += (first ? "" : ", ") + a;
-    first = false;
-  };
-  for (std::size_t o = 0; o < k.outputs.size(); ++o) arg(out(int(o)));
-  for (std::size_t i = 0; i < k.inputs.size(); ++i) arg(load(int(i)));
-  for (std::size_t i = 0; i < k.scalars.size(); ++i) arg(numbered("s", i));
-  for (std::size_t i = 0; i < k.iotas.size(); ++i) {
-    arg(numbered("it", i));
-    arg(affine(int(i)));
-  }
-  return s + ")";
-}
-
 // All inputs and iotas flat: a 16-byte vector loop over whole vectors, then a scalar loop for the
 // tail (or for everything when some array is not aligned for vector access).
 std::string vectorized_body(const ir::kernel_ir& k, const std::string& name, const std::string& idx) {
@@ -232,15 +214,22 @@ std::string vectorized_body(const ir::kernel_ir& k, const std::string& name, con
       os << (first ? "" : " && ") << "nf_aligned<" << w * itemsize(k.outputs[o].dt) << ">(out" << o << ")";
       first = false;
     }
-    for (std::size_t i = 0; i < k.inputs.size(); ++i)
-      os << " && nf_aligned<" << w * itemsize(k.inputs[i].dt) << ">(in" << i << ")";
-    os << ") {\n"
-       << "    const " << idx << " nvec = n / " << ws << ";\n"
+    os << ") {\n";
+    if (!k.inputs.empty()) {
+      os << "    // An input at an offset that is not a multiple of " << ws
+         << " elements (a[1:]) is read one element at a time.\n    const bool";
+      for (std::size_t i = 0; i < k.inputs.size(); ++i)
+        os << (i ? "," : "") << " wide" << i << " = nf_aligned<" << w * itemsize(k.inputs[i].dt) << ">(in"
+           << i << ")";
+      os << ";\n";
+    }
+    os << "    const " << idx << " nvec = n / " << ws << ";\n"
        << "    for (" << idx << " v = first; v < nvec; v += step) {\n"
        << "      const " << idx << " i = v * " << ws << ";\n";
     for (std::size_t i = 0; i < k.inputs.size(); ++i)
-      os << "      const nf_vec<" << cuda_type(k.inputs[i].dt) << ", " << ws << "> x" << i
-         << " = nf_load_vec<" << ws << ">(in" << i << " + i);\n";
+      os << "      const nf_vec<" << cuda_type(k.inputs[i].dt) << ", " << ws << "> x" << i << " = wide" << i
+         << " ? nf_load_vec<" << ws << ">(in" << i << " + i) : nf_load_elements<" << ws << ">(in" << i
+         << " + i);\n";
     for (std::size_t o = 0; o < k.outputs.size(); ++o)
       os << "      nf_vec<" << cuda_type(k.outputs[o].dt) << ", " << ws << "> y" << o << ";\n";
     os << "#pragma unroll\n"
@@ -257,7 +246,7 @@ std::string vectorized_body(const ir::kernel_ir& k, const std::string& name, con
        << "    tail = nvec * " << ws << ";\n"
        << "  }\n"
        << "  // Scalar path: the last n % " << ws
-       << " elements, or all of them when an array is misaligned.\n";
+       << " elements, or all of them when an output is misaligned.\n";
   }
   os << "  for (" << idx << " i = " << (w > 1 ? "tail + first" : "first") << "; i < n; i += step)\n"
      << "    "
@@ -332,8 +321,12 @@ std::string kernel_code(const ir::kernel_ir& k, const std::string& name) {
   std::ostringstream os;
   os << header_comment(k, name) << '\n'
      << element_function(k, name) << '\n'
-     << kernel_signature(k, name) << " {\n"
-     << "  const " << idx << " first = " << widen << "blockIdx.x * blockDim.x + threadIdx.x;\n"
+     << kernel_signature(k, name) << " {\n";
+  if (k.tile_dim >= 0) {
+    os << tiled_body(k, name, idx, off) << "}\n";
+    return os.str();
+  }
+  os << "  const " << idx << " first = " << widen << "blockIdx.x * blockDim.x + threadIdx.x;\n"
      << "  const " << idx << " step = " << widen << "gridDim.x * blockDim.x;\n"
      << (vectorized(k) ? vectorized_body(k, name, idx) : strided_body(k, name, idx, off)) << "}\n";
   return os.str();

@@ -1,10 +1,11 @@
-// Pieces the elementwise renderer (render.cpp) and the reduction renderer (render_reduce.cpp)
-// share: SSA value names, instruction expressions and the kernel signature.
+// Pieces the elementwise renderers (render.cpp, render_tiled.cpp) and the reduction renderer
+// (render_reduce.cpp) share: SSA value names, instruction expressions and the kernel signature.
 #pragma once
 #include <sstream>
 #include <string>
 
 #include "ir/kernel_ir.hpp"
+#include "jit/cuda_ops.hpp"
 
 namespace ndfuse::jit {
 
@@ -23,5 +24,29 @@ std::string input_param(const ir::kernel_ir& k, int i);
 std::string input_arg(const ir::kernel_ir& k, int i, const std::string& linear);
 std::string include_line();
 std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& name);
+// The body of a tiled elementwise kernel (kernel_ir::tile_dim >= 0): render_tiled.cpp.
+std::string tiled_body(const ir::kernel_ir& k, const std::string& name, const std::string& idx,
+                       const std::string& off);
+
+// Arguments of one element-function call; `load` gives the expression reading input i, `affine`
+// the affine index of iota i.
+template <class Load, class Out, class Affine>
+std::string element_call(const ir::kernel_ir& k, const std::string& name, Out&& out, Load&& load,
+                         Affine&& affine) {
+  std::string s = name + "_element(";
+  bool first = true;
+  auto arg = [&](const std::string& a) {
+    s += (first ? "" : ", ") + a;
+    first = false;
+  };
+  for (std::size_t o = 0; o < k.outputs.size(); ++o) arg(out(int(o)));
+  for (std::size_t i = 0; i < k.inputs.size(); ++i) arg(load(int(i)));
+  for (std::size_t i = 0; i < k.scalars.size(); ++i) arg(numbered("s", i));
+  for (std::size_t i = 0; i < k.iotas.size(); ++i) {
+    arg(numbered("it", i));
+    arg(affine(int(i)));
+  }
+  return s + ")";
+}
 
 }  // namespace ndfuse::jit

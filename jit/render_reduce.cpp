@@ -114,7 +114,11 @@ std::string combine_code(const ir::kernel_ir& k, const std::string& name) {
      << "struct " << name << "_combine {\n"
      << "  __device__ __forceinline__ " << acc << " operator()(const " << acc << " a, const " << acc
      << " b) const {\n"
-     << "    return " << fill_template(cuda_template(r.combine), operands, 2) << ";\n"
+     << "    return "
+     << (r.combine == ir::op_code::op_code_multiply && is_complex(r.acc_dt)
+             ? std::string("nf_prod_fold(a, b)")
+             : fill_template(cuda_template(r.combine), operands, 2))
+     << ";\n"
      << "  }\n};\n";
   return os.str();
 }

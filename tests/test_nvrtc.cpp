@@ -47,6 +47,7 @@ constexpr int test_sm = 90;
 constexpr index_class flat = index_class::index_class_flat;
 constexpr index_class broadcast = index_class::index_class_broadcast;
 constexpr index_class strided = index_class::index_class_strided;
+constexpr index_class transposed = index_class::index_class_transposed;
 
 std::vector<dtype> all_dtypes() {
   std::vector<dtype> out;
@@ -75,6 +76,14 @@ struct ir_builder {
     auto i = make(op_code::op_code_buffer, t, "buffer");
     i.slot = static_cast<int>(k.inputs.size());
     k.inputs.push_back({t, c});
+    return push(i);
+  }
+  // An input read only where `guard` holds (concatenate, pad): the element code gets its address.
+  int guarded_input(dtype t, int guard) {
+    auto i = make(op_code::op_code_buffer, t, "buffer");
+    i.slot = static_cast<int>(k.inputs.size());
+    i.args[0] = guard;
+    k.inputs.push_back({t, strided, true});
     return push(i);
   }
   int scalar(dtype t) {
@@ -273,6 +282,25 @@ TEST_CASE("every index class over ndim 1..4 with 32- and 64-bit indexing compile
                           {one.input(dtype::complex64, c)}));
         p.kernels.emplace_back(kname(std::string(ir::index_class_name(c)) + "_" + tag), std::move(one.k));
       }
+      // Tiled over (tile_dim, last): two transposed inputs of different sizes staged in shared
+      // memory, next to a flat, a strided and a guarded input and a strided iota.
+      for (int tile = 0; tile + 1 < nd; ++tile) {
+        ir_builder t(nd, wide);
+        t.k.tile_dim = tile;
+        const int h = t.input(dtype::float16, transposed);
+        const int z = t.input(dtype::complex128, transposed);
+        const int f = t.input(dtype::float64, flat);
+        const int g = t.input(dtype::bool_, strided);
+        const int it = t.iota(dtype::float64, strided);
+        const int guard = t.op(op_code::op_code_greater, dtype::bool_, dtype::float64, {f, it});
+        const int sum =
+            t.op(op_code::op_code_add, dtype::float64, dtype::float64,
+                 {t.op(op_code::op_code_add, dtype::float64, dtype::float64, {t.cast(h, dtype::float64), f}),
+                  t.guarded_input(dtype::float64, guard)});
+        t.output(t.where(g, sum, it));
+        t.output(t.op(op_code::op_code_negative, dtype::complex128, dtype::complex128, {z}));
+        p.kernels.emplace_back(kname("tiled_" + std::to_string(tile) + "_" + tag), std::move(t.k));
+      }
     }
   }
   // Flat kernels with a flat iota and mixed widths: the vector path with several element sizes.
@@ -438,6 +466,9 @@ TEST_CASE("plans from the frontend compile: broadcast, strided views, creation o
   nf::array c = evaluated(std::vector<double>(12, 0.5), {3, 4});
   nf::array t = strided_view(a, {4, 3, 2}, {1, 4, 12}, 0);   // a.transpose()
   nf::array s = strided_view(a, {2, 2, 2}, {12, 8, -2}, 7);  // steps and a negative stride
+  nf::array big = evaluated(std::vector<double>(40 * 37, 1.0), {40, 37});
+  nf::array c3 = evaluated(std::vector<double>(37 * 40 * 2, 1.0), {37, 40, 2});
+  nf::array big3 = evaluated(std::vector<double>(3 * 20 * 33, 1.0), {3, 20, 33});
   std::vector<nf::array> cases = {
       a.astype(nf::float32) * c + 1,                // broadcast input (zero and contiguous strides)
       a * b,                                        // broadcast along a middle axis: strided
@@ -446,6 +477,8 @@ TEST_CASE("plans from the frontend compile: broadcast, strided views, creation o
       nf::eye(5, 7, 1, nf::int32) + 1,              // eye: an iota with equals
       nf::linspace(0.0, 1.0, 11) * nf::arange(11),  // flat iotas only
       nf::exp(a.astype(nf::complex64)) * b,         // complex math, broadcast
+      big.T().astype(nf::float32) + c3(nf::all, nf::all, 1) * 2,  // tiled: transposed + strided
+      nf::transpose(big3, {0, 2, 1})(nf::all, nf::all, nf::slice(nf::none, nf::none, -1)).copy(),
   };
   std::vector<std::string> seen_classes;
   for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -455,7 +488,7 @@ TEST_CASE("plans from the frontend compile: broadcast, strided views, creation o
     for (const auto& in : plan.steps[0].kernel.inputs) seen_classes.push_back(ir::index_class_name(in.cls));
     CHECK(nf::jit::compile_check(cases[i], test_sm) == 1);
   }
-  for (const char* cls : {"flat", "broadcast", "strided"}) {
+  for (const char* cls : {"flat", "broadcast", "strided", "transposed"}) {
     INFO("index class " << cls);
     CHECK(std::count(seen_classes.begin(), seen_classes.end(), cls) > 0);
   }

@@ -178,3 +178,36 @@ TEST_CASE("a view of a reduction's epilogue value is read from memory, not from 
   REQUIRE(got.size() == 4);
   for (std::size_t i = 0; i < 4; ++i) REQUIRE(got[i] == mh[3 - i] * 2.0 + mh[i]);
 }
+
+TEST_CASE("a transposed operand fuses into arithmetic: one tiled kernel, exact values", "[views][fusion]") {
+  // Ragged edges on both tile dims (32-wide tiles), and an inner dim left over by the 3-d case.
+  const std::int64_t r = 70, c = 45;
+  const auto ha = ramp(r * c), hb = ramp(c * r);
+  nf::array a = evaluated(nf::asarray(ha, {r, c}));
+  nf::array b = evaluated(nf::asarray(hb, {c, r}));
+  nf::reset_stats();
+  nf::array y = a.T() * 2.0 + b;
+  CHECK(nf::explain(y).find("transposed") != std::string::npos);
+  const auto got = y.to_vector<double>();
+  CHECK(nf::stats().kernels_launched == 1);
+  REQUIRE(got.size() == std::size_t(r * c));
+  for (std::int64_t i = 0; i < c; ++i)
+    for (std::int64_t j = 0; j < r; ++j) REQUIRE(got[i * r + j] == ha[j * c + i] * 2.0 + hb[i * r + j]);
+
+  // z[i, j, k] = x[i, k, n2 - 1 - j]: the unit stride of x is along z's dim 1, reversed.
+  const std::int64_t n0 = 3, n1 = 50, n2 = 33;
+  const auto hx = ramp(n0 * n1 * n2);
+  nf::array x = evaluated(nf::asarray(hx, {n0, n1, n2}));
+  nf::array z = nf::transpose(x, {0, 2, 1})(nf::all, nf::slice(nf::none, nf::none, -1)) - 1.0;
+  CHECK(nf::explain(z).find("transposed") != std::string::npos);
+  const auto gz = z.to_vector<double>();
+  REQUIRE(gz.size() == std::size_t(n0 * n1 * n2));
+  for (std::int64_t i = 0; i < n0; ++i)
+    for (std::int64_t j = 0; j < n2; ++j)
+      for (std::int64_t k = 0; k < n1; ++k)
+        REQUIRE(gz[(i * n2 + j) * n1 + k] == hx[(i * n1 + k) * n2 + (n2 - 1 - j)] - 1.0);
+
+  // A small transpose stays a plain strided read: tiles of 32 would leave most threads idle.
+  nf::array s = evaluated(nf::asarray(ramp(12), {3, 4}));
+  CHECK(nf::explain(s.T() + 1.0).find("transposed") == std::string::npos);
+}

@@ -9,6 +9,7 @@
 // folds the partials in block order and runs the epilogue: one launch, same bits on every run.
 #ifndef NF_REDUCE_CUH
 #define NF_REDUCE_CUH
+#include "nf_arith.cuh"
 #include "nf_compare.cuh"
 #include "nf_types.cuh"
 
@@ -21,6 +22,17 @@ struct nf_reduce_args {
   unsigned long long vec;    // > 1: elements per 16-byte load of the vector path (the host checked
                              // alignment and that n_red is a multiple); 1: scalar loads
 };
+
+// The complex product fold. NumPy starts a product from the first element, while this fold starts
+// lanes and empty parts from the identity 1+0j; multiplying that in is not exact for infinities
+// ((-inf+0j) * (1+0j) has imaginary part -inf*0 = NaN), so a factor equal to the identity is
+// skipped instead.
+template <class T>
+__device__ __forceinline__ T nf_prod_fold(T a, T b) {
+  if (b.re == 1 && b.im == 0) return a;
+  if (a.re == 1 && a.im == 0) return b;
+  return nf_multiply(a, b);
+}
 
 // --- Arg reductions: the value and its index travel together -------------------------------------
 template <class T>

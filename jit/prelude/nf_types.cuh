@@ -299,6 +299,15 @@ __device__ __forceinline__ nf_vec<T, N> nf_load_vec(const T* p) {
   u.raw = *reinterpret_cast<const raw_t*>(p);
   return u.vec;
 }
+// The same elements from an address not aligned for one wide access (a view at an odd offset, such
+// as a[1:]): N loads of one element each, still coalesced across the warp.
+template <int N, class T>
+__device__ __forceinline__ nf_vec<T, N> nf_load_elements(const T* p) {
+  nf_vec<T, N> x;
+#pragma unroll
+  for (int l = 0; l < N; ++l) x.v[l] = p[l];
+  return x;
+}
 template <int N, class T>
 __device__ __forceinline__ void nf_store_vec(T* p, const nf_vec<T, N>& x) {
   typedef typename nf_raw_of<sizeof(T) * N>::type raw_t;

@@ -10,6 +10,8 @@ const char* index_class_name(index_class c) {
       return "broadcast";
     case index_class::index_class_strided:
       return "strided";
+    case index_class::index_class_transposed:
+      return "transposed";
   }
   return "?";
 }
@@ -60,6 +62,7 @@ std::string kernel_ir::key() const {
   auto put = [&k](auto v) { k.append(reinterpret_cast<const char*>(&v), sizeof v); };
   put(ndim);
   put(static_cast<std::uint8_t>(index_64));
+  put(tile_dim);
   put(static_cast<std::uint16_t>(inputs.size()));
   for (const auto& in : inputs) {
     put(in.dt);

@@ -17,6 +17,10 @@ enum class index_class : std::uint8_t {
   index_class_flat,       // contiguous in iteration order: offset == linear index
   index_class_broadcast,  // contiguous in iteration order except for zero-stride (broadcast) dims
   index_class_strided,    // any strides, negative included
+  // Strided with unit stride along kernel_ir::tile_dim and not along the last dim (a transposed
+  // read): a tiled kernel stages it through shared memory, so that its loads run along tile_dim
+  // and the output's stores along the last dim, both coalesced.
+  index_class_transposed,
 };
 const char* index_class_name(index_class c);
 
@@ -87,6 +91,9 @@ struct kernel_ir {
   std::vector<instr> code;
   std::vector<kernel_output> outputs;  // contiguous, in iteration order (reductions: over kept dims)
   std::optional<kernel_reduction> reduction;
+  // >= 0: an elementwise kernel walks its iteration space in 32 x 32 tiles over (tile_dim, ndim-1),
+  // for its index_class_transposed inputs.
+  std::int32_t tile_dim = -1;
 
   // Canonical text of the structure: the cache key. Sizes and scalar values never enter it.
   std::string key() const;

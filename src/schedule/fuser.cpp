@@ -700,6 +700,35 @@ ir::index_class classify(const std::vector<std::int64_t>& strides,
   return ir::index_class::index_class_strided;
 }
 
+// A transposed read (x.T() copied, or fused into arithmetic) strided along the output's last dim
+// touches one element per 32-byte sector per thread; a tiled kernel reads it along its unit-stride
+// dim instead, through shared memory. Both tile dims need some extent for the tiles to fill, and
+// the tiles of one block share a budget of shared memory (the rest stay plain strided reads).
+constexpr std::int64_t tile_min_extent = 16;
+constexpr std::size_t tile_shared_budget = 40 * 1024;
+
+void choose_tiling(kernel_step& step) {
+  auto& k = step.kernel;
+  k.tile_dim = -1;
+  const int last = k.ndim - 1;
+  if (k.reduction || last < 1 || step.collapsed_shape[last] < tile_min_extent) return;
+  std::size_t shared = 0;
+  for (std::size_t i = 0; i < step.inputs.size(); ++i) {
+    auto& in = k.inputs[i];
+    const auto& strides = step.inputs[i].strides;
+    if (in.cls != ir::index_class::index_class_strided || in.by_address() || std::abs(strides[last]) == 1)
+      continue;
+    int unit = -1;
+    for (int d = 0; d < last && unit < 0; ++d)
+      if (std::abs(strides[d]) == 1 && step.collapsed_shape[d] >= tile_min_extent) unit = d;
+    const std::size_t bytes = 32 * 33 * itemsize(in.dt);
+    if (unit < 0 || (k.tile_dim >= 0 && unit != k.tile_dim) || shared + bytes > tile_shared_budget) continue;
+    k.tile_dim = unit;
+    in.cls = ir::index_class::index_class_transposed;
+    shared += bytes;
+  }
+}
+
 void classify_indices(plan& p) {
   trace_pass("classify_indices");
   constexpr std::int64_t int32_limit = std::int64_t(1) << 31;
@@ -722,6 +751,7 @@ void classify_indices(plan& p) {
     for (std::size_t k = 0; k < step.iotas.size(); ++k)
       step.kernel.iotas[k] = classify(step.iotas[k].coeffs, contiguous);
     step.kernel.index_64 = wide;
+    choose_tiling(step);
   }
 }
 

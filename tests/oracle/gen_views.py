@@ -264,6 +264,11 @@ SPECS = {
                 "transpose:1,0,2 | reshape:-1", "index::,::-1 | transpose:2,1,0 | reshape:8,3",
                 "index:...,1:3 | reshape:-1", "index:...,::2 | reshape:2,6 | index:::-1",
                 "swapaxes:1;2 | flip:1 | diagonal:0;0;2"],
+    # Big enough for the CUDA backend's tiled transpose (tiles of 32 with ragged edges).
+    (40, 37): ["T | copy", "transpose | ascontiguousarray", "index:::-1,1: | T | copy", "T | index:3:,::-2 | copy",
+               "T | flip:1 | copy", "rot90:1;0,1 | copy"],
+    (3, 20, 33): ["transpose:0,2,1 | copy", "transpose:1,2,0 | copy", "transpose:2,1,0 | copy",
+                  "swapaxes:1;2 | index:::-1 | copy", "transpose:2,0,1 | reshape:33,60"],
     (4, 1, 3): ["squeeze", "squeeze:1", "squeeze:0", "squeeze:-2", "broadcast_to:2,4,5,3",
                 "broadcast_to:4,2,3", "broadcast_to:4,1,3", "index::,0", "reshape:12",
                 "transpose | squeeze", "broadcast_to:4,6,3 | reshape:4,18", "broadcast_to:4,6,3 | T | reshape:-1"],
