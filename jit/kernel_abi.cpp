@@ -148,13 +148,20 @@ reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64
   return c;
 }
 
-launch_config launch_dims(const ir::kernel_ir& k, std::int64_t n, int sm_count) {
-  const std::int64_t per_thread = vector_width(k);
-  const std::int64_t threads = (n + per_thread - 1) / per_thread;
-  const std::int64_t blocks = (threads + block_threads - 1) / block_threads;
-  const std::int64_t cap = std::int64_t(std::max(sm_count, 1)) * blocks_per_sm;
+launch_config launch_dims(const ir::kernel_ir& k, const shape_t& shape) {
+  const std::int64_t n = ir::shape_size(shape);
+  std::int64_t blocks;
+  if (k.tile_dim >= 0 && n > 0) {
+    // One block per 32 x 32 tile (ragged edge tiles included).
+    const std::int64_t p = shape.at(k.tile_dim), l = shape.back();
+    blocks = n / (p * l) * ((p + 31) / 32) * ((l + 31) / 32);
+  } else {
+    const std::int64_t per_thread = vector_width(k);
+    const std::int64_t threads = (n + per_thread - 1) / per_thread;
+    blocks = (threads + block_threads - 1) / block_threads;
+  }
   launch_config c;
-  c.grid = static_cast<unsigned>(std::clamp<std::int64_t>(blocks, 1, cap));
+  c.grid = static_cast<unsigned>(std::clamp<std::int64_t>(blocks, 1, max_grid));
   return c;
 }
 

@@ -42,7 +42,7 @@
 namespace ndfuse::jit {
 
 inline constexpr int block_threads = 256;
-// Resident 256-thread blocks per SM on sm_90 at full occupancy; the grid never needs more.
+// Resident 256-thread blocks per SM on sm_90 at full occupancy (reductions size their grids by it).
 inline constexpr int blocks_per_sm = 8;
 
 // A kernel whose inputs and iotas are all flat moves its flat arrays with 16-byte vector loads and
@@ -58,8 +58,12 @@ struct launch_config {
   unsigned grid = 1;
   unsigned block = block_threads;
 };
-// Enough blocks to cover n elements once, capped at a full device of resident blocks.
-launch_config launch_dims(const ir::kernel_ir& k, std::int64_t n, int sm_count);
+// Enough blocks to cover the iteration space once: each thread takes one element (or one vector,
+// or 4 elements of a 32 x 32 tile) and exits. A grid capped at one device of resident blocks, each
+// looping, measured 7% slower than this on an H100 (2 GB copy-like kernels, scratch experiment);
+// the grid-stride loop only matters past max_grid blocks.
+inline constexpr std::int64_t max_grid = 0x7fffffff;
+launch_config launch_dims(const ir::kernel_ir& k, const shape_t& shape);
 
 enum class param_role : std::uint8_t {
   param_role_count,

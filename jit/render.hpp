@@ -6,7 +6,8 @@
 // A rendered kernel has: a header comment (name, operands, index scheme), an element function with
 // one line per SSA instruction commented with the DAG node it computes, and an extern "C"
 // __global__ kernel running a grid-stride loop: 16-byte vector loads and stores plus a scalar tail
-// when every input is flat, multi-indices over the collapsed shape otherwise.
+// when every input is flat, 32 x 32 shared-memory tiles when some input is transposed
+// (render_tiled.cpp), multi-indices over the collapsed shape otherwise.
 #pragma once
 #include <string>
 #include <vector>

@@ -393,9 +393,14 @@ TEST_CASE("launch shape: vector width and grid size", "[nvrtc]") {
                       {seed.input(dtype::float64), seed.scalar(dtype::float64)}));
   CHECK(jit::vectorized(seed.k));
   CHECK(jit::vector_width(seed.k) == 2);
-  CHECK(jit::launch_dims(seed.k, 1000, 132).grid == 2);  // 500 threads of 2 elements
-  CHECK(jit::launch_dims(seed.k, std::int64_t(1) << 28, 132).grid == 132u * jit::blocks_per_sm);
-  CHECK(jit::launch_dims(seed.k, 1, 132).block == unsigned(jit::block_threads));
+  CHECK(jit::launch_dims(seed.k, {1000}).grid == 2);  // 500 threads of 2 elements
+  CHECK(jit::launch_dims(seed.k, {std::int64_t(1) << 28}).grid == (1u << 27) / jit::block_threads);
+  CHECK(jit::launch_dims(seed.k, {0}).grid == 1);
+  CHECK(jit::launch_dims(seed.k, {1}).block == unsigned(jit::block_threads));
+  ir_builder tiled(3);
+  tiled.k.tile_dim = 1;
+  tiled.output(tiled.input(dtype::float32, transposed));
+  CHECK(jit::launch_dims(tiled.k, {3, 40, 70}).grid == 3 * 2 * 3);  // one block per tile, edges included
 
   ir_builder bytes;
   bytes.output(
