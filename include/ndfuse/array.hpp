@@ -138,6 +138,7 @@ class array {
   array transpose() const;
   array transpose(const std::vector<int>& axes) const;
   array T() const;  // the transpose, NumPy's .T
+  array dot(const array& other) const;  // nf::dot(*this, other)
   array swapaxes(int a, int b) const;
   array squeeze(axes axis = {}) const;
   array diagonal(std::int64_t offset = 0, int axis1 = 0, int axis2 = 1) const;

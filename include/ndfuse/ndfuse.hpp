@@ -9,6 +9,7 @@
 #include "ndfuse/index.hpp"
 #include "ndfuse/io.hpp"
 #include "ndfuse/jit.hpp"
+#include "ndfuse/linalg.hpp"
 #include "ndfuse/manipulation.hpp"
 #include "ndfuse/math.hpp"
 #include "ndfuse/reduce.hpp"

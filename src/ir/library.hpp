@@ -2,8 +2,9 @@
 // scattering to computed addresses). The fuser gives each its own plan step; the backend runs it
 // with a routine of its own (CUB on CUDA, std algorithms on the thread pool on the CPU).
 //
-// Every input is a materialized buffer in C order (the fuser writes a lazy input first); pointers
-// passed to the backend already include the input's offset. Each call writes one new C-order output.
+// Every input is a materialized buffer, in C order unless the call says otherwise (gemm); the fuser
+// writes a lazy input first. Pointers passed to the backend already include the input's offset.
+// Each call writes one new C-order output.
 #pragma once
 #include <cstdint>
 
@@ -33,8 +34,30 @@ enum class library_op : std::uint8_t {
   // weights. Output: `length` bins, each the count (int64) or the weight sum (float64) of the
   // values equal to its index. Sums follow a fixed order: the same bits on every run.
   library_op_bincount,
+  // Matrix products (BLAS on the CPU, cuBLAS on CUDA): inputs[0] = A, inputs[1] = B, both of
+  // dtype `dt` (float16, float32, float64, complex64, complex128), strided as `gemm` says (the
+  // pointers need not be C-order: a transposed view of a buffer is read in place). Output: the
+  // C-order `gemm.batch` x m x n products alpha * op(A) @ op(B), of dtype `dt`.
+  library_op_gemm,
 };
 const char* library_op_name(library_op op);
+
+// How a gemm reads one operand's (rows x cols) matrices. Row-major (transposed false): element
+// (i, j) of matrix b at b * batch_stride + i * ld + j; transposed: at b * batch_stride + i + j * ld
+// (a transposed view of a C-order buffer). conjugated (complex, transposed only: BLAS's 'C') reads
+// the complex conjugate. batch_stride 0 broadcasts one matrix over the batch.
+struct gemm_operand {
+  bool transposed = false;
+  bool conjugated = false;
+  std::int64_t ld = 0;
+  std::int64_t batch_stride = 0;
+};
+
+struct gemm_params {
+  std::int64_t batch = 1, m = 0, n = 0, k = 0;  // A is m x k, B is k x n
+  gemm_operand a, b;
+  double alpha_re = 1, alpha_im = 0;
+};
 
 struct library_call {
   library_op op = library_op::library_op_sort;
@@ -44,6 +67,7 @@ struct library_call {
   bool indices = false;   // sort: write the permutation rather than the keys
   bool right = false;     // searchsorted: side="right"
   bool weighted = false;  // bincount: inputs[1] holds weights
+  gemm_params gemm;       // gemm
 };
 
 }  // namespace ndfuse::ir

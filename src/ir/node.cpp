@@ -84,6 +84,8 @@ const char* library_op_name(library_op op) {
       return "scatter";
     case library_op::library_op_bincount:
       return "bincount";
+    case library_op::library_op_gemm:
+      return "gemm";
   }
   return "?";
 }

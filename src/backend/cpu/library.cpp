@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "backend/cpu/blas.hpp"
 #include "backend/cpu/thread_pool.hpp"
 #include "ir/host_types.hpp"
 #include "ndfuse/error.hpp"
@@ -164,6 +165,9 @@ void run_library(const ir::library_call& c, const std::vector<const void*>& in, 
       return;
     case ir::library_op::library_op_bincount:
       bincount(c, in, out);
+      return;
+    case ir::library_op::library_op_gemm:
+      gemm(c, in, out);
       return;
   }
   throw error("cpu backend: unknown library call");

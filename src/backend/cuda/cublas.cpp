@@ -1,0 +1,115 @@
+// Matrix products through cuBLAS. cuBLAS is column-major: the C-order product C = op(A) op(B) is
+// computed as its transpose, C^T = op(B)^T op(A)^T, which reads each C-order operand as the
+// column-major transpose it already is. A row-major operand is then CUBLAS_OP_N, a transposed one
+// CUBLAS_OP_T (CUBLAS_OP_C when conjugated), with the same leading dimension: no copies.
+// float16 runs on tensor cores with float32 accumulation (cublasGemmStridedBatchedEx); float32
+// stays IEEE unless TF32 is allowed (nf::config::allow_tf32, NDFUSE_ALLOW_TF32).
+#include "backend/cuda/cublas.hpp"
+
+#include <cublas_v2.h>
+
+#include <memory>
+#include <string>
+
+#include "backend/cuda/cuda_api.hpp"
+#include "backend/lru_cache.hpp"
+#include "ndfuse/error.hpp"
+#include "ndfuse/linalg.hpp"
+
+namespace ndfuse::backend::cuda {
+
+namespace {
+
+void check_blas(cublasStatus_t s, const char* call) {
+  if (s != CUBLAS_STATUS_SUCCESS)
+    throw s == CUBLAS_STATUS_ALLOC_FAILED
+        ? static_cast<const error&>(out_of_memory(std::string("cuBLAS: ") + call + " could not allocate"))
+        : device_error(std::string("cuBLAS: ") + call + " failed: " + cublasGetStatusName(s) + " (" +
+                       cublasGetStatusString(s) + ")");
+}
+
+struct handle_deleter {
+  void operator()(cublasContext* h) const { cublasDestroy(h); }
+};
+using handle_ptr = std::unique_ptr<cublasContext, handle_deleter>;
+
+// A handle per thread and device (cuBLAS handles are not to be shared between host threads).
+cublasHandle_t handle_for(int device) {
+  thread_local lru_cache<int, handle_ptr> handles(max_devices);
+  return handles
+      .get(device,
+           [] {
+             cublasHandle_t h = nullptr;
+             check_blas(cublasCreate(&h), "cublasCreate");
+             return handle_ptr(h);
+           })
+      .get();
+}
+
+cublasOperation_t op_of(const ir::gemm_operand& g) {
+  return !g.transposed ? CUBLAS_OP_N : g.conjugated ? CUBLAS_OP_C : CUBLAS_OP_T;
+}
+
+}  // namespace
+
+void gemm(const ir::library_call& c, const std::vector<const void*>& in, void* out) {
+  const auto& p = c.gemm;
+  cublasHandle_t h = handle_for(current_device());
+  check_blas(cublasSetStream(h, current_stream()), "cublasSetStream");
+  const bool tf32 = c.dt == dtype::float32 && config::allow_tf32();
+  check_blas(cublasSetMathMode(h, tf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+  // The transposed problem: (n x k) op(B)^T times (k x m) op(A)^T gives the n x m column-major C^T.
+  const auto ta = op_of(p.b), tb = op_of(p.a);
+  const auto* A = in[1];
+  const auto* B = in[0];
+  const long long lda = p.b.ld, ldb = p.a.ld, sa = p.b.batch_stride, sb = p.a.batch_stride;
+  const int m = static_cast<int>(p.n), n = static_cast<int>(p.m), k = static_cast<int>(p.k);
+  const long long ldc = p.n, sc = p.m * p.n;
+  const int batch = static_cast<int>(p.batch);
+  switch (c.dt) {
+    case dtype::float32: {
+      const float alpha = static_cast<float>(p.alpha_re), beta = 0;
+      check_blas(cublasSgemmStridedBatched(h, ta, tb, m, n, k, &alpha, static_cast<const float*>(A), lda, sa,
+                                           static_cast<const float*>(B), ldb, sb, &beta, static_cast<float*>(out),
+                                           ldc, sc, batch),
+                 "cublasSgemmStridedBatched");
+      return;
+    }
+    case dtype::float64: {
+      const double alpha = p.alpha_re, beta = 0;
+      check_blas(cublasDgemmStridedBatched(h, ta, tb, m, n, k, &alpha, static_cast<const double*>(A), lda, sa,
+                                           static_cast<const double*>(B), ldb, sb, &beta,
+                                           static_cast<double*>(out), ldc, sc, batch),
+                 "cublasDgemmStridedBatched");
+      return;
+    }
+    case dtype::complex64: {
+      const cuComplex alpha{static_cast<float>(p.alpha_re), static_cast<float>(p.alpha_im)}, beta{0, 0};
+      check_blas(cublasCgemmStridedBatched(h, ta, tb, m, n, k, &alpha, static_cast<const cuComplex*>(A), lda, sa,
+                                           static_cast<const cuComplex*>(B), ldb, sb, &beta,
+                                           static_cast<cuComplex*>(out), ldc, sc, batch),
+                 "cublasCgemmStridedBatched");
+      return;
+    }
+    case dtype::complex128: {
+      const cuDoubleComplex alpha{p.alpha_re, p.alpha_im}, beta{0, 0};
+      check_blas(cublasZgemmStridedBatched(h, ta, tb, m, n, k, &alpha, static_cast<const cuDoubleComplex*>(A), lda,
+                                           sa, static_cast<const cuDoubleComplex*>(B), ldb, sb, &beta,
+                                           static_cast<cuDoubleComplex*>(out), ldc, sc, batch),
+                 "cublasZgemmStridedBatched");
+      return;
+    }
+    case dtype::float16: {
+      const float alpha = static_cast<float>(p.alpha_re), beta = 0;
+      check_blas(cublasGemmStridedBatchedEx(h, ta, tb, m, n, k, &alpha, A, CUDA_R_16F, lda, sa, B, CUDA_R_16F, ldb,
+                                            sb, &beta, out, CUDA_R_16F, ldc, sc, batch, CUBLAS_COMPUTE_32F,
+                                            CUBLAS_GEMM_DEFAULT),
+                 "cublasGemmStridedBatchedEx");
+      return;
+    }
+    default:
+      throw dtype_error("gemm: no cuBLAS routine for " + std::string(dtype_name(c.dt)));
+  }
+}
+
+}  // namespace ndfuse::backend::cuda

@@ -1,0 +1,31 @@
+// nf::config::allow_tf32: whether float32 products may use TF32 tensor cores (CUDA only). Off unless
+// NDFUSE_ALLOW_TF32=1 or the call turns it on: NumPy's float32 products are IEEE float32.
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+#include "ndfuse/linalg.hpp"
+
+namespace ndfuse::config {
+
+namespace {
+
+std::atomic<bool>& tf32_flag() {
+  static std::atomic<bool> flag = [] {
+    const char* v = std::getenv("NDFUSE_ALLOW_TF32");
+    return v && *v && std::strcmp(v, "0") != 0;
+  }();
+  return flag;
+}
+
+}  // namespace
+
+void allow_tf32(bool on) {
+  tf32_flag() = on;
+}
+
+bool allow_tf32() {
+  return tf32_flag();
+}
+
+}  // namespace ndfuse::config
