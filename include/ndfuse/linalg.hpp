@@ -25,7 +25,8 @@ array inner(const array& a, const array& b);
 array outer(const array& a, const array& b);
 // np.tensordot: the sum over a's last `axes` axes and b's first `axes` axes, or over the listed pairs.
 array tensordot(const array& a, const array& b, int axes = 2);
-array tensordot(const array& a, const array& b, const std::vector<int>& a_axes, const std::vector<int>& b_axes);
+array tensordot(const array& a, const array& b, const std::vector<int>& a_axes,
+                const std::vector<int>& b_axes);
 // np.einsum with explicit or implicit output ("ij,jk->ik", "ij,jk", "ii->i", "...ij,...jk->...ik"):
 // contractions of two operands go to a (batched) matrix product; traces, diagonals, sums and
 // transposes of one operand are views and reductions.

@@ -28,7 +28,8 @@ int letter_label(char c) {
 }
 
 // The labels of one term; `ellipsis_dims` is how many axes its "..." covers (-1: the term has none).
-labels parse_term(const std::string& term, std::int64_t ndim, int max_ellipsis, bool output, int* ellipsis_dims) {
+labels parse_term(const std::string& term, std::int64_t ndim, int max_ellipsis, bool output,
+                  int* ellipsis_dims) {
   labels out;
   std::size_t dots = term.find("...");
   if (dots != std::string::npos && term.find("...", dots + 1) != std::string::npos)
@@ -82,7 +83,7 @@ term sum_unneeded(term t, const std::set<int>& keep) {
   labels rest;
   for (std::size_t d = 0; d < t.l.size(); ++d)
     (keep.count(t.l[d]) ? rest.push_back(t.l[d]) : axes.push_back(static_cast<int>(d)));
-  if (!axes.empty()) t.a = sum(t.a, ndfuse::axes(axes));
+  if (!axes.empty()) t.a = sum(t.a, ndfuse::axes(axes), false, t.a.dtype());  // einsum keeps the dtype
   t.l = rest;
   return t;
 }
@@ -173,7 +174,8 @@ array einsum(const std::string& subscripts, const std::vector<array>& operands) 
     out = parse_term(spec.substr(arrow + 2), 0, max_ellipsis, true, nullptr);
     for (std::size_t i = 0; i < out.size(); ++i) {
       if (!count.count(out[i])) throw value_error("einsum: output subscript not in any input");
-      if (std::count(out.begin(), out.end(), out[i]) > 1) throw value_error("einsum: output subscript repeated");
+      if (std::count(out.begin(), out.end(), out[i]) > 1)
+        throw value_error("einsum: output subscript repeated");
     }
   } else {
     // Implicit: the ellipsis axes, then the letters used once, in NumPy's (ASCII) order: A-Z, a-z.
@@ -184,7 +186,8 @@ array einsum(const std::string& subscripts, const std::vector<array>& operands) 
       for (const auto& t : ts) total += std::count(t.l.begin(), t.l.end(), l);
       if (l < ellipsis_label && total == 1) once.push_back(l);
     }
-    std::sort(once.begin(), once.end(), [](int a, int b) { return (a >= 26) != (b >= 26) ? a >= 26 : a < b; });
+    std::sort(once.begin(), once.end(),
+              [](int a, int b) { return (a >= 26) != (b >= 26) ? a >= 26 : a < b; });
     out.insert(out.end(), once.begin(), once.end());
   }
   // Left to right: each term's diagonals, then sums of labels needed by nothing later, then a product.
@@ -204,7 +207,8 @@ array einsum(const std::string& subscripts, const std::vector<array>& operands) 
   }
   acc = sum_unneeded(acc, std::set<int>(out.begin(), out.end()));
   std::vector<int> order;
-  for (int l : out) order.push_back(static_cast<int>(std::find(acc.l.begin(), acc.l.end(), l) - acc.l.begin()));
+  for (int l : out)
+    order.push_back(static_cast<int>(std::find(acc.l.begin(), acc.l.end(), l) - acc.l.begin()));
   return order.empty() ? acc.a : transpose(acc.a, order);
 }
 

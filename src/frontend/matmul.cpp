@@ -4,7 +4,9 @@
 // one, are op flags and leading dimensions, never copies. Integer and bool products, which BLAS has
 // no routine for, are a fused multiply-and-sum.
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 
 #include "frontend/build.hpp"
@@ -45,8 +47,8 @@ std::optional<std::int64_t> batch_stride(const shape_t& shape, const std::vector
 }
 
 // How a gemm reads the r x c matrices of a buffer with element strides (sr, sc), or nothing.
-std::optional<ir::gemm_operand> matrix_layout(std::int64_t r, std::int64_t c, std::int64_t sr, std::int64_t sc,
-                                              bool conjugated) {
+std::optional<ir::gemm_operand> matrix_layout(std::int64_t r, std::int64_t c, std::int64_t sr,
+                                              std::int64_t sc, bool conjugated) {
   ir::gemm_operand g;
   g.conjugated = conjugated;
   // Row-major: rows at ld >= c apart (any ld for one row). BLAS cannot conjugate without transposing.
@@ -65,7 +67,38 @@ std::optional<ir::gemm_operand> matrix_layout(std::int64_t r, std::int64_t c, st
 struct gemm_source {
   node_ptr node;
   ir::gemm_operand how;
+  double scale = 1;  // folded into the call's alpha
 };
+
+// The value of a real scalar node of a gemm dtype, when it is a power of two (then scaling an
+// operand by it and scaling the product are the same, bit for bit: no rounding either way).
+std::optional<double> power_of_two(const ir::node& s) {
+  if (s.op != ir::op_code::op_code_scalar) return std::nullopt;
+  double v = 0;
+  switch (s.dt) {
+    case dtype::float32:
+    case dtype::complex64: {
+      float f[2];
+      std::memcpy(f, s.value.bytes, sizeof f);
+      if (s.dt == dtype::complex64 && f[1] != 0) return std::nullopt;
+      v = f[0];
+      break;
+    }
+    case dtype::float64:
+    case dtype::complex128: {
+      double d[2];
+      std::memcpy(d, s.value.bytes, sizeof d);
+      if (s.dt == dtype::complex128 && d[1] != 0) return std::nullopt;
+      v = d[0];
+      break;
+    }
+    default:
+      return std::nullopt;  // float16: products round to half precision, a scale could overflow
+  }
+  int e = 0;
+  if (!std::isfinite(v) || v == 0 || std::abs(std::frexp(v, &e)) != 0.5) return std::nullopt;
+  return v;
+}
 
 // The strides `x` will be read with: its own when evaluated, C order when the plan writes it first.
 std::vector<std::int64_t> read_strides(const node_ptr& x) {
@@ -93,20 +126,27 @@ bool swaps_last_two(const ir::node& v) {
 // node read transposed; conj(x.T()) of an evaluated x is read with BLAS's conjugate-transpose.
 gemm_source gemm_operand_of(const array& x, const shape_t& batch) {
   node_ptr n = x.node();
-  bool conjugated = false;
-  if (!n->materialized() && n->op == ir::op_code::op_code_conjugate && is_complex(n->dt) &&
-      n->inputs[0]->materialized())
-    n = n->inputs[0], conjugated = true;
+  // (2 * a) @ b is a @ b with alpha 2: no pass over a.
+  if (!n->materialized() && n->op == ir::op_code::op_code_multiply && n->inputs[0]->dt == n->dt &&
+      n->inputs[1]->dt == n->dt)
+    for (int side = 0; side < 2; ++side)
+      if (auto s = power_of_two(*n->inputs[side]); s && n->inputs[1 - side]->shape == n->shape) {
+        gemm_source inner = gemm_operand_of(array(n->inputs[1 - side]), batch);
+        inner.scale *= *s;
+        return inner;
+      }
   shape_t full = batch;
   const std::int64_t r = x.shape()[x.ndim() - 2], c = x.shape()[x.ndim() - 1];
   full.push_back(r);
   full.push_back(c);
-  auto try_node = [&](const node_ptr& m, bool swapped) -> std::optional<gemm_source> {
-    // `swapped`: m holds x's matrices transposed (x is a view swapping m's last two axes).
+  // `swapped`: m holds x's matrices transposed (x is a view swapping m's last two axes).
+  auto try_node = [&](const node_ptr& m, bool swapped, bool conjugated) -> std::optional<gemm_source> {
     auto strides = read_strides(m);
-    if (swapped) std::swap(strides[strides.size() - 1], strides[strides.size() - 2]);
     shape_t own = m->shape;
-    if (swapped) std::swap(own[own.size() - 1], own[own.size() - 2]);
+    if (swapped) {
+      std::swap(strides[strides.size() - 1], strides[strides.size() - 2]);
+      std::swap(own[own.size() - 1], own[own.size() - 2]);
+    }
     const auto st = ir::broadcast_strides(own, strides, full);
     const std::size_t nd = full.size();
     auto layout = matrix_layout(r, c, st[nd - 2], st[nd - 1], conjugated);
@@ -115,13 +155,25 @@ gemm_source gemm_operand_of(const array& x, const shape_t& batch) {
     layout->batch_stride = *bs;
     return gemm_source{m, *layout};
   };
-  if (auto s = try_node(n, false)) return *s;
-  if (!n->materialized() && swaps_last_two(*n) && !n->inputs[0]->materialized() && !conjugated)
-    if (auto s = try_node(n->inputs[0], true)) return *s;
+  // Peels a lazy conj: complex, BLAS's conjugate-transpose reads it; real, it changes nothing.
+  auto peel_conj = [](node_ptr& m, bool& conjugated) {
+    if (m->materialized() || m->op != ir::op_code::op_code_conjugate) return;
+    conjugated = conjugated != is_complex(m->dt);
+    m = m->inputs[0];
+  };
+  bool conjugated = false;
+  peel_conj(n, conjugated);
+  // x.T() of a lazy node or of conj(a) (a.conj().T): the node under the swap, read transposed.
+  if (!n->materialized() && swaps_last_two(*n)) {
+    node_ptr under = n->inputs[0];
+    bool conj_under = conjugated;
+    peel_conj(under, conj_under);
+    if (auto s = try_node(under, true, conj_under)) return *s;
+  }
+  if (auto s = try_node(n, false, conjugated)) return *s;
   // A copy in C order (a conjugate applied), broadcast over the batch when even that is not one stride.
-  conjugated = false;
-  if (auto s = try_node(x.node()->materialized() ? copy(x).node() : x.node(), false)) return *s;
-  return *try_node(ascontiguousarray(broadcast_to(x, full)).node(), false);
+  if (auto s = try_node(x.node()->materialized() ? copy(x).node() : x.node(), false, false)) return *s;
+  return *try_node(ascontiguousarray(broadcast_to(x, full)).node(), false, false);
 }
 
 }  // namespace
@@ -131,9 +183,10 @@ gemm_source gemm_operand_of(const array& x, const shape_t& batch) {
 namespace {
 
 [[noreturn]] void core_mismatch(std::int64_t got, std::int64_t want) {
-  throw shape_error("matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
-                    "(n?,k),(k,m?)->(n?,m?) (size " +
-                    std::to_string(got) + " is different from " + std::to_string(want) + ")");
+  throw shape_error(
+      "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+      "(n?,k),(k,m?)->(n?,m?) (size " +
+      std::to_string(got) + " is different from " + std::to_string(want) + ")");
 }
 
 // Integer and bool products: sum (any for bool) over k of a[..., i, k] * b[..., k, j], one fused
@@ -161,7 +214,8 @@ array matmul(const array& a, const array& b) {
   const std::int64_t m = a2.shape()[a2.ndim() - 2], k = a2.shape()[a2.ndim() - 1];
   const std::int64_t k2 = b2.shape()[b2.ndim() - 2], n = b2.shape()[b2.ndim() - 1];
   if (k2 != k) core_mismatch(k2, k);
-  const shape_t a_batch(a2.shape().begin(), a2.shape().end() - 2), b_batch(b2.shape().begin(), b2.shape().end() - 2);
+  const shape_t a_batch(a2.shape().begin(), a2.shape().end() - 2),
+      b_batch(b2.shape().begin(), b2.shape().end() - 2);
   const shape_t batch = broadcast_shapes(a_batch, b_batch, "matmul");
   shape_t out_shape = batch;
   out_shape.push_back(m);
@@ -182,6 +236,7 @@ array matmul(const array& a, const array& b) {
     c.gemm.batch = ir::shape_size(batch);
     c.gemm.m = m, c.gemm.n = n, c.gemm.k = k;
     c.gemm.a = sa.how, c.gemm.b = sb.how;
+    c.gemm.alpha_re = sa.scale * sb.scale;
     auto node = make_node(ir::op_code::op_code_library, t, {sa.node, sb.node}, out_shape);
     node->library = c;
     product = finish(std::move(node));

@@ -6,10 +6,10 @@
 #include <numeric>
 
 #include "frontend/build.hpp"
+#include "ndfuse/creation.hpp"
 #include "ndfuse/linalg.hpp"
 #include "ndfuse/manipulation.hpp"
 #include "ndfuse/math.hpp"
-#include "ndfuse/creation.hpp"
 
 namespace ndfuse {
 
@@ -17,8 +17,8 @@ namespace {
 
 int normalized_axis(int axis, std::int64_t ndim, const char* op) {
   if (axis < -ndim || axis >= ndim)
-    throw shape_error(std::string(op) + ": axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
-                      std::to_string(ndim));
+    throw shape_error(std::string(op) + ": axis " + std::to_string(axis) +
+                      " is out of bounds for array of dimension " + std::to_string(ndim));
   return axis < 0 ? axis + static_cast<int>(ndim) : axis;
 }
 
@@ -28,14 +28,16 @@ std::int64_t product_of(const shape_t& s) {
 
 }  // namespace
 
-array tensordot(const array& a, const array& b, const std::vector<int>& a_axes, const std::vector<int>& b_axes) {
+array tensordot(const array& a, const array& b, const std::vector<int>& a_axes,
+                const std::vector<int>& b_axes) {
   frontend::checked(a, "tensordot");
   frontend::checked(b, "tensordot");
   if (a_axes.size() != b_axes.size()) throw shape_error("tensordot: shape-mismatch for sum");
   std::vector<bool> a_summed(a.ndim(), false), b_summed(b.ndim(), false);
   std::vector<int> as, bs;
   for (std::size_t i = 0; i < a_axes.size(); ++i) {
-    const int x = normalized_axis(a_axes[i], a.ndim(), "tensordot"), y = normalized_axis(b_axes[i], b.ndim(), "tensordot");
+    const int x = normalized_axis(a_axes[i], a.ndim(), "tensordot"),
+              y = normalized_axis(b_axes[i], b.ndim(), "tensordot");
     if (a.shape()[x] != b.shape()[y]) throw shape_error("tensordot: shape-mismatch for sum");
     if (a_summed[x] || b_summed[y]) throw shape_error("tensordot: repeated axis");
     a_summed[x] = b_summed[y] = true;
@@ -80,15 +82,16 @@ array dot(const array& a, const array& b) {
   if (b.ndim() <= 2) {
     if (a.shape().back() != b.shape()[0])
       throw shape_error("dot: shapes " + shape_str(a.shape()) + " and " + shape_str(b.shape()) +
-                        " not aligned: " + std::to_string(a.shape().back()) + " (dim " + std::to_string(a.ndim() - 1) +
-                        ") != " + std::to_string(b.shape()[0]) + " (dim 0)");
+                        " not aligned: " + std::to_string(a.shape().back()) + " (dim " +
+                        std::to_string(a.ndim() - 1) + ") != " + std::to_string(b.shape()[0]) + " (dim 0)");
     if (a.ndim() <= 2) return matmul(a, b);
   }
-  const int bk = static_cast<int>(b.ndim()) - 2;
+  const int bk = b.ndim() == 1 ? 0 : static_cast<int>(b.ndim()) - 2;
   if (a.shape().back() != b.shape()[bk])
-    throw shape_error("dot: shapes " + shape_str(a.shape()) + " and " + shape_str(b.shape()) + " not aligned: " +
-                      std::to_string(a.shape().back()) + " (dim " + std::to_string(a.ndim() - 1) + ") != " +
-                      std::to_string(b.shape()[bk]) + " (dim " + std::to_string(bk) + ")");
+    throw shape_error("dot: shapes " + shape_str(a.shape()) + " and " + shape_str(b.shape()) +
+                      " not aligned: " + std::to_string(a.shape().back()) + " (dim " +
+                      std::to_string(a.ndim() - 1) + ") != " + std::to_string(b.shape()[bk]) + " (dim " +
+                      std::to_string(bk) + ")");
   return tensordot(a, b, {-1}, {bk});
 }
 
@@ -139,8 +142,10 @@ namespace linalg {
 array matrix_power(const array& a, std::int64_t n) {
   frontend::checked(a, "matrix_power");
   if (a.ndim() < 2 || a.shape()[a.ndim() - 1] != a.shape()[a.ndim() - 2])
-    throw shape_error("matrix_power: last 2 dimensions of the array must be square, got " + shape_str(a.shape()));
-  if (n < 0) throw value_error("matrix_power: negative powers need linalg.inv, which ndfuse does not have yet");
+    throw shape_error("matrix_power: last 2 dimensions of the array must be square, got " +
+                      shape_str(a.shape()));
+  if (n < 0)
+    throw value_error("matrix_power: negative powers need linalg.inv, which ndfuse does not have yet");
   if (n == 0) return broadcast_to(eye(a.shape().back(), -1, 0, a.dtype()), a.shape()).copy();
   if (n == 1) return a;
   if (n == 2) return matmul(a, a);
@@ -172,7 +177,8 @@ array multi_dot(const std::vector<array>& arrays) {
   if (last_1d) m.back() = reshape(m.back(), {m.back().size(), 1});
   for (const auto& x : m)
     if (x.ndim() != 2)
-      throw linalg_error("multi_dot: " + std::to_string(x.ndim()) + "-dimensional array given. Array must be two-dimensional");
+      throw shape_error("multi_dot: " + std::to_string(x.ndim()) +
+                        "-dimensional array given. Array must be two-dimensional");
   // Matrix-chain order: cost[i][j] is the fewest scalar multiplications for m[i..j] (NumPy's
   // _multi_dot_matrix_chain_order, ties to the first split as there).
   std::vector<std::int64_t> p;

@@ -27,8 +27,13 @@ manifest.tsv, one case per line, tab-separated, six columns:
 
 NumPy semantics worth knowing: integer products wrap in the result dtype; bool products are or-of-ands;
 float16 products accumulate in float32 and round once; 1-d operands of matmul are promoted and the added
-axis removed; multi_dot of exactly two arrays is plain np.dot (any ndim), of more checks the middle ones
-are 2-d (LinAlgError, a ValueError: shape_error).
+axis removed; einsum keeps the operands' result dtype even where it only sums (np.einsum('ii', int32) is
+int32, unlike np.trace or np.sum, which widen to int64); multi_dot of exactly two arrays is plain np.dot
+(any ndim), of more it requires 2-d operands but for a 1-d first or last one.
+
+Errors: ValueError and LinAlgError (non-square matrix_power, non-2-d multi_dot operands) are shape
+problems: shape_error. multi_dot of fewer than two arrays and an einsum whose subscripts name a different
+number of operands than given are value_error.
 """
 import os
 import shutil
@@ -130,6 +135,8 @@ def raises_token(op, e):
     if isinstance(e, ValueError):
         if op == "multi_dot" and "at least two" in str(e):
             return "RAISES:value_error:ValueError"
+        if op.startswith("einsum:") and "operands provided to einstein sum" in str(e):
+            return "RAISES:value_error:ValueError"  # subscripts and operands disagree in number
         return "RAISES:shape_error:ValueError"
     raise e  # anything else: the generator asked for something NumPy leaves undefined
 

@@ -26,7 +26,8 @@ void batched(const ir::gemm_params& p, const void* a, const void* b, void* out, 
   const T* B = static_cast<const T*>(b);
   T* C = static_cast<T*>(out);
   for (std::int64_t i = 0; i < p.batch; ++i)
-    gemm(op_of(p.a), op_of(p.b), A + i * p.a.batch_stride, B + i * p.b.batch_stride, C + i * p.m * p.n, alpha);
+    gemm(op_of(p.a), op_of(p.b), A + i * p.a.batch_stride, B + i * p.b.batch_stride, C + i * p.m * p.n,
+         alpha);
 }
 
 // The float16 operand's matrix i widened to a C-order float32 rows x cols matrix.
@@ -36,7 +37,8 @@ std::vector<float> widened(const ir::gemm_operand& g, const void* data, std::int
   std::vector<float> out(static_cast<std::size_t>(rows * cols));
   for (std::int64_t r = 0; r < rows; ++r)
     for (std::int64_t c = 0; c < cols; ++c)
-      out[static_cast<std::size_t>(r * cols + c)] = ir::half_to_float(h[g.transposed ? r + c * g.ld : r * g.ld + c]);
+      out[static_cast<std::size_t>(r * cols + c)] =
+          ir::half_to_float(h[g.transposed ? r + c * g.ld : r * g.ld + c]);
   return out;
 }
 
@@ -48,29 +50,41 @@ void gemm(const ir::library_call& c, const std::vector<const void*>& in, void* o
   const auto lda = static_cast<blasint>(p.a.ld), ldb = static_cast<blasint>(p.b.ld);
   switch (c.dt) {
     case dtype::float32:
-      batched<float>(p, in[0], in[1], out, [&](auto ta, auto tb, const float* A, const float* B, float* C, float al) {
-        cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, al, A, lda, B, ldb, 0.0f, C, n);
-      }, static_cast<float>(p.alpha_re));
+      batched<float>(
+          p, in[0], in[1], out,
+          [&](auto ta, auto tb, const float* A, const float* B, float* C, float al) {
+            cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, al, A, lda, B, ldb, 0.0f, C, n);
+          },
+          static_cast<float>(p.alpha_re));
       return;
     case dtype::float64:
-      batched<double>(p, in[0], in[1], out, [&](auto ta, auto tb, const double* A, const double* B, double* C, double al) {
-        cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, al, A, lda, B, ldb, 0.0, C, n);
-      }, p.alpha_re);
+      batched<double>(
+          p, in[0], in[1], out,
+          [&](auto ta, auto tb, const double* A, const double* B, double* C, double al) {
+            cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, al, A, lda, B, ldb, 0.0, C, n);
+          },
+          p.alpha_re);
       return;
     case dtype::complex64: {
       using T = std::complex<float>;
-      batched<T>(p, in[0], in[1], out, [&](auto ta, auto tb, const T* A, const T* B, T* C, T al) {
-        const T beta = 0;
-        cblas_cgemm(CblasRowMajor, ta, tb, m, n, k, &al, A, lda, B, ldb, &beta, C, n);
-      }, T(static_cast<float>(p.alpha_re), static_cast<float>(p.alpha_im)));
+      batched<T>(
+          p, in[0], in[1], out,
+          [&](auto ta, auto tb, const T* A, const T* B, T* C, T al) {
+            const T beta = 0;
+            cblas_cgemm(CblasRowMajor, ta, tb, m, n, k, &al, A, lda, B, ldb, &beta, C, n);
+          },
+          T(static_cast<float>(p.alpha_re), static_cast<float>(p.alpha_im)));
       return;
     }
     case dtype::complex128: {
       using T = std::complex<double>;
-      batched<T>(p, in[0], in[1], out, [&](auto ta, auto tb, const T* A, const T* B, T* C, T al) {
-        const T beta = 0;
-        cblas_zgemm(CblasRowMajor, ta, tb, m, n, k, &al, A, lda, B, ldb, &beta, C, n);
-      }, T(p.alpha_re, p.alpha_im));
+      batched<T>(
+          p, in[0], in[1], out,
+          [&](auto ta, auto tb, const T* A, const T* B, T* C, T al) {
+            const T beta = 0;
+            cblas_zgemm(CblasRowMajor, ta, tb, m, n, k, &al, A, lda, B, ldb, &beta, C, n);
+          },
+          T(p.alpha_re, p.alpha_im));
       return;
     }
     case dtype::float16: {
@@ -78,9 +92,10 @@ void gemm(const ir::library_call& c, const std::vector<const void*>& in, void* o
       auto* C = static_cast<std::uint16_t*>(out);
       for (std::int64_t i = 0; i < p.batch; ++i) {
         const auto A = widened(p.a, in[0], i, p.m, p.k), B = widened(p.b, in[1], i, p.k, p.n);
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, static_cast<float>(p.alpha_re), A.data(),
-                    k, B.data(), n, 0.0f, product.data(), n);
-        for (std::size_t e = 0; e < product.size(); ++e) C[i * p.m * p.n + std::int64_t(e)] = ir::float_to_half(product[e]);
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, static_cast<float>(p.alpha_re),
+                    A.data(), k, B.data(), n, 0.0f, product.data(), n);
+        for (std::size_t e = 0; e < product.size(); ++e)
+          C[i * p.m * p.n + std::int64_t(e)] = ir::float_to_half(product[e]);
       }
       return;
     }

@@ -57,7 +57,8 @@ void gemm(const ir::library_call& c, const std::vector<const void*>& in, void* o
   cublasHandle_t h = handle_for(current_device());
   check_blas(cublasSetStream(h, current_stream()), "cublasSetStream");
   const bool tf32 = c.dt == dtype::float32 && config::allow_tf32();
-  check_blas(cublasSetMathMode(h, tf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+  check_blas(cublasSetMathMode(h, tf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH),
+             "cublasSetMathMode");
   // The transposed problem: (n x k) op(B)^T times (k x m) op(A)^T gives the n x m column-major C^T.
   const auto ta = op_of(p.b), tb = op_of(p.a);
   const auto* A = in[1];
@@ -70,8 +71,8 @@ void gemm(const ir::library_call& c, const std::vector<const void*>& in, void* o
     case dtype::float32: {
       const float alpha = static_cast<float>(p.alpha_re), beta = 0;
       check_blas(cublasSgemmStridedBatched(h, ta, tb, m, n, k, &alpha, static_cast<const float*>(A), lda, sa,
-                                           static_cast<const float*>(B), ldb, sb, &beta, static_cast<float*>(out),
-                                           ldc, sc, batch),
+                                           static_cast<const float*>(B), ldb, sb, &beta,
+                                           static_cast<float*>(out), ldc, sc, batch),
                  "cublasSgemmStridedBatched");
       return;
     }
@@ -85,25 +86,25 @@ void gemm(const ir::library_call& c, const std::vector<const void*>& in, void* o
     }
     case dtype::complex64: {
       const cuComplex alpha{static_cast<float>(p.alpha_re), static_cast<float>(p.alpha_im)}, beta{0, 0};
-      check_blas(cublasCgemmStridedBatched(h, ta, tb, m, n, k, &alpha, static_cast<const cuComplex*>(A), lda, sa,
-                                           static_cast<const cuComplex*>(B), ldb, sb, &beta,
+      check_blas(cublasCgemmStridedBatched(h, ta, tb, m, n, k, &alpha, static_cast<const cuComplex*>(A), lda,
+                                           sa, static_cast<const cuComplex*>(B), ldb, sb, &beta,
                                            static_cast<cuComplex*>(out), ldc, sc, batch),
                  "cublasCgemmStridedBatched");
       return;
     }
     case dtype::complex128: {
       const cuDoubleComplex alpha{p.alpha_re, p.alpha_im}, beta{0, 0};
-      check_blas(cublasZgemmStridedBatched(h, ta, tb, m, n, k, &alpha, static_cast<const cuDoubleComplex*>(A), lda,
-                                           sa, static_cast<const cuDoubleComplex*>(B), ldb, sb, &beta,
+      check_blas(cublasZgemmStridedBatched(h, ta, tb, m, n, k, &alpha, static_cast<const cuDoubleComplex*>(A),
+                                           lda, sa, static_cast<const cuDoubleComplex*>(B), ldb, sb, &beta,
                                            static_cast<cuDoubleComplex*>(out), ldc, sc, batch),
                  "cublasZgemmStridedBatched");
       return;
     }
     case dtype::float16: {
       const float alpha = static_cast<float>(p.alpha_re), beta = 0;
-      check_blas(cublasGemmStridedBatchedEx(h, ta, tb, m, n, k, &alpha, A, CUDA_R_16F, lda, sa, B, CUDA_R_16F, ldb,
-                                            sb, &beta, out, CUDA_R_16F, ldc, sc, batch, CUBLAS_COMPUTE_32F,
-                                            CUBLAS_GEMM_DEFAULT),
+      check_blas(cublasGemmStridedBatchedEx(h, ta, tb, m, n, k, &alpha, A, CUDA_R_16F, lda, sa, B, CUDA_R_16F,
+                                            ldb, sb, &beta, out, CUDA_R_16F, ldc, sc, batch,
+                                            CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                  "cublasGemmStridedBatchedEx");
       return;
     }

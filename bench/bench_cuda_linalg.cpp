@@ -1,0 +1,188 @@
+// Matrix products on the cuda backend against a direct cuBLAS call on the same sizes, in the same
+// run (goal: matmul at 0.98x or better of direct cuBLAS, x_cublas <= 1/0.98):
+//   matmul/float64_10000, matmul/float32_10000   nf::matmul(a, b) of 10000 x 10000 matrices
+//   matmul_at_b/float64_10000                   nf::matmul(a.T(), b): the transpose is an op flag
+//   cublas_direct/...                           cublasDgemm / cublasSgemm on buffers of the same size
+// Compare with bench/peers/cupy_linalg.py (cupy.dot of the same inputs). Counters: TFLOP/s
+// (2 n^3 / time), x_cublas (time over the direct call's), kernels and library_calls per run.
+// Inputs are small multiples of 1/4, so every product entry is exact in float32 and float64: four
+// entries are checked against a host computation (a wrong one makes the exit status 1). Nothing
+// asserts a time. Without a GPU it says so and exits 0.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <iostream>
+#include <string>
+
+#include "ndfuse/ndfuse.hpp"
+
+#if defined(NDFUSE_WITH_CUDA)
+#include <cublas_v2.h>
+
+#include <map>
+#include <vector>
+
+#include "cuda_timing.hpp"
+
+namespace {
+
+using namespace bench_cuda;
+
+constexpr std::int64_t n = 10000;
+bool wrong_results = false;
+std::map<std::string, double> direct_seconds;  // per dtype name
+
+double a_value(std::int64_t i) {
+  return double(i % 7 - 3) / 4;
+}
+double b_value(std::int64_t i) {
+  return double(i % 5 - 2) / 4;
+}
+
+std::vector<nf::array>& inputs(nf::dtype t) {
+  static std::map<nf::dtype, std::vector<nf::array>> held;
+  auto& v = held[t];
+  if (v.empty()) {
+    held.clear();
+    nf::array a = ((nf::arange(n * n) % 7 - 3) / 4.0).astype(t).reshape({n, n});
+    nf::array b = ((nf::arange(n * n) % 5 - 2) / 4.0).astype(t).reshape({n, n});
+    a.eval();
+    b.eval();
+    nf::cuda::synchronize();
+    held[t] = {a, b};
+  }
+  return held[t];
+}
+
+// Entry (i, j) of a @ b (or a.T @ b), computed on the host.
+double expected(std::int64_t i, std::int64_t j, bool a_transposed) {
+  double s = 0;
+  for (std::int64_t k = 0; k < n; ++k)
+    s += a_value(a_transposed ? k * n + i : i * n + k) * b_value(k * n + j);
+  return s;
+}
+
+void BM_matmul(benchmark::State& state, nf::dtype t, bool a_transposed) {
+  auto& in = inputs(t);
+  auto run = [&] { return nf::matmul(a_transposed ? in[0].T() : in[0], in[1]).eval(); };
+  run();
+  nf::cuda::synchronize();
+  event_pair ev;
+  double total = 0;
+  std::uint64_t kernels = 0, calls = 0;
+  nf::array r;
+  for (auto _ : state) {
+    r = nf::array();
+    keep_gpu_busy();
+    nf::reset_stats();
+    ev.record_start();
+    r = run();
+    ev.record_stop();
+    kernels += nf::stats().kernels_launched;
+    calls += nf::stats().library_calls;
+    const double s = ev.seconds();
+    total += s;
+    state.SetIterationTime(s);
+  }
+  const double per = total / double(state.iterations());
+  state.counters["TFLOP/s"] = 2.0 * double(n) * n * n / per / 1e12;
+  const std::string key(nf::dtype_name(t));
+  if (direct_seconds.count(key)) state.counters["x_cublas"] = per / direct_seconds[key];
+  state.counters["kernels"] = double(kernels) / double(state.iterations());
+  state.counters["library_calls"] = double(calls) / double(state.iterations());
+  for (auto [i, j] : {std::pair<std::int64_t, std::int64_t>{0, 0}, {1, 7}, {4321, 9876}, {n - 1, n - 1}}) {
+    const double got = r(i, j).astype(nf::float64).item<double>(), want = expected(i, j, a_transposed);
+    if (got != want) {
+      wrong_results = true;
+      state.SkipWithError(("wrong result at (" + std::to_string(i) + ", " + std::to_string(j) +
+                           "): " + std::to_string(got) + " vs " + std::to_string(want))
+                              .c_str());
+      return;
+    }
+  }
+}
+
+// The reference: cublas?gemm on raw buffers of the same size, on ndfuse's stream.
+void BM_direct(benchmark::State& state, bool f64) {
+  const std::size_t bytes = std::size_t(n * n) * (f64 ? 8 : 4);
+  void *a, *b, *c;
+  cuda_ok(cudaMalloc(&a, bytes), "cudaMalloc");
+  cuda_ok(cudaMalloc(&b, bytes), "cudaMalloc");
+  cuda_ok(cudaMalloc(&c, bytes), "cudaMalloc");
+  cuda_ok(cudaMemset(a, 0x3f, bytes), "cudaMemset");  // normal numbers (0.75 as float)
+  cuda_ok(cudaMemset(b, 0x3f, bytes), "cudaMemset");
+  cublasHandle_t h;
+  cublasCreate(&h);
+  cublasSetStream(h, stream());
+  const int m = int(n);
+  auto call = [&] {
+    if (f64) {
+      const double one = 1, zero = 0;
+      cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, m, m, &one, static_cast<double*>(b), m,
+                  static_cast<double*>(a), m, &zero, static_cast<double*>(c), m);
+    } else {
+      const float one = 1, zero = 0;
+      cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, m, m, &one, static_cast<float*>(b), m,
+                  static_cast<float*>(a), m, &zero, static_cast<float*>(c), m);
+    }
+  };
+  call();
+  event_pair ev;
+  double total = 0;
+  for (auto _ : state) {
+    keep_gpu_busy();
+    ev.record_start();
+    call();
+    ev.record_stop();
+    const double s = ev.seconds();
+    total += s;
+    state.SetIterationTime(s);
+  }
+  const double per = total / double(state.iterations());
+  direct_seconds[f64 ? "float64" : "float32"] = per;
+  state.counters["TFLOP/s"] = 2.0 * double(n) * n * n / per / 1e12;
+  cublasDestroy(h);
+  cudaFree(a);
+  cudaFree(b);
+  cudaFree(c);
+}
+
+void register_all() {
+  auto reps = [](benchmark::internal::Benchmark* b) {
+    b->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5)->Repetitions(3);
+    b->ReportAggregatesOnly(true);
+  };
+  reps(benchmark::RegisterBenchmark("cublas_direct/float64_10000", BM_direct, true));
+  reps(benchmark::RegisterBenchmark("matmul/float64_10000", BM_matmul, nf::float64, false));
+  reps(benchmark::RegisterBenchmark("matmul_at_b/float64_10000", BM_matmul, nf::float64, true));
+  reps(benchmark::RegisterBenchmark("cublas_direct/float32_10000", BM_direct, false));
+  reps(benchmark::RegisterBenchmark("matmul/float32_10000", BM_matmul, nf::float32, false));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  std::string backend;
+  try {
+    backend = nf::backend_name();
+  } catch (const nf::error& e) {
+    backend = e.what();
+  }
+  if (nf::cuda::device_count() == 0 || backend != "cuda") {
+    std::cout << "bench_cuda_linalg: no CUDA device in use (backend: " << backend
+              << "); nothing to measure\n";
+    return 0;
+  }
+  register_all();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return wrong_results ? 1 : 0;
+}
+
+#else
+int main() {
+  std::cout << "bench_cuda_linalg: built without CUDA; nothing to measure\n";
+  return 0;
+}
+#endif

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""CuPy peer of bench/bench_cuda_linalg.cpp: the same products, sizes and inputs, timed the same way.
+
+Workloads (names match the C++ benchmark):
+  matmul/float64_10000, matmul/float32_10000   cupy.matmul of 10000 x 10000 matrices
+  matmul_at_b/float64_10000                    cupy.matmul(a.T, b)
+Protocol (bench/README.md): a 512 MiB device-to-device copy keeps the GPU busy while Python enqueues
+the work; cupy.cuda.Event records around the call; the median over the runs after warm-up.
+TFLOP/s = 2 n^3 / time. Inputs are multiples of 1/4 whose products are exact: entries are checked.
+
+Usage: cupy_linalg.py [OUT.json]. Without CuPy or a GPU it notes so, writes [] and exits 0. Exit
+status 1 when a result is wrong.
+"""
+
+import json
+import statistics
+import sys
+
+N = 10000
+BUSY_BYTES = 512 << 20
+WARMUP = 1
+RUNS = 5
+
+
+def main(argv):
+    out_path = argv[1] if len(argv) > 1 else None
+    try:
+        import cupy as cp
+        import numpy as np
+
+        cp.cuda.runtime.getDeviceCount()
+    except Exception as e:  # noqa: BLE001 - any failure means no peer to run
+        print(f"cupy_linalg: CuPy or a GPU is missing ({e}); nothing measured")
+        if out_path:
+            with open(out_path, "w") as f:
+                f.write("[]\n")
+        return 0
+    device = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
+    print(f"cupy_linalg: CuPy {cp.__version__} on {device}")
+    stream = cp.cuda.get_current_stream()
+    busy_src = cp.ones(BUSY_BYTES, dtype=cp.uint8)
+    busy_dst = cp.empty_like(busy_src)
+
+    def median_ms(fn):
+        for _ in range(WARMUP):
+            fn()
+        cp.cuda.Device().synchronize()
+        start, stop = cp.cuda.Event(), cp.cuda.Event()
+        times, result = [], None
+        for _ in range(RUNS):
+            result = None
+            busy_dst[...] = busy_src
+            start.record(stream)
+            result = fn()
+            stop.record(stream)
+            stop.synchronize()
+            times.append(cp.cuda.get_elapsed_time(start, stop))
+        return statistics.median(times), result
+
+    def host_a(i):
+        return (i % 7 - 3) / 4
+
+    def host_b(i):
+        return (i % 5 - 2) / 4
+
+    k = np.arange(N)
+    rows, status = [], 0
+    for dt, transposed in (("float64", False), ("float64", True), ("float32", False)):
+        a = ((cp.arange(N * N) % 7 - 3) / 4.0).astype(dt).reshape(N, N)
+        b = ((cp.arange(N * N) % 5 - 2) / 4.0).astype(dt).reshape(N, N)
+        lhs = a.T if transposed else a
+        ms, r = median_ms(lambda: cp.matmul(lhs, b))
+        name = ("matmul_at_b/" if transposed else "matmul/") + dt + "_10000"
+        for i, j in ((0, 0), (1, 7), (4321, 9876), (N - 1, N - 1)):
+            av = host_a(k * N + i) if transposed else host_a(i * N + k)
+            want = float(np.sum(av * host_b(k * N + j)))
+            if float(r[i, j]) != want:
+                status = 1
+                print(f"cupy_linalg: WRONG {name} at ({i}, {j}): {float(r[i, j])} vs {want}")
+        tflops = 2.0 * N**3 / (ms / 1e3) / 1e12
+        rows.append(dict(workload=name, library="cupy", variant="eager", median_ms=ms, tflops=tflops, runs=RUNS,
+                         device=device))
+        print(f"  {name:32s} {ms:9.3f} ms  {tflops:6.2f} TFLOP/s")
+        del a, b, lhs, r
+        cp.get_default_memory_pool().free_all_blocks()
+    if out_path:
+        with open(out_path, "w") as f:
+            json.dump(rows, f, indent=1)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
