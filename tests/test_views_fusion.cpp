@@ -211,3 +211,13 @@ TEST_CASE("a transposed operand fuses into arithmetic: one tiled kernel, exact v
   nf::array s = evaluated(nf::asarray(ramp(12), {3, 4}));
   CHECK(nf::explain(s.T() + 1.0).find("transposed") == std::string::npos);
 }
+
+TEST_CASE("a 0-d boolean index adds an axis of length 1 where true and 0 where false", "[views]") {
+  // NumPy: x[np.True_].shape == (1, 3, 4), x[np.False_].shape == (0, 3, 4).
+  nf::array x = evaluated(nf::asarray(ramp(12), {3, 4}));
+  const nf::array t = nf::array({true}).reshape({});
+  const nf::array f = nf::array({false}).reshape({});
+  CHECK(x(t).shape() == nf::shape_t{1, 3, 4});
+  CHECK(x(f).shape() == nf::shape_t{0, 3, 4});
+  CHECK(x(t).to_vector<double>() == ramp(12));
+}

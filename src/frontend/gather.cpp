@@ -12,6 +12,7 @@
 
 #include "frontend/view.hpp"
 #include "ndfuse/config.hpp"
+#include "ndfuse/creation.hpp"
 #include "ndfuse/manipulation.hpp"
 #include "ndfuse/math.hpp"
 #include "ndfuse/reduce.hpp"
@@ -161,7 +162,7 @@ advanced_index resolve(const array& x, const std::vector<index_item>& items, con
   std::int64_t consumed = 0;
   for (const auto& it : items) {
     if (it.kind == index_kind::index_kind_array)
-      consumed += it.arr.dtype() == dtype::bool_ ? std::max<std::int64_t>(it.arr.ndim(), 1) : 1;
+      consumed += it.arr.dtype() == dtype::bool_ ? it.arr.ndim() : 1;
     else if (it.kind != index_kind::index_kind_newaxis && it.kind != index_kind::index_kind_ellipsis)
       ++consumed;
   }
@@ -199,9 +200,16 @@ advanced_index resolve(const array& x, const std::vector<index_item>& items, con
           keep(it.arr);
           break;
         }
-        if (an->shape.empty())
-          throw index_error(std::string(op) +
-                            ": a 0-d boolean index is not supported (NumPy adds an axis there)");
+        if (an->shape.empty()) {
+          // NumPy: a 0-d boolean adds an axis of length 1, indexed by [0] where it is true and by
+          // [] where false. Its value sets the result's shape: it is read now (waits for the device).
+          const bool truth = it.arr.item<bool>();
+          r.basic.emplace_back(newaxis);
+          array none_or_first = zeros({truth ? 1 : 0}, dtype::int64);
+          arrays.emplace_back(out_dim++, known_range(none_or_first, 0, 0));
+          axis_of.push_back(in_dim);  // consumes none of x's axes
+          break;
+        }
         for (std::size_t k = 0; k < an->shape.size(); ++k)
           if (an->shape[k] != xn->shape[in_dim + k])
             throw index_error(std::string(op) + ": boolean index did not match indexed array along axis " +
