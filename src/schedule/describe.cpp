@@ -19,6 +19,13 @@ std::string describe(const plan& p) {
     if (st.library) {
       os << "  step " << si << ": " << st.name << " (" << dtype_name(st.library->dt) << ") -> "
          << dtype_name(st.outputs[0]->dt) << ' ' << shape_str(st.outputs[0]->shape) << '\n';
+      if (st.library->op == ir::library_op::library_op_gemm) {
+        // How BLAS reads each operand: the flags that replace copies, and any folded scale.
+        const auto& g = st.library->gemm;
+        auto op = [](const ir::gemm_operand& o) { return !o.transposed ? "N" : o.conjugated ? "C" : "T"; };
+        os << "    batch " << g.batch << " of (" << g.m << " x " << g.k << ") @ (" << g.k << " x " << g.n
+           << "), ops " << op(g.a) << op(g.b) << ", alpha " << g.alpha_re << '\n';
+      }
       for (std::size_t i = 0; i < st.inputs.size(); ++i)
         os << "    in" << i << ": " << dtype_name(st.inputs[i].node->dt) << "  buffer "
            << shape_str(st.inputs[i].node->shape) << '\n';
