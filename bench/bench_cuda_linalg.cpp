@@ -162,22 +162,7 @@ void register_all() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  std::string backend;
-  try {
-    backend = nf::backend_name();
-  } catch (const nf::error& e) {
-    backend = e.what();
-  }
-  if (nf::cuda::device_count() == 0 || backend != "cuda") {
-    std::cout << "bench_cuda_linalg: no CUDA device in use (backend: " << backend
-              << "); nothing to measure\n";
-    return 0;
-  }
-  register_all();
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return wrong_results ? 1 : 0;
+  return run_cuda_benchmarks(argc, argv, "bench_cuda_linalg", register_all, wrong_results);
 }
 
 #else

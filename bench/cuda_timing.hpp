@@ -9,10 +9,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <iostream>
 #include <map>
+#include <string>
 #include <vector>
 
+#include "ndfuse/config.hpp"
 #include "ndfuse/device.hpp"
+#include "ndfuse/error.hpp"
 
 namespace bench_cuda {
 
@@ -113,6 +117,29 @@ inline void BM_d2d_copy(benchmark::State& state, std::size_t bytes) {
   state.counters["bytes"] = 2.0 * static_cast<double>(bytes);
   state.counters["GB/s"] = 2.0 * static_cast<double>(bytes) / per_iter / 1e9;
   state.counters["x_copy"] = per_iter / copy_seconds(bytes);
+}
+
+// The body of a CUDA benchmark's main(): registers and runs the benchmarks when the cuda backend is
+// in use, else says so and succeeds (a machine without a GPU has nothing to measure). The exit
+// status is 1 when some result was wrong.
+template <class Register>
+int run_cuda_benchmarks(int argc, char** argv, const char* name, Register&& register_all,
+                        const bool& wrong_results) {
+  benchmark::Initialize(&argc, argv);
+  std::string backend;
+  try {
+    backend = nf::backend_name();
+  } catch (const nf::error& e) {
+    backend = e.what();
+  }
+  if (nf::cuda::device_count() == 0 || backend != "cuda") {
+    std::cout << name << ": no CUDA device in use (backend: " << backend << "); nothing to measure\n";
+    return 0;
+  }
+  register_all();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return wrong_results ? 1 : 0;
 }
 
 }  // namespace bench_cuda

@@ -13,49 +13,23 @@ status 1 when a result is wrong.
 """
 
 import json
-import statistics
 import sys
 
+from cupy_timing import Timer, load
+
 N = 10000
-BUSY_BYTES = 512 << 20
 WARMUP = 1
 RUNS = 5
 
 
 def main(argv):
     out_path = argv[1] if len(argv) > 1 else None
-    try:
-        import cupy as cp
-        import numpy as np
-
-        cp.cuda.runtime.getDeviceCount()
-    except Exception as e:  # noqa: BLE001 - any failure means no peer to run
-        print(f"cupy_linalg: CuPy or a GPU is missing ({e}); nothing measured")
-        if out_path:
-            with open(out_path, "w") as f:
-                f.write("[]\n")
+    found = load("cupy_linalg", out_path)
+    if not found:
         return 0
-    device = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
+    cp, np, device = found
     print(f"cupy_linalg: CuPy {cp.__version__} on {device}")
-    stream = cp.cuda.get_current_stream()
-    busy_src = cp.ones(BUSY_BYTES, dtype=cp.uint8)
-    busy_dst = cp.empty_like(busy_src)
-
-    def median_ms(fn):
-        for _ in range(WARMUP):
-            fn()
-        cp.cuda.Device().synchronize()
-        start, stop = cp.cuda.Event(), cp.cuda.Event()
-        times, result = [], None
-        for _ in range(RUNS):
-            result = None
-            busy_dst[...] = busy_src
-            start.record(stream)
-            result = fn()
-            stop.record(stream)
-            stop.synchronize()
-            times.append(cp.cuda.get_elapsed_time(start, stop))
-        return statistics.median(times), result
+    timer = Timer(cp, WARMUP)
 
     def host_a(i):
         return (i % 7 - 3) / 4
@@ -69,7 +43,7 @@ def main(argv):
         a = ((cp.arange(N * N) % 7 - 3) / 4.0).astype(dt).reshape(N, N)
         b = ((cp.arange(N * N) % 5 - 2) / 4.0).astype(dt).reshape(N, N)
         lhs = a.T if transposed else a
-        ms, r = median_ms(lambda: cp.matmul(lhs, b))
+        ms, r = timer.median_ms(lambda: cp.matmul(lhs, b), RUNS)
         name = ("matmul_at_b/" if transposed else "matmul/") + dt + "_10000"
         for i, j in ((0, 0), (1, 7), (4321, 9876), (N - 1, N - 1)):
             av = host_a(k * N + i) if transposed else host_a(i * N + k)

@@ -24,14 +24,14 @@ result is wrong or an eager variant fails; a fused variant CuPy cannot fuse is n
 import json
 import math
 import os
-import statistics
 import sys
+
+from cupy_timing import Timer, load
 
 FULL_ELEMENTS = 250_000_000  # 2 GB of float64
 SQUARE = 16384  # 16384 x 16384 float32: 1 GiB
 LONG = 1 << 26  # 2^26 x 4 float32: 1 GiB
 SHORT = 4
-BUSY_BYTES = 512 << 20
 FULL_RUNS = 20  # 2 GB and 4 GB inputs
 MATRIX_RUNS = 50  # 1 GiB inputs
 WARMUP = 3
@@ -75,27 +75,10 @@ def b_value(k):
 
 def main(argv):
     out_path = argv[1] if len(argv) > 1 else None
-    try:
-        import cupy as cp
-        import numpy as np
-    except Exception as e:  # ImportError, or a CuPy wheel that cannot load its CUDA libraries
-        note(f"CuPy is not available ({type(e).__name__}: {e}); nothing to measure")
-        if out_path:
-            write_json(out_path, [])
+    found = load("cupy_reduce", out_path)
+    if not found:
         return 0
-    try:
-        devices = cp.cuda.runtime.getDeviceCount()
-    except Exception as e:
-        devices = 0
-        note(f"no CUDA device ({type(e).__name__}: {e})")
-    if devices == 0:
-        note("no CUDA device; nothing to measure")
-        if out_path:
-            write_json(out_path, [])
-        return 0
-
-    props = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
-    device_name = props["name"].decode() if isinstance(props["name"], bytes) else str(props["name"])
+    cp, np, device_name = found
     accelerators = os.environ.get("CUPY_ACCELERATORS", "(default)")
     print(f"cupy_reduce: CuPy {cp.__version__} on {device_name}; CUPY_ACCELERATORS={accelerators}")
 
@@ -107,30 +90,7 @@ def main(argv):
             dst.data.ptr, src.data.ptr, nbytes, cp.cuda.runtime.memcpyDeviceToDevice, stream.ptr
         )
 
-    busy_src = cp.ones(BUSY_BYTES, dtype=cp.uint8)
-    busy_dst = cp.empty_like(busy_src)
-
-    def keep_gpu_busy():
-        d2d(busy_dst, busy_src, BUSY_BYTES)
-
-    def median_ms(fn, runs, busy=True):
-        """Median event time of fn() over runs, after warm-up; returns (ms, last result)."""
-        for _ in range(WARMUP):
-            fn()
-        cp.cuda.Device().synchronize()
-        start, stop = cp.cuda.Event(), cp.cuda.Event()
-        times = []
-        result = None
-        for _ in range(runs):
-            result = None  # the previous result is freed outside the timed region
-            if busy:
-                keep_gpu_busy()
-            start.record(stream)
-            result = fn()
-            stop.record(stream)
-            stop.synchronize()
-            times.append(cp.cuda.get_elapsed_time(start, stop))
-        return statistics.median(times), result
+    median_ms = Timer(cp, WARMUP).median_ms
 
     copy_ms = {}
     rows = []

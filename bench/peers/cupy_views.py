@@ -15,51 +15,25 @@ status 1 when a result is wrong.
 """
 
 import json
-import statistics
 import sys
+
+from cupy_timing import Timer, load
 
 STENCIL = 250_000_000
 SQUARE = 16384
 GATHER = 25_000_000
 SORT = 100_000_000
-BUSY_BYTES = 512 << 20
 WARMUP = 2
 
 
 def main(argv):
     out_path = argv[1] if len(argv) > 1 else None
-    try:
-        import cupy as cp
-        import numpy as np
-
-        cp.cuda.runtime.getDeviceCount()
-    except Exception as e:  # noqa: BLE001 - any failure means no peer to run
-        print(f"cupy_views: CuPy or a GPU is missing ({e}); nothing measured")
-        if out_path:
-            with open(out_path, "w") as f:
-                f.write("[]\n")
+    found = load("cupy_views", out_path)
+    if not found:
         return 0
-    device = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
+    cp, np, device = found
     print(f"cupy_views: CuPy {cp.__version__} on {device}")
-    stream = cp.cuda.get_current_stream()
-    busy_src = cp.ones(BUSY_BYTES, dtype=cp.uint8)
-    busy_dst = cp.empty_like(busy_src)
-
-    def median_ms(fn, runs):
-        for _ in range(WARMUP):
-            fn()
-        cp.cuda.Device().synchronize()
-        start, stop = cp.cuda.Event(), cp.cuda.Event()
-        times, result = [], None
-        for _ in range(runs):
-            result = None
-            busy_dst[...] = busy_src
-            start.record(stream)
-            result = fn()
-            stop.record(stream)
-            stop.synchronize()
-            times.append(cp.cuda.get_elapsed_time(start, stop))
-        return statistics.median(times), result
+    median_ms = Timer(cp, WARMUP).median_ms
 
     copy_ms = {}
 

@@ -137,7 +137,7 @@ class array {
   array flatten() const;  // always a new array (a lazy copy)
   array transpose() const;
   array transpose(const std::vector<int>& axes) const;
-  array T() const;  // the transpose, NumPy's .T
+  array T() const;                      // the transpose, NumPy's .T
   array dot(const array& other) const;  // nf::dot(*this, other)
   array swapaxes(int a, int b) const;
   array squeeze(axes axis = {}) const;

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "frontend/build.hpp"
+#include "frontend/view.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/linalg.hpp"
 #include "ndfuse/manipulation.hpp"
@@ -14,13 +15,6 @@
 namespace ndfuse {
 
 namespace {
-
-int normalized_axis(int axis, std::int64_t ndim, const char* op) {
-  if (axis < -ndim || axis >= ndim)
-    throw shape_error(std::string(op) + ": axis " + std::to_string(axis) +
-                      " is out of bounds for array of dimension " + std::to_string(ndim));
-  return axis < 0 ? axis + static_cast<int>(ndim) : axis;
-}
 
 std::int64_t product_of(const shape_t& s) {
   return std::accumulate(s.begin(), s.end(), std::int64_t{1}, std::multiplies<>());
@@ -36,8 +30,8 @@ array tensordot(const array& a, const array& b, const std::vector<int>& a_axes,
   std::vector<bool> a_summed(a.ndim(), false), b_summed(b.ndim(), false);
   std::vector<int> as, bs;
   for (std::size_t i = 0; i < a_axes.size(); ++i) {
-    const int x = normalized_axis(a_axes[i], a.ndim(), "tensordot"),
-              y = normalized_axis(b_axes[i], b.ndim(), "tensordot");
+    const int x = frontend::normalize_axis(a_axes[i], a.ndim(), "tensordot"),
+              y = frontend::normalize_axis(b_axes[i], b.ndim(), "tensordot");
     if (a.shape()[x] != b.shape()[y]) throw shape_error("tensordot: shape-mismatch for sum");
     if (a_summed[x] || b_summed[y]) throw shape_error("tensordot: repeated axis");
     a_summed[x] = b_summed[y] = true;

@@ -1,6 +1,6 @@
 // View chains: how the fuser sees a node lowered below views. A view costs no instruction; the
 // chain of views between a kernel's iteration space and a node is applied to the strides of the
-// leaves under it (fuser.cpp).
+// leaves under it (fuser.cpp, lower.cpp).
 #pragma once
 #include <cstdint>
 #include <functional>

@@ -12,7 +12,6 @@
 
 #include "backend/cuda/cuda_api.hpp"
 #include "backend/cuda/kernel_binary.hpp"
-#include "backend/cuda/cublas.hpp"
 #include "backend/cuda/library.hpp"
 #include "backend/cuda/memory.hpp"
 #include "backend/cuda/transfer.hpp"
@@ -186,7 +185,6 @@ class cuda_backend final : public device_backend {
 
   void run_library(const ir::library_call& c, const std::vector<const void*>& inputs, void* output) override {
     current_device();  // binds the device's context to this thread, as the CUB calls need it
-    if (c.op == ir::library_op::library_op_gemm) return cuda::gemm(c, inputs, output);
     cuda::run_library(c, inputs, output);
   }
 

@@ -1,6 +1,6 @@
 // Library calls on the CUDA backend (ir/library.hpp): CUB radix sorts and selection plus a few small
-// kernels, compiled by nvcc into the library (library.cu). No CUDA headers here: cuda_backend.cpp
-// includes this.
+// kernels, compiled by nvcc into the library (library.cu), and matrix products through cuBLAS
+// (cublas.cpp), all dispatched by run_library. No CUDA headers here: cuda_backend.cpp includes this.
 #pragma once
 #include <vector>
 
