@@ -31,9 +31,9 @@ class device_backend {
   virtual std::unique_ptr<compiled_kernel> compile(const ir::kernel_ir& k) = 0;
   virtual void launch(const compiled_kernel& k, const ir::kernel_ir& ir, const ir::kernel_args& a) = 0;
   // A library call (ir/library.hpp): `inputs` point at each operand's first element, in C order;
-  // `output` is a fresh buffer of the call's output. Enqueued like a launch.
+  // `outputs` are fresh buffers, one per output the call names. Enqueued like a launch.
   virtual void run_library(const ir::library_call& c, const std::vector<const void*>& inputs,
-                           void* output) = 0;
+                           const std::vector<void*>& outputs) = 0;
   virtual void synchronize() = 0;
 };
 

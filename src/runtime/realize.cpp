@@ -61,7 +61,7 @@ void run_library_step(backend::device_backend& b, const schedule::kernel_step& s
     inputs.push_back(static_cast<const char*>(in.node->storage->data) +
                      in.node->offset * static_cast<std::int64_t>(itemsize(in.node->dt)));
   if (node.size() > 0) {
-    b.run_library(*step.library, inputs, out->data);
+    b.run_library(*step.library, inputs, {out->data});
     ++global_counters().library_calls;
   }
   finish(node, std::move(out));

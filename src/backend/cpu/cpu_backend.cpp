@@ -57,8 +57,9 @@ class cpu_backend final : public device_backend {
   void copy_from_host(void* dst, const void* src, std::size_t n) override { std::memcpy(dst, src, n); }
   void copy_to_host(void* dst, const void* src, std::size_t n) override { std::memcpy(dst, src, n); }
   void synchronize() override {}
-  void run_library(const ir::library_call& c, const std::vector<const void*>& inputs, void* output) override {
-    cpu::run_library(c, inputs, output);
+  void run_library(const ir::library_call& c, const std::vector<const void*>& inputs,
+                   const std::vector<void*>& outputs) override {
+    cpu::run_library(c, inputs, outputs);
   }
 
   std::unique_ptr<compiled_kernel> compile(const ir::kernel_ir& k) override { return build_program(k); }

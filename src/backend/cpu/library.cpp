@@ -149,7 +149,9 @@ void bincount(const ir::library_call& c, const std::vector<const void*>& in, voi
 
 }  // namespace
 
-void run_library(const ir::library_call& c, const std::vector<const void*>& in, void* out) {
+void run_library(const ir::library_call& c, const std::vector<const void*>& in,
+                 const std::vector<void*>& outs) {
+  void* out = outs.empty() ? nullptr : outs[0];
   switch (c.op) {
     case ir::library_op::library_op_sort:
       with_dtype(c.dt, [&](auto d) { sort_rows<decltype(d)::value>(c, in[0], out); });

@@ -6,6 +6,7 @@
 
 namespace ndfuse::backend::cpu {
 
-void run_library(const ir::library_call& c, const std::vector<const void*>& inputs, void* output);
+void run_library(const ir::library_call& c, const std::vector<const void*>& inputs,
+                 const std::vector<void*>& outputs);
 
 }  // namespace ndfuse::backend::cpu

@@ -183,9 +183,10 @@ class cuda_backend final : public device_backend {
     check(r, "cuLaunchKernel");
   }
 
-  void run_library(const ir::library_call& c, const std::vector<const void*>& inputs, void* output) override {
+  void run_library(const ir::library_call& c, const std::vector<const void*>& inputs,
+                   const std::vector<void*>& outputs) override {
     current_device();  // binds the device's context to this thread, as the CUB calls need it
-    cuda::run_library(c, inputs, output);
+    cuda::run_library(c, inputs, outputs);
   }
 
   void synchronize() override {

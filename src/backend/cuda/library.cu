@@ -557,7 +557,9 @@ void bincount(const ir::library_call& c, const std::vector<const void*>& in, voi
 
 }  // namespace
 
-void run_library(const ir::library_call& c, const std::vector<const void*>& in, void* out) {
+void run_library(const ir::library_call& c, const std::vector<const void*>& in,
+                 const std::vector<void*>& outs) {
+  void* out = outs.empty() ? nullptr : outs[0];
   switch (c.op) {
     case ir::library_op::library_op_sort:
       with_order(c.dt, [&](auto order) { sort_rows<decltype(order)>(c, in[0], out); });

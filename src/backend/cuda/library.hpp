@@ -10,6 +10,7 @@ namespace ndfuse::backend::cuda {
 
 // Enqueues the call on this thread's current device and stream; waits for nothing. Throws
 // device_error (or out_of_memory) when CUDA reports a failure.
-void run_library(const ir::library_call& c, const std::vector<const void*>& inputs, void* output);
+void run_library(const ir::library_call& c, const std::vector<const void*>& inputs,
+                 const std::vector<void*>& outputs);
 
 }  // namespace ndfuse::backend::cuda
