@@ -440,6 +440,9 @@ inline std::string expect_throw(const std::string& kind, F&& build) {
   } catch (const nf::value_error& e) {
     if (kind == "value_error") return "";
     return std::string("expected nf::") + kind + ", got nf::value_error: " + e.what();
+  } catch (const nf::linalg_error& e) {
+    if (kind == "linalg_error") return "";
+    return std::string("expected nf::") + kind + ", got nf::linalg_error: " + e.what();
   } catch (const std::exception& e) {
     return std::string("expected nf::") + kind + ", got another exception: " + e.what();
   }

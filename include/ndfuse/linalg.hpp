@@ -4,10 +4,13 @@
 // has no routine for, are fused multiply-and-sum kernels with NumPy's wrapping integer arithmetic.
 #pragma once
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
 #include "ndfuse/array.hpp"
+#include "ndfuse/reduce.hpp"
 
 namespace ndfuse {
 
@@ -35,12 +38,71 @@ array einsum(const std::string& subscripts, const std::vector<array>& operands);
 array kron(const array& a, const array& b);
 
 namespace linalg {
-// np.linalg.matrix_power: repeated squaring; n = 0 gives the identity, n < 0 is not supported yet
-// (it needs inv) and throws value_error.
+// np.linalg.matrix_power: repeated squaring; n = 0 gives the identity, n < 0 powers inv(a).
 array matrix_power(const array& a, std::int64_t n);
 // np.linalg.multi_dot: the chain evaluated in the cheapest order (dynamic programming over the
 // scalar multiplications, as NumPy), first and last operands may be 1-d.
 array multi_dot(const std::vector<array>& arrays);
+
+// ---- Solvers and factorizations (LAPACK on the CPU backend, cuSOLVER on CUDA) ---------------------
+// Each takes stacks of matrices (..., M, N). float32 and complex64 stay single precision; integers
+// and bool compute in float64; float16 throws dtype_error (as NumPy). A solver runs at the call:
+// its inputs are evaluated, and LAPACK's info codes are read back (the call waits for the device),
+// so a singular matrix in solve or inv, or a matrix cholesky finds not positive definite, throws
+// linalg_error naming the failing matrix of the stack, at the line that asked for it. Results are
+// evaluated arrays (or lazy views of them).
+
+// The results NumPy returns as named tuples; `auto [u, s, vh] = nf::linalg::svd(a);` works.
+struct svd_result {
+  array U, S, Vh;  // U and Vh are empty handles when compute_uv is false
+};
+struct eigh_result {
+  array eigenvalues, eigenvectors;
+};
+struct eig_result {
+  array eigenvalues, eigenvectors;
+};
+struct qr_result {
+  array Q, R;  // Q is an empty handle for mode "r"
+};
+struct slogdet_result {
+  array sign, logabsdet;
+};
+struct lstsq_result {
+  array x, residuals;
+  std::int64_t rank = 0;
+  array s;
+};
+
+// A X = B. b of shape (..., M) is one vector per matrix; (..., M, K) a stack of K columns.
+array solve(const array& a, const array& b);
+array inv(const array& a);
+// The determinant through an LU factorization: the product of U's diagonal and the pivots' sign.
+array det(const array& a);
+slogdet_result slogdet(const array& a);
+// The lower factor L with A = L L^H (upper: the upper factor U = L^H). Reads A's lower triangle.
+array cholesky(const array& a, bool upper = false);
+// mode "reduced" (Q: M x K, R: K x N, K = min(M, N)), "complete" (M x M, M x N) or "r" (R only).
+qr_result qr(const array& a, std::string_view mode = "reduced");
+// Hermitian eigenproblems: ascending real eigenvalues; UPLO "L" or "U" names the triangle read.
+eigh_result eigh(const array& a, std::string_view UPLO = "L");
+array eigvalsh(const array& a, std::string_view UPLO = "L");
+// General eigenproblems. The results are complex, also for a real input whose eigenvalues are all
+// real: NumPy 2.5's rule (earlier NumPy returned real arrays then, a dtype that depended on the data).
+eig_result eig(const array& a);
+array eigvals(const array& a);
+// U, the descending singular values S, and V^H (full_matrices: U is M x M and Vh N x N).
+svd_result svd(const array& a, bool full_matrices = true, bool compute_uv = true);
+array svdvals(const array& a);
+// The pseudo-inverse from the SVD: singular values at most rcond * max(S) count as zero.
+array pinv(const array& a, double rcond = 1e-15);
+// Least squares through the SVD (as LAPACK's gelsd): rcond < 0 means eps * max(M, N).
+lstsq_result lstsq(const array& a, const array& b, double rcond = -1);
+// The number of singular values above tol (default: max(S) * max(M, N) * eps), per matrix.
+array matrix_rank(const array& a, std::optional<double> tol = std::nullopt);
+// The condition number in norm p: NumPy's None / 2 / -2 from the singular values, the others as
+// norm(a, p) * norm(inv(a), p).
+array cond(const array& a, norm_order p = {});
 }  // namespace linalg
 
 namespace config {

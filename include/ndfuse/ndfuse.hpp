@@ -6,6 +6,7 @@
 #include "ndfuse/device.hpp"
 #include "ndfuse/dtype.hpp"
 #include "ndfuse/error.hpp"
+#include "ndfuse/fft.hpp"
 #include "ndfuse/index.hpp"
 #include "ndfuse/io.hpp"
 #include "ndfuse/jit.hpp"

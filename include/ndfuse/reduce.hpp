@@ -119,8 +119,8 @@ class norm_order {
 };
 
 // numpy.linalg.norm: vector norms over one axis (or the flattened array when axis is none and
-// the input is not 2-D), matrix norms over two axes ("fro", 1, -1, inf, -inf). Matrix ord 2 and
-// "nuc" need the SVD and throw until it lands.
+// the input is not 2-D), matrix norms over two axes ("fro", 1, -1, inf, -inf as fused reductions;
+// 2, -2 and "nuc" from the singular values, which run the SVD at the call).
 array norm(const array& x, norm_order ord = {}, axes axis = {}, bool keepdims = false);
 
 }  // namespace linalg

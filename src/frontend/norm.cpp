@@ -4,6 +4,8 @@
 #include <limits>
 
 #include "frontend/reduce_build.hpp"
+#include "ndfuse/linalg.hpp"
+#include "ndfuse/manipulation.hpp"
 #include "ndfuse/math.hpp"
 #include "ndfuse/reduce.hpp"
 
@@ -47,10 +49,13 @@ array matrix_norm(const array& x, const norm_order& ord, int row, int col, bool 
     array sq = is_complex(x.dtype()) ? real(multiply(x, conj(x))) : multiply(x, x);
     return sqrt(sum(sq, {row, col}, keepdims));
   }
-  if (ord.is_named() || ord.p() == 2 || ord.p() == -2)
-    throw error("linalg.norm: matrix ord " +
-                (ord.is_named() ? std::string(ord.name()) : std::to_string(ord.p())) +
-                " needs the SVD, which is not implemented yet");
+  if (ord.is_named() || ord.p() == 2 || ord.p() == -2) {
+    // From the singular values of the (row, col) matrices: the largest, the smallest, their sum.
+    array m = moveaxis(x, {row, col}, {-2, -1});
+    array s = svdvals(m);
+    array r = ord.is_named() ? sum(s, -1) : ord.p() == 2 ? amax(s, -1) : amin(s, -1);
+    return keepdims ? expand_dims(r, {std::min(row, col), std::max(row, col)}) : r;
+  }
   const double p = ord.p();
   // ord 1 / -1: extreme column sum (sum over rows); inf / -inf: extreme row sum.
   const bool columns = p == 1 || p == -1;

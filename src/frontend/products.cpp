@@ -138,9 +138,8 @@ array matrix_power(const array& a, std::int64_t n) {
   if (a.ndim() < 2 || a.shape()[a.ndim() - 1] != a.shape()[a.ndim() - 2])
     throw shape_error("matrix_power: last 2 dimensions of the array must be square, got " +
                       shape_str(a.shape()));
-  if (n < 0)
-    throw value_error("matrix_power: negative powers need linalg.inv, which ndfuse does not have yet");
   if (n == 0) return broadcast_to(eye(a.shape().back(), -1, 0, a.dtype()), a.shape()).copy();
+  if (n < 0) return matrix_power(inv(a), -n);  // as NumPy: the power of the inverse
   if (n == 1) return a;
   if (n == 2) return matmul(a, a);
   if (n == 3) return matmul(matmul(a, a), a);

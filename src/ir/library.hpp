@@ -4,7 +4,8 @@
 //
 // Every input is a materialized buffer, in C order unless the call says otherwise (gemm); the fuser
 // writes a lazy input first. Pointers passed to the backend already include the input's offset.
-// Each call writes one new C-order output.
+// Inputs are read-only (other arrays may view them): a routine that works in place copies first.
+// Each call writes new C-order outputs: one, or the solvers' several.
 #pragma once
 #include <cstdint>
 
@@ -39,6 +40,44 @@ enum class library_op : std::uint8_t {
   // pointers need not be C-order: a transposed view of a buffer is read in place). Output: the
   // C-order `gemm.batch` x m x n products alpha * op(A) @ op(B), of dtype `dt`.
   library_op_gemm,
+  // Dense solvers (LAPACK on the CPU, cuSOLVER on CUDA). `rows` matrices of dtype `dt` (float32,
+  // float64, complex64, complex128), C-order, `linalg` giving their sizes. Outputs are C-order too,
+  // in the order listed; `info` is one int32 per matrix, LAPACK's code (0: success). They run at
+  // the call (the frontend reads info), never inside a plan.
+  // inputs A (n x n), B (n x k). Outputs: X (n x k) with A X = B; info (> 0: A singular).
+  library_op_solve,
+  // inputs A (n x n). Outputs: inv(A) (n x n); info (> 0: singular).
+  library_op_inv,
+  // inputs A (n x n). Outputs: the LU factors of A or of A^T, the backend's choice (only the
+  // diagonal of U is defined: det(A) = det(A^T)); the int64 pivots (n, 1-based, LAPACK's);
+  // info (> 0: U has an exact zero on its diagonal, which the diagonal shows).
+  library_op_lu,
+  // inputs A (n x n, Hermitian: only its lower triangle is read). Outputs: L (n x n) with
+  // A = L L^H in its lower triangle (the strict upper triangle is unspecified); info (> 0: A is
+  // not positive definite).
+  library_op_cholesky,
+  // inputs A (m x n). Outputs: unless `r_only`, Q (m x m when `full_matrices`, else m x min(m,n));
+  // then R (m x n when `full_matrices`, else min(m,n) x n), its strict lower triangle unspecified.
+  library_op_qr,
+  // inputs A (n x n, Hermitian: only the triangle `upper` names is read). Outputs: the eigenvalues
+  // (n, real, ascending); with `compute_uv`, the eigenvectors as columns (n x n); info.
+  library_op_eigh,
+  // inputs A (m x n). Outputs: the singular values (min(m,n), real, descending); with
+  // `compute_uv`, U (m x m when `full_matrices`, else m x min(m,n)) and V^H (n x n, else
+  // min(m,n) x n); info (> 0: no convergence).
+  library_op_svd,
+  // inputs A (n x n). Outputs: the eigenvalues (n, complex); with `compute_uv`, the right
+  // eigenvectors as columns (n x n): complex for complex A; for real A real, LAPACK's packing (a
+  // conjugate pair w[j], w[j+1] with Im w[j] > 0 has vectors V[:, j] +- i V[:, j+1]); info.
+  library_op_eig,
+  // Discrete Fourier transforms (FFTW on the CPU, cuFFT on CUDA), unnormalized: the frontend
+  // applies NumPy's norm as a fused elementwise scale. inputs[0]: `fft.batch` C-order arrays of
+  // `fft.rank` (1 to 3) trailing dims `fft.dims` (the transformed axes; the frontend moves others
+  // there), complex of dtype `dt` (complex64, complex128), or for `fft.kind` r2c its real
+  // counterpart; c2r (rank 1 only) reads dims[0]/2+1 complex values per transform, taking the real
+  // part of the zero (and even-length Nyquist) frequency, as NumPy's irfft. Output: the C-order
+  // transforms: complex (last dim dims/2+1 for r2c), or real for c2r.
+  library_op_fft,
 };
 const char* library_op_name(library_op op);
 
@@ -59,6 +98,34 @@ struct gemm_params {
   double alpha_re = 1, alpha_im = 0;
 };
 
+// Sizes and options of a solver call (library_op_solve ... library_op_eig).
+struct linalg_params {
+  std::int64_t m = 0, n = 0;  // each input matrix is m x n (square ones n x n)
+  std::int64_t k = 0;         // solve: columns of B
+  bool full_matrices = false; // qr: complete; svd: full U and V^H
+  bool compute_uv = true;     // svd: U and V^H; eigh and eig: the eigenvectors
+  bool upper = false;         // eigh: read the upper triangle
+  bool r_only = false;        // qr: R alone
+  // svd: every singular value to LAPACK's absolute accuracy (eps * max(S)), where the backend's
+  // fastest routine only reaches it for the large ones (CUDA: gesvd instead of gesvdp).
+  bool accurate = false;
+};
+
+enum class fft_kind : std::uint8_t {
+  fft_kind_forward,  // complex to complex, exp(-2 pi i jk/n)
+  fft_kind_inverse,  // complex to complex, exp(+2 pi i jk/n), not divided by n
+  fft_kind_r2c,      // real to complex, forward, the non-negative frequencies only
+  fft_kind_c2r,      // complex (Hermitian half) to real, inverse
+};
+
+// A batched transform over the trailing dims of a C-order array (library_op_fft).
+struct fft_params {
+  fft_kind kind = fft_kind::fft_kind_forward;
+  int rank = 1;                      // transformed trailing dims, 1 to 3
+  std::int64_t dims[3] = {1, 1, 1};  // their logical lengths (real lengths for r2c and c2r)
+  std::int64_t batch = 1;            // transforms, one after the other in memory
+};
+
 struct library_call {
   library_op op = library_op::library_op_sort;
   dtype dt = dtype::float64;
@@ -68,6 +135,8 @@ struct library_call {
   bool right = false;     // searchsorted: side="right"
   bool weighted = false;  // bincount: inputs[1] holds weights
   gemm_params gemm;       // gemm
+  linalg_params linalg;   // solvers
+  fft_params fft;         // fft
 };
 
 }  // namespace ndfuse::ir

@@ -86,6 +86,24 @@ const char* library_op_name(library_op op) {
       return "bincount";
     case library_op::library_op_gemm:
       return "gemm";
+    case library_op::library_op_solve:
+      return "solve";
+    case library_op::library_op_inv:
+      return "inv";
+    case library_op::library_op_lu:
+      return "lu";
+    case library_op::library_op_cholesky:
+      return "cholesky";
+    case library_op::library_op_qr:
+      return "qr";
+    case library_op::library_op_eigh:
+      return "eigh";
+    case library_op::library_op_svd:
+      return "svd";
+    case library_op::library_op_eig:
+      return "eig";
+    case library_op::library_op_fft:
+      return "fft";
   }
   return "?";
 }

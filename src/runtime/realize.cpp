@@ -129,6 +129,43 @@ std::string explain(const std::vector<std::shared_ptr<ir::node>>& roots) {
   return schedule::describe(schedule::make_plan(roots));
 }
 
+std::vector<std::shared_ptr<ir::node>> run_library_now(const ir::library_call& c,
+                                                       const std::vector<std::shared_ptr<ir::node>>& inputs,
+                                                       const std::vector<std::pair<dtype, shape_t>>& outputs) {
+  realize(inputs);
+  auto& b = backend::current();
+  bool empty = false;
+  std::vector<const void*> in;
+  for (const auto& n : inputs) {
+    if (n->strides != ir::contiguous_strides(n->shape))
+      throw error(std::string("library call ") + ir::library_op_name(c.op) + ": an input is not C-contiguous");
+    empty = empty || n->size() == 0;
+    in.push_back(static_cast<const char*>(n->storage->data) + n->offset * static_cast<std::int64_t>(itemsize(n->dt)));
+  }
+  std::vector<std::shared_ptr<ir::node>> result;
+  std::vector<void*> out;
+  for (const auto& [t, shape] : outputs) {
+    auto n = std::make_shared<ir::node>();
+    n->op = ir::op_code::op_code_buffer;
+    n->dt = t;
+    n->shape = shape;
+    n->strides = ir::contiguous_strides(shape);
+    const std::size_t nbytes = itemsize(t) * static_cast<std::size_t>(ir::shape_size(shape));
+    n->storage = std::make_shared<ir::buffer>(&b, nbytes);
+    if (empty && nbytes) {
+      const std::vector<char> zeros(nbytes, 0);
+      b.copy_from_host(n->storage->data, zeros.data(), nbytes);
+    }
+    out.push_back(n->storage->data);
+    result.push_back(std::move(n));
+  }
+  if (!empty) {
+    b.run_library(c, in, out);
+    ++global_counters().library_calls;
+  }
+  return result;
+}
+
 std::shared_ptr<ir::node> upload(dtype t, const shape_t& shape, const void* data) {
   auto n = std::make_shared<ir::node>();
   n->op = ir::op_code::op_code_buffer;

@@ -4,6 +4,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ir/node.hpp"
@@ -12,6 +13,14 @@ namespace ndfuse::runtime {
 
 void realize(const std::vector<std::shared_ptr<ir::node>>& roots, bool automatic_split = false);
 std::string explain(const std::vector<std::shared_ptr<ir::node>>& roots);
+
+// A library call run at once, outside any plan: the solvers, whose info codes the caller reads at
+// the call. Evaluates the inputs (the caller made each one C-contiguous, lazily or not), allocates
+// one C-order buffer per output (dtype, shape) and enqueues the call on the current backend. The
+// call is skipped when an input is empty; the outputs are then zero-filled.
+std::vector<std::shared_ptr<ir::node>> run_library_now(const ir::library_call& c,
+                                                       const std::vector<std::shared_ptr<ir::node>>& inputs,
+                                                       const std::vector<std::pair<dtype, shape_t>>& outputs);
 
 // Reads a materialized node's elements to the host in C order (a strided node is copied first).
 host_array read_to_host(const std::shared_ptr<ir::node>& n);

@@ -20,6 +20,7 @@ stats_t stats() {
   s.evaluations = c.evaluations;
   s.automatic_splits = c.automatic_splits;
   s.buffers_donated = c.buffers_donated;
+  s.fft_plans_created = c.fft_plans_created;
   s.bytes_allocated = c.bytes_allocated;
   s.bytes_in_use = c.bytes_in_use;
   s.peak_bytes = c.peak_bytes;
@@ -36,6 +37,7 @@ void reset_stats() {
   c.evaluations = 0;
   c.automatic_splits = 0;
   c.buffers_donated = 0;
+  c.fft_plans_created = 0;
   c.bytes_allocated = 0;
   c.peak_bytes = c.bytes_in_use.load();
 }

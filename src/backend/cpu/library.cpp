@@ -10,6 +10,8 @@
 #include <utility>
 
 #include "backend/cpu/blas.hpp"
+#include "backend/cpu/fft.hpp"
+#include "backend/cpu/lapack.hpp"
 #include "backend/cpu/thread_pool.hpp"
 #include "ir/host_types.hpp"
 #include "ndfuse/error.hpp"
@@ -170,6 +172,19 @@ void run_library(const ir::library_call& c, const std::vector<const void*>& in,
       return;
     case ir::library_op::library_op_gemm:
       gemm(c, in, out);
+      return;
+    case ir::library_op::library_op_solve:
+    case ir::library_op::library_op_inv:
+    case ir::library_op::library_op_lu:
+    case ir::library_op::library_op_cholesky:
+    case ir::library_op::library_op_qr:
+    case ir::library_op::library_op_eigh:
+    case ir::library_op::library_op_svd:
+    case ir::library_op::library_op_eig:
+      run_solver(c, in, outs);
+      return;
+    case ir::library_op::library_op_fft:
+      fft(c, in, out);  // fftw.cpp, or fft_builtin.cpp without FFTW
       return;
   }
   throw error("cpu backend: unknown library call");

@@ -113,4 +113,48 @@ void gemm(const ir::library_call& c, const std::vector<const void*>& in, void* o
   }
 }
 
+void transpose(dtype dt, std::int64_t rows, std::int64_t cols, const void* in, std::int64_t in_ld, void* out,
+               bool conjugate) {
+  if (rows == 0 || cols == 0) return;
+  cublasHandle_t h = handle_for(current_device());
+  check_blas(cublasSetStream(h, current_stream()), "cublasSetStream");
+  // Column-major terms: `in` is the cols x rows matrix X (leading dimension in_ld); out = op(X) is
+  // rows x cols with leading dimension rows. beta = 0 and B = C: geam's in-place form, B unread.
+  const auto op = conjugate && is_complex(dt) ? CUBLAS_OP_C : CUBLAS_OP_T;
+  const int m = static_cast<int>(rows), n = static_cast<int>(cols), lda = static_cast<int>(in_ld);
+  switch (dt) {
+    case dtype::float32: {
+      const float one = 1, zero = 0;
+      auto* o = static_cast<float*>(out);
+      check_blas(cublasSgeam(h, op, CUBLAS_OP_N, m, n, &one, static_cast<const float*>(in), lda, &zero, o, m, o, m),
+                 "cublasSgeam");
+      return;
+    }
+    case dtype::float64: {
+      const double one = 1, zero = 0;
+      auto* o = static_cast<double*>(out);
+      check_blas(cublasDgeam(h, op, CUBLAS_OP_N, m, n, &one, static_cast<const double*>(in), lda, &zero, o, m, o, m),
+                 "cublasDgeam");
+      return;
+    }
+    case dtype::complex64: {
+      const cuComplex one{1, 0}, zero{0, 0};
+      auto* o = static_cast<cuComplex*>(out);
+      check_blas(cublasCgeam(h, op, CUBLAS_OP_N, m, n, &one, static_cast<const cuComplex*>(in), lda, &zero, o, m, o, m),
+                 "cublasCgeam");
+      return;
+    }
+    case dtype::complex128: {
+      const cuDoubleComplex one{1, 0}, zero{0, 0};
+      auto* o = static_cast<cuDoubleComplex*>(out);
+      check_blas(cublasZgeam(h, op, CUBLAS_OP_N, m, n, &one, static_cast<const cuDoubleComplex*>(in), lda, &zero,
+                             o, m, o, m),
+                 "cublasZgeam");
+      return;
+    }
+    default:
+      throw dtype_error("transpose: no cuBLAS routine for " + std::string(dtype_name(dt)));
+  }
+}
+
 }  // namespace ndfuse::backend::cuda

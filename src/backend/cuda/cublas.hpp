@@ -1,5 +1,6 @@
 // cuBLAS calls of the CUDA backend: the twin of src/backend/cpu/blas.cpp.
 #pragma once
+#include <cstdint>
 #include <vector>
 
 #include "ir/library.hpp"
@@ -8,5 +9,11 @@ namespace ndfuse::backend::cuda {
 
 // library_op_gemm on this thread's current device and stream; waits for nothing.
 void gemm(const ir::library_call& c, const std::vector<const void*>& inputs, void* out);
+
+// out (cols x rows, C order) = the transpose (conjugate transpose when `conjugate`) of `in`, a
+// C-order rows x cols matrix whose rows lie `in_ld` elements apart (cublas<t>geam). The solvers'
+// layout changes between C order and cuSOLVER's column-major order. dt: float32 ... complex128.
+void transpose(dtype dt, std::int64_t rows, std::int64_t cols, const void* in, std::int64_t in_ld, void* out,
+               bool conjugate);
 
 }  // namespace ndfuse::backend::cuda

@@ -16,7 +16,9 @@
 #include <string>
 
 #include "backend/cuda/cublas.hpp"
+#include "backend/cuda/cusolver.hpp"
 #include "backend/cuda/cuda_api.hpp"
+#include "backend/cuda/cufft.hpp"
 #include "backend/cuda/memory.hpp"
 #include "ndfuse/error.hpp"
 
@@ -555,7 +557,28 @@ void bincount(const ir::library_call& c, const std::vector<const void*>& in, voi
     launch("count_values", c.rows, count_values, values, c.rows, static_cast<unsigned long long*>(out));
 }
 
+// ---- identity (the solvers' right-hand side of an inverse) -----------------------------------------
+
+template <class R>
+__global__ void write_identity(R* out, int64_t n, int64_t components) {
+  // Every element written (components: 1 real, 2 complex), so no memset is needed first.
+  const int64_t total = n * n * components;
+  for (int64_t i = thread_index(); i < total; i += thread_count()) {
+    const int64_t element = i / components;
+    out[i] = (i % components == 0 && element / n == element % n) ? R(1) : R(0);
+  }
+}
+
 }  // namespace
+
+void identity_matrix(dtype dt, std::int64_t n, void* out) {
+  if (n == 0) return;
+  const int64_t components = is_complex(dt) ? 2 : 1;
+  if (dt == dtype::float32 || dt == dtype::complex64)
+    launch("write_identity", n * n * components, write_identity<float>, static_cast<float*>(out), n, components);
+  else
+    launch("write_identity", n * n * components, write_identity<double>, static_cast<double*>(out), n, components);
+}
 
 void run_library(const ir::library_call& c, const std::vector<const void*>& in,
                  const std::vector<void*>& outs) {
@@ -578,6 +601,19 @@ void run_library(const ir::library_call& c, const std::vector<const void*>& in,
       return;
     case ir::library_op::library_op_gemm:
       gemm(c, in, out);  // cublas.cpp
+      return;
+    case ir::library_op::library_op_solve:
+    case ir::library_op::library_op_inv:
+    case ir::library_op::library_op_lu:
+    case ir::library_op::library_op_cholesky:
+    case ir::library_op::library_op_qr:
+    case ir::library_op::library_op_eigh:
+    case ir::library_op::library_op_svd:
+    case ir::library_op::library_op_eig:
+      run_solver(c, in, outs);  // cusolver.cpp
+      return;
+    case ir::library_op::library_op_fft:
+      fft(c, in, out);  // cufft.cpp
       return;
   }
   throw error("cuda backend: unknown library call");

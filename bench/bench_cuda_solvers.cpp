@@ -1,0 +1,157 @@
+// Dense solvers on the cuda backend (cuSOLVER), the workloads at 1000 x 1000 float64:
+//   svd/float64_1000        nf::linalg::svd(a) (full_matrices, as cupy.linalg.svd's default)
+//   svdvals/float64_1000    the singular values alone
+//   inv/float64_1000        nf::linalg::inv(a)
+//   solve/float64_1000      nf::linalg::solve(a, b) with one right-hand side
+//   solve/float64_1000x1000 ... with 1000 right-hand sides
+//   eigh/float64_1000, cholesky/float64_1000, qr/float64_1000, det/float64_1000
+// Each call includes what the user's call costs: the factorization, the layout changes, and the
+// read-back of LAPACK's info codes (one small device-to-host copy, which waits for the device).
+// Compare with bench/peers/cupy_solvers.py (same inputs, same protocol). Counters: library_calls and
+// kernels per call, and for svd/inv/solve the result's error, computed on the device by ndfuse
+// itself (a sanity check, not a test: ||A - U S V^H|| / ||A||, ||A inv(A) - I|| / sqrt(n),
+// ||A x - b|| / ||b||); the run fails (exit 1) when one is above 1e-10. Nothing asserts a time.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <iostream>
+#include <string>
+
+#include "ndfuse/ndfuse.hpp"
+
+#if defined(NDFUSE_WITH_CUDA)
+#include "cuda_timing.hpp"
+
+namespace {
+
+using namespace bench_cuda;
+namespace la = nf::linalg;
+
+constexpr std::int64_t n = 1000;
+bool wrong_results = false;
+
+// A pseudo-random, well-conditioned matrix (values in [-0.5, 0.5) plus 4 on the diagonal) and a
+// symmetric positive definite one; evaluated once.
+const nf::array& matrix() {
+  static nf::array a = [] {
+    nf::array i = nf::arange(n * n);
+    nf::array r = ((i * 7919 + 13) % 10007).astype(nf::float64) / 10007.0 - 0.5;
+    nf::array m = (r.reshape({n, n}) + nf::eye(n) * 4.0).eval();
+    return m;
+  }();
+  return a;
+}
+const nf::array& spd() {
+  static nf::array s = (nf::matmul(matrix(), matrix().T()) + nf::eye(n) * double(n)).eval();
+  return s;
+}
+
+void record_error(benchmark::State& state, double err) {
+  state.counters["rel_error"] = err;
+  if (!(err <= 1e-10)) {
+    wrong_results = true;
+    state.SkipWithError(("result error " + std::to_string(err) + " above 1e-10").c_str());
+  }
+}
+
+template <class F>
+void timed(benchmark::State& state, F&& call) {
+  call();
+  nf::cuda::synchronize();
+  event_pair ev;
+  std::uint64_t kernels = 0, calls = 0;
+  for (auto _ : state) {
+    keep_gpu_busy();
+    nf::reset_stats();
+    ev.record_start();
+    call();
+    ev.record_stop();
+    kernels += nf::stats().kernels_launched;
+    calls += nf::stats().library_calls;
+    state.SetIterationTime(ev.seconds());
+  }
+  state.counters["kernels"] = double(kernels) / double(state.iterations());
+  state.counters["library_calls"] = double(calls) / double(state.iterations());
+}
+
+void BM_svd(benchmark::State& state) {
+  const auto& a = matrix();
+  la::svd_result r;
+  timed(state, [&] {
+    r = la::svd(a);
+    r.U.eval(), r.S.eval(), r.Vh.eval();
+  });
+  const nf::array back = nf::matmul(r.U * nf::expand_dims(r.S, 0), r.Vh);
+  record_error(state, (la::norm(back - a) / la::norm(a)).item<double>());
+}
+
+void BM_svdvals(benchmark::State& state) {
+  const auto& a = matrix();
+  timed(state, [&] { la::svdvals(a).eval(); });
+}
+
+void BM_inv(benchmark::State& state) {
+  const auto& a = matrix();
+  nf::array x;
+  timed(state, [&] { x = la::inv(a).eval(); });
+  record_error(state, (la::norm(nf::matmul(a, x) - nf::eye(n)) / std::sqrt(double(n))).item<double>());
+}
+
+void BM_solve(benchmark::State& state, std::int64_t k) {
+  const auto& a = matrix();
+  const nf::array b = (k == 1 ? nf::ones({n}) : nf::ones({n, k})).eval();
+  nf::array x;
+  timed(state, [&] { x = la::solve(a, b).eval(); });
+  record_error(state, (la::norm(nf::matmul(a, x) - b) / la::norm(b)).item<double>());
+}
+
+void BM_eigh(benchmark::State& state) {
+  timed(state, [&] {
+    auto r = la::eigh(spd());
+    r.eigenvalues.eval(), r.eigenvectors.eval();
+  });
+}
+
+void BM_cholesky(benchmark::State& state) {
+  timed(state, [&] { la::cholesky(spd()).eval(); });
+}
+
+void BM_qr(benchmark::State& state) {
+  timed(state, [&] {
+    auto r = la::qr(matrix());
+    r.Q.eval(), r.R.eval();
+  });
+}
+
+void BM_det(benchmark::State& state) {
+  timed(state, [&] { la::det(matrix()).eval(); });
+}
+
+void register_all() {
+  auto reps = [](benchmark::internal::Benchmark* b) {
+    b->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5)->Repetitions(3);
+    b->ReportAggregatesOnly(true);
+  };
+  reps(benchmark::RegisterBenchmark("svd/float64_1000", BM_svd));
+  reps(benchmark::RegisterBenchmark("svdvals/float64_1000", BM_svdvals));
+  reps(benchmark::RegisterBenchmark("inv/float64_1000", BM_inv));
+  reps(benchmark::RegisterBenchmark("solve/float64_1000", BM_solve, 1));
+  reps(benchmark::RegisterBenchmark("solve/float64_1000x1000", BM_solve, n));
+  reps(benchmark::RegisterBenchmark("eigh/float64_1000", BM_eigh));
+  reps(benchmark::RegisterBenchmark("cholesky/float64_1000", BM_cholesky));
+  reps(benchmark::RegisterBenchmark("qr/float64_1000", BM_qr));
+  reps(benchmark::RegisterBenchmark("det/float64_1000", BM_det));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return run_cuda_benchmarks(argc, argv, "bench_cuda_solvers", register_all, wrong_results);
+}
+
+#else
+int main() {
+  std::cout << "bench_cuda_solvers: built without CUDA; nothing to measure\n";
+  return 0;
+}
+#endif

@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""CuPy peer of bench/bench_cuda_solvers.cpp: the same solvers, inputs and sizes, timed the same way.
+
+Workloads (names match the C++ benchmark): svd, svdvals, inv, solve (1 and 1000 right-hand sides),
+eigh, cholesky, qr and det of 1000 x 1000 float64 matrices; a is ((i*7919 + 13) % 10007) / 10007 - 0.5
+plus 4 on the diagonal, the symmetric positive definite one a a^T + n I.
+Protocol (bench/README.md): a 512 MiB device-to-device copy keeps the GPU busy while Python enqueues
+the work; cupy.cuda.Event records around the call; the median over the runs after warm-up. CuPy's
+default (cupyx linalg config 'ignore') does not read LAPACK's info codes back; ndfuse does.
+
+Usage: cupy_solvers.py [OUT.json]. Without CuPy or a GPU it notes so, writes [] and exits 0.
+"""
+
+import json
+import sys
+
+from cupy_timing import Timer, load
+
+N = 1000
+WARMUP = 1
+RUNS = 7
+
+
+def main(argv):
+    out_path = argv[1] if len(argv) > 1 else None
+    found = load("cupy_solvers", out_path)
+    if not found:
+        return 0
+    cp, np, device = found
+    print(f"cupy_solvers: CuPy {cp.__version__} on {device}")
+    timer = Timer(cp, WARMUP)
+    i = cp.arange(N * N, dtype=cp.int64)
+    a = (((i * 7919 + 13) % 10007).astype(cp.float64) / 10007.0 - 0.5).reshape(N, N) + 4.0 * cp.eye(N)
+    spd = a @ a.T + N * cp.eye(N)
+    b1 = cp.ones(N)
+    bn = cp.ones((N, N))
+    work = {
+        "svd/float64_1000": lambda: cp.linalg.svd(a),
+        "svdvals/float64_1000": lambda: cp.linalg.svd(a, compute_uv=False),
+        "inv/float64_1000": lambda: cp.linalg.inv(a),
+        "solve/float64_1000": lambda: cp.linalg.solve(a, b1),
+        "solve/float64_1000x1000": lambda: cp.linalg.solve(a, bn),
+        "eigh/float64_1000": lambda: cp.linalg.eigh(spd),
+        "cholesky/float64_1000": lambda: cp.linalg.cholesky(spd),
+        "qr/float64_1000": lambda: cp.linalg.qr(a),
+        "det/float64_1000": lambda: cp.linalg.det(a),
+    }
+    rows = []
+    for name, fn in work.items():
+        ms, _ = timer.median_ms(fn, RUNS)
+        rows.append(dict(workload=name, library="cupy", variant="eager", median_ms=ms, runs=RUNS, device=device))
+        print(f"  {name:32s} {ms:9.3f} ms")
+    u, s, vh = cp.linalg.svd(a)
+    err = float(cp.linalg.norm((u * s) @ vh - a) / cp.linalg.norm(a))
+    print(f"  svd reconstruction error {err:.3e}")
+    if out_path:
+        with open(out_path, "w") as f:
+            json.dump(rows, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,272 @@
+// Dense solvers on the CPU backend: LAPACKE in row-major layout, one call per matrix of the batch
+// (OpenBLAS threads each call). The twin of src/backend/cuda/cusolver.cpp. LAPACKE's row-major
+// layout reads and writes C-order matrices as ir/library.hpp's contract wants them, so nothing here
+// transposes; each routine works in place on a copy, as a call's inputs are read-only.
+#include "backend/cpu/lapack.hpp"
+
+#include <algorithm>
+#include <complex>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+// LAPACKE's complex types as C++'s (lapacke.h honours these when they are defined first).
+#define lapack_complex_float std::complex<float>
+#define lapack_complex_double std::complex<double>
+#include <lapacke.h>
+
+#include "ir/host_types.hpp"
+#include "ndfuse/error.hpp"
+
+namespace ndfuse::backend::cpu {
+
+namespace {
+
+using c64 = std::complex<float>;
+using c128 = std::complex<double>;
+constexpr int row = LAPACK_ROW_MAJOR;
+
+// One name per LAPACK routine, overloaded on the element type.
+// clang-format off
+lapack_int gesv(lapack_int n, lapack_int k, float* a, lapack_int* p, float* b) { return LAPACKE_sgesv(row, n, k, a, n, p, b, k); }
+lapack_int gesv(lapack_int n, lapack_int k, double* a, lapack_int* p, double* b) { return LAPACKE_dgesv(row, n, k, a, n, p, b, k); }
+lapack_int gesv(lapack_int n, lapack_int k, c64* a, lapack_int* p, c64* b) { return LAPACKE_cgesv(row, n, k, a, n, p, b, k); }
+lapack_int gesv(lapack_int n, lapack_int k, c128* a, lapack_int* p, c128* b) { return LAPACKE_zgesv(row, n, k, a, n, p, b, k); }
+lapack_int getrf(lapack_int n, float* a, lapack_int* p) { return LAPACKE_sgetrf(row, n, n, a, n, p); }
+lapack_int getrf(lapack_int n, double* a, lapack_int* p) { return LAPACKE_dgetrf(row, n, n, a, n, p); }
+lapack_int getrf(lapack_int n, c64* a, lapack_int* p) { return LAPACKE_cgetrf(row, n, n, a, n, p); }
+lapack_int getrf(lapack_int n, c128* a, lapack_int* p) { return LAPACKE_zgetrf(row, n, n, a, n, p); }
+lapack_int getri(lapack_int n, float* a, const lapack_int* p) { return LAPACKE_sgetri(row, n, a, n, p); }
+lapack_int getri(lapack_int n, double* a, const lapack_int* p) { return LAPACKE_dgetri(row, n, a, n, p); }
+lapack_int getri(lapack_int n, c64* a, const lapack_int* p) { return LAPACKE_cgetri(row, n, a, n, p); }
+lapack_int getri(lapack_int n, c128* a, const lapack_int* p) { return LAPACKE_zgetri(row, n, a, n, p); }
+lapack_int potrf(lapack_int n, float* a) { return LAPACKE_spotrf(row, 'L', n, a, n); }
+lapack_int potrf(lapack_int n, double* a) { return LAPACKE_dpotrf(row, 'L', n, a, n); }
+lapack_int potrf(lapack_int n, c64* a) { return LAPACKE_cpotrf(row, 'L', n, a, n); }
+lapack_int potrf(lapack_int n, c128* a) { return LAPACKE_zpotrf(row, 'L', n, a, n); }
+lapack_int geqrf(lapack_int m, lapack_int n, float* a, float* t) { return LAPACKE_sgeqrf(row, m, n, a, n, t); }
+lapack_int geqrf(lapack_int m, lapack_int n, double* a, double* t) { return LAPACKE_dgeqrf(row, m, n, a, n, t); }
+lapack_int geqrf(lapack_int m, lapack_int n, c64* a, c64* t) { return LAPACKE_cgeqrf(row, m, n, a, n, t); }
+lapack_int geqrf(lapack_int m, lapack_int n, c128* a, c128* t) { return LAPACKE_zgeqrf(row, m, n, a, n, t); }
+lapack_int orgqr(lapack_int m, lapack_int n, lapack_int k, float* a, const float* t) { return LAPACKE_sorgqr(row, m, n, k, a, n, t); }
+lapack_int orgqr(lapack_int m, lapack_int n, lapack_int k, double* a, const double* t) { return LAPACKE_dorgqr(row, m, n, k, a, n, t); }
+lapack_int orgqr(lapack_int m, lapack_int n, lapack_int k, c64* a, const c64* t) { return LAPACKE_cungqr(row, m, n, k, a, n, t); }
+lapack_int orgqr(lapack_int m, lapack_int n, lapack_int k, c128* a, const c128* t) { return LAPACKE_zungqr(row, m, n, k, a, n, t); }
+lapack_int heevd(char j, char u, lapack_int n, float* a, float* w) { return LAPACKE_ssyevd(row, j, u, n, a, n, w); }
+lapack_int heevd(char j, char u, lapack_int n, double* a, double* w) { return LAPACKE_dsyevd(row, j, u, n, a, n, w); }
+lapack_int heevd(char j, char u, lapack_int n, c64* a, float* w) { return LAPACKE_cheevd(row, j, u, n, a, n, w); }
+lapack_int heevd(char j, char u, lapack_int n, c128* a, double* w) { return LAPACKE_zheevd(row, j, u, n, a, n, w); }
+lapack_int gesdd(char j, lapack_int m, lapack_int n, float* a, float* s, float* u, lapack_int lu, float* v, lapack_int lv) { return LAPACKE_sgesdd(row, j, m, n, a, n, s, u, lu, v, lv); }
+lapack_int gesdd(char j, lapack_int m, lapack_int n, double* a, double* s, double* u, lapack_int lu, double* v, lapack_int lv) { return LAPACKE_dgesdd(row, j, m, n, a, n, s, u, lu, v, lv); }
+lapack_int gesdd(char j, lapack_int m, lapack_int n, c64* a, float* s, c64* u, lapack_int lu, c64* v, lapack_int lv) { return LAPACKE_cgesdd(row, j, m, n, a, n, s, u, lu, v, lv); }
+lapack_int gesdd(char j, lapack_int m, lapack_int n, c128* a, double* s, c128* u, lapack_int lu, c128* v, lapack_int lv) { return LAPACKE_zgesdd(row, j, m, n, a, n, s, u, lu, v, lv); }
+// Real geev returns real and imaginary parts apart; complex geev the eigenvalues themselves.
+lapack_int geev(char j, lapack_int n, float* a, float* wr, float* wi, float* v) { return LAPACKE_sgeev(row, 'N', j, n, a, n, wr, wi, nullptr, 1, v, n); }
+lapack_int geev(char j, lapack_int n, double* a, double* wr, double* wi, double* v) { return LAPACKE_dgeev(row, 'N', j, n, a, n, wr, wi, nullptr, 1, v, n); }
+lapack_int geev(char j, lapack_int n, c64* a, c64* w, c64* v) { return LAPACKE_cgeev(row, 'N', j, n, a, n, w, nullptr, 1, v, n); }
+lapack_int geev(char j, lapack_int n, c128* a, c128* w, c128* v) { return LAPACKE_zgeev(row, 'N', j, n, a, n, w, nullptr, 1, v, n); }
+// clang-format on
+
+template <class T>
+struct real_of {
+  using type = T;
+};
+template <class T>
+struct real_of<std::complex<T>> {
+  using type = T;
+};
+template <class T>
+using real_t = typename real_of<T>::type;
+
+lapack_int dim(std::int64_t n, const ir::library_call& c) {
+  if (n > std::numeric_limits<lapack_int>::max())
+    throw linalg_error(std::string("linalg ") + ir::library_op_name(c.op) + ": a dimension of " +
+                       std::to_string(n) + " exceeds LAPACK's 32-bit sizes");
+  return static_cast<lapack_int>(n);
+}
+
+// LAPACKE's negative codes are argument errors: a bug here, never the user's input.
+lapack_int checked(lapack_int info, const ir::library_call& c) {
+  if (info < 0)
+    throw error(std::string("cpu backend: LAPACK ") + ir::library_op_name(c.op) + " rejected argument " +
+                std::to_string(-info));
+  return info;
+}
+
+template <class T>
+void solve(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+  const auto& p = c.linalg;
+  const lapack_int n = dim(p.n, c), k = dim(p.k, c);
+  std::vector<T> a(static_cast<std::size_t>(n) * n);
+  std::vector<lapack_int> piv(static_cast<std::size_t>(n));
+  auto* info = static_cast<std::int32_t*>(out[1]);
+  for (std::int64_t b = 0; b < c.rows; ++b) {
+    std::memcpy(a.data(), static_cast<const T*>(in[0]) + b * n * n, a.size() * sizeof(T));
+    T* x = static_cast<T*>(out[0]) + b * n * k;
+    std::memcpy(x, static_cast<const T*>(in[1]) + b * n * k, sizeof(T) * n * k);
+    info[b] = checked(gesv(n, k, a.data(), piv.data(), x), c);
+  }
+}
+
+template <class T>
+void inv(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+  const lapack_int n = dim(c.linalg.n, c);
+  std::vector<lapack_int> piv(static_cast<std::size_t>(n));
+  auto* info = static_cast<std::int32_t*>(out[1]);
+  for (std::int64_t b = 0; b < c.rows; ++b) {
+    T* a = static_cast<T*>(out[0]) + b * n * n;
+    std::memcpy(a, static_cast<const T*>(in[0]) + b * n * n, sizeof(T) * n * n);
+    info[b] = checked(getrf(n, a, piv.data()), c);
+    if (info[b] == 0) checked(getri(n, a, piv.data()), c);
+  }
+}
+
+template <class T>
+void lu(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+  const lapack_int n = dim(c.linalg.n, c);
+  std::vector<lapack_int> piv(static_cast<std::size_t>(n));
+  auto* info = static_cast<std::int32_t*>(out[2]);
+  for (std::int64_t b = 0; b < c.rows; ++b) {
+    T* a = static_cast<T*>(out[0]) + b * n * n;
+    std::memcpy(a, static_cast<const T*>(in[0]) + b * n * n, sizeof(T) * n * n);
+    info[b] = checked(getrf(n, a, piv.data()), c);
+    std::copy(piv.begin(), piv.end(), static_cast<std::int64_t*>(out[1]) + b * n);
+  }
+}
+
+template <class T>
+void cholesky(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+  const lapack_int n = dim(c.linalg.n, c);
+  auto* info = static_cast<std::int32_t*>(out[1]);
+  for (std::int64_t b = 0; b < c.rows; ++b) {
+    T* a = static_cast<T*>(out[0]) + b * n * n;
+    std::memcpy(a, static_cast<const T*>(in[0]) + b * n * n, sizeof(T) * n * n);
+    info[b] = checked(potrf(n, a), c);
+  }
+}
+
+template <class T>
+void qr(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+  const auto& p = c.linalg;
+  const lapack_int m = dim(p.m, c), n = dim(p.n, c), k = std::min(m, n);
+  const lapack_int q_cols = p.full_matrices ? m : k, r_rows = p.full_matrices ? m : k;
+  std::vector<T> a(static_cast<std::size_t>(m) * n), tau(static_cast<std::size_t>(std::max(k, 1)));
+  T* q_out = p.r_only ? nullptr : static_cast<T*>(out[0]);
+  T* r_out = static_cast<T*>(out[p.r_only ? 0 : 1]);
+  for (std::int64_t b = 0; b < c.rows; ++b) {
+    std::memcpy(a.data(), static_cast<const T*>(in[0]) + b * m * n, a.size() * sizeof(T));
+    checked(geqrf(m, n, a.data(), tau.data()), c);
+    // R: the first r_rows rows (rows past min(m, n) hold only reflectors: unspecified, see the contract).
+    std::memcpy(r_out + b * r_rows * n, a.data(), sizeof(T) * r_rows * n);
+    if (!q_out) continue;
+    // Q: the reflectors in the first min(n, q_cols) columns, expanded in place by orgqr.
+    T* q = q_out + b * m * q_cols;
+    std::fill(q, q + static_cast<std::ptrdiff_t>(m) * q_cols, T(0));
+    for (lapack_int i = 0; i < m; ++i)
+      std::copy_n(a.data() + static_cast<std::ptrdiff_t>(i) * n, std::min(n, q_cols),
+                  q + static_cast<std::ptrdiff_t>(i) * q_cols);
+    if (m) checked(orgqr(m, q_cols, k, q, tau.data()), c);
+  }
+}
+
+template <class T>
+void eigh(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+  const auto& p = c.linalg;
+  const lapack_int n = dim(p.n, c);
+  std::vector<T> scratch(p.compute_uv ? 0 : static_cast<std::size_t>(n) * n);
+  auto* info = static_cast<std::int32_t*>(out[p.compute_uv ? 2 : 1]);
+  for (std::int64_t b = 0; b < c.rows; ++b) {
+    T* a = p.compute_uv ? static_cast<T*>(out[1]) + b * n * n : scratch.data();
+    std::memcpy(a, static_cast<const T*>(in[0]) + b * n * n, sizeof(T) * n * n);
+    info[b] = checked(heevd(p.compute_uv ? 'V' : 'N', p.upper ? 'U' : 'L', n, a,
+                            static_cast<real_t<T>*>(out[0]) + b * n),
+                      c);
+  }
+}
+
+template <class T>
+void svd(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+  const auto& p = c.linalg;
+  const lapack_int m = dim(p.m, c), n = dim(p.n, c), k = std::min(m, n);
+  const lapack_int u_cols = p.full_matrices ? m : k, v_rows = p.full_matrices ? n : k;
+  const char job = !p.compute_uv ? 'N' : p.full_matrices ? 'A' : 'S';
+  std::vector<T> a(static_cast<std::size_t>(m) * n);
+  auto* info = static_cast<std::int32_t*>(out[p.compute_uv ? 3 : 1]);
+  for (std::int64_t b = 0; b < c.rows; ++b) {
+    std::memcpy(a.data(), static_cast<const T*>(in[0]) + b * m * n, a.size() * sizeof(T));
+    T* u = p.compute_uv ? static_cast<T*>(out[1]) + b * m * u_cols : nullptr;
+    T* vt = p.compute_uv ? static_cast<T*>(out[2]) + b * v_rows * n : nullptr;
+    info[b] = checked(gesdd(job, m, n, a.data(), static_cast<real_t<T>*>(out[0]) + b * k, u,
+                            std::max<lapack_int>(u_cols, 1), vt, std::max<lapack_int>(n, 1)),
+                      c);
+  }
+}
+
+template <class T>
+void eig(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+  const auto& p = c.linalg;
+  const lapack_int n = dim(p.n, c);
+  std::vector<T> a(static_cast<std::size_t>(n) * n), v(static_cast<std::size_t>(std::max(n, 1)) * (p.compute_uv ? n : 1));
+  auto* w = static_cast<std::complex<real_t<T>>*>(out[0]);
+  auto* info = static_cast<std::int32_t*>(out[p.compute_uv ? 2 : 1]);
+  for (std::int64_t b = 0; b < c.rows; ++b) {
+    std::memcpy(a.data(), static_cast<const T*>(in[0]) + b * n * n, a.size() * sizeof(T));
+    T* vb = p.compute_uv ? static_cast<T*>(out[1]) + b * n * n : v.data();
+    const char job = p.compute_uv ? 'V' : 'N';
+    if constexpr (std::is_same_v<T, real_t<T>>) {
+      std::vector<T> wr(static_cast<std::size_t>(n)), wi(static_cast<std::size_t>(n));
+      info[b] = checked(geev(job, n, a.data(), wr.data(), wi.data(), vb), c);
+      for (lapack_int i = 0; i < n; ++i) w[b * n + i] = {wr[i], wi[i]};
+    } else {
+      info[b] = checked(geev(job, n, a.data(), w + b * n, vb), c);
+    }
+  }
+}
+
+template <class F>
+void with_solver_dtype(const ir::library_call& c, F&& f) {
+  switch (c.dt) {
+    case dtype::float32:
+      return f(float{});
+    case dtype::float64:
+      return f(double{});
+    case dtype::complex64:
+      return f(c64{});
+    case dtype::complex128:
+      return f(c128{});
+    default:
+      throw error(std::string("cpu backend: linalg ") + ir::library_op_name(c.op) + " called with " +
+                  std::string(dtype_name(c.dt)));
+  }
+}
+
+}  // namespace
+
+void run_solver(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+  with_solver_dtype(c, [&](auto t) {
+    using T = decltype(t);
+    switch (c.op) {
+      case ir::library_op::library_op_solve:
+        return solve<T>(c, in, out);
+      case ir::library_op::library_op_inv:
+        return inv<T>(c, in, out);
+      case ir::library_op::library_op_lu:
+        return lu<T>(c, in, out);
+      case ir::library_op::library_op_cholesky:
+        return cholesky<T>(c, in, out);
+      case ir::library_op::library_op_qr:
+        return qr<T>(c, in, out);
+      case ir::library_op::library_op_eigh:
+        return eigh<T>(c, in, out);
+      case ir::library_op::library_op_svd:
+        return svd<T>(c, in, out);
+      case ir::library_op::library_op_eig:
+        return eig<T>(c, in, out);
+      default:
+        throw error("cpu backend: run_solver called with a non-solver library call");
+    }
+  });
+}
+
+}  // namespace ndfuse::backend::cpu

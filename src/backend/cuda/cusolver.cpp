@@ -1,0 +1,467 @@
+// Dense solvers through cuSOLVER: the twin of src/backend/cpu/lapack.cpp. One call per matrix of
+// the batch, through the 64-bit generic API (one code path for the four dtypes).
+//
+// Layout. cuSOLVER is column-major and the contract (ir/library.hpp) is C order. A C-order m x n
+// buffer already is the column-major A^T, and most routines are used on it as it stands:
+//   - inv:      inv(A^T) in column-major order is inv(A) in C order;
+//   - lu (det): det(A^T) = det(A);
+//   - cholesky: A^T = conj(A) for a Hermitian A, and its column-major upper factor is, in C order,
+//               A's lower factor L (read from A's lower triangle, as NumPy);
+//   - eigh:     conj(A)'s eigenvalues are A's; its eigenvectors, conjugated, are A's;
+//   - svd:      A^T = V S U^T (A wide or square: A^T is tall, as gesvd and gesvdp want), so the
+//               column-major U of A^T is A's V^H in C order; for a tall A, conj(A) is transposed in.
+// Where a factor is needed the other way round, cublas<t>geam transposes it (cublas.cpp).
+//
+// SVD routine: gesvdp (polar decomposition) where the economy factors are wanted (and for square
+// matrices), gesvd for full_matrices of non-square ones (gesvdp has no full form) and where the
+// frontend asks for `accurate` small singular values: gesvdp's smallest ones carry an absolute error
+// well above LAPACK's eps * max(S), which a rank decision (matrix_rank, pinv, lstsq) cannot take. On an H100 at
+// 1000 x 1000 float64, gesvdp took 32 ms against gesvd's 135 ms and gesvdj's 89 ms, with the same
+// 1e-14 reconstruction error (scratch measurement, bench/bench_cuda_solvers.cpp keeps the row).
+#include "backend/cuda/cusolver.hpp"
+
+#include <cuda_runtime.h>
+#include <cusolverDn.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backend/cuda/cublas.hpp"
+#include "backend/cuda/cuda_api.hpp"
+#include "backend/cuda/memory.hpp"
+#include "backend/lru_cache.hpp"
+#include "ndfuse/error.hpp"
+
+namespace ndfuse::backend::cuda {
+
+namespace {
+
+void check_solver(cusolverStatus_t s, const char* call) {
+  if (s == CUSOLVER_STATUS_SUCCESS) return;
+  if (s == CUSOLVER_STATUS_ALLOC_FAILED) throw out_of_memory(std::string("cuSOLVER: ") + call + " could not allocate");
+  throw device_error(std::string("cuSOLVER: ") + call + " failed with status " + std::to_string(static_cast<int>(s)));
+}
+
+void check_cuda(cudaError_t e, const char* call) {
+  if (e != cudaSuccess)
+    throw device_error(std::string("cuSOLVER: ") + call + " failed: " + cudaGetErrorString(e));
+}
+
+// A cuSOLVER handle and its params object, per thread and device (handles are not to be shared
+// between host threads).
+struct solver_handle {
+  cusolverDnHandle_t handle = nullptr;
+  cusolverDnParams_t params = nullptr;
+  solver_handle() = default;
+  solver_handle(const solver_handle&) = delete;
+  solver_handle& operator=(const solver_handle&) = delete;
+  solver_handle(solver_handle&& o) noexcept : handle(o.handle), params(o.params) { o.handle = nullptr, o.params = nullptr; }
+  ~solver_handle() {
+    if (params) cusolverDnDestroyParams(params);
+    if (handle) cusolverDnDestroy(handle);
+  }
+};
+
+// This thread's handle on the current device, bound to the current stream.
+const solver_handle& handle_here() {
+  thread_local lru_cache<int, solver_handle> handles(max_devices);
+  const solver_handle& h = handles.get(current_device(), [] {
+    solver_handle s;
+    check_solver(cusolverDnCreate(&s.handle), "cusolverDnCreate");
+    check_solver(cusolverDnCreateParams(&s.params), "cusolverDnCreateParams");
+    return s;
+  });
+  check_solver(cusolverDnSetStream(h.handle, current_stream()), "cusolverDnSetStream");
+  return h;
+}
+
+// Stream-ordered device scratch, freed (after the queued work) when it goes out of scope.
+class scratch {
+ public:
+  explicit scratch(std::size_t nbytes) : p_(nbytes ? device_allocate(nbytes) : nullptr) {}
+  ~scratch() {
+    if (p_) device_free(p_);
+  }
+  scratch(const scratch&) = delete;
+  scratch& operator=(const scratch&) = delete;
+  template <class T = void>
+  T* get() const {
+    return static_cast<T*>(p_);
+  }
+
+ private:
+  void* p_;
+};
+
+// Device and host workspaces as the 64-bit API sizes them.
+struct workspace {
+  std::unique_ptr<scratch> device;
+  std::vector<char> host;
+  std::size_t device_bytes = 0;
+  void size(std::size_t d, std::size_t h) {
+    device_bytes = d;
+    device = std::make_unique<scratch>(std::max<std::size_t>(d, 1));
+    host.resize(std::max<std::size_t>(h, 1));
+  }
+};
+
+cudaDataType type_of(dtype t) {
+  switch (t) {
+    case dtype::float32:
+      return CUDA_R_32F;
+    case dtype::float64:
+      return CUDA_R_64F;
+    case dtype::complex64:
+      return CUDA_C_32F;
+    case dtype::complex128:
+      return CUDA_C_64F;
+    default:
+      throw error(std::string("cuda backend: no cuSOLVER type for ") + std::string(dtype_name(t)));
+  }
+}
+cudaDataType real_type_of(dtype t) {
+  return t == dtype::complex64 ? CUDA_R_32F : t == dtype::complex128 ? CUDA_R_64F : type_of(t);
+}
+cudaDataType complex_type_of(dtype t) {
+  return t == dtype::float32 || t == dtype::complex64 ? CUDA_C_32F : CUDA_C_64F;
+}
+
+void copy(void* dst, const void* src, std::size_t nbytes) {
+  if (nbytes) check_cuda(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToDevice, current_stream()), "cudaMemcpyAsync");
+}
+
+template <class P>
+P* at(void* base, std::int64_t elements, std::size_t itemsz) {
+  return reinterpret_cast<P*>(static_cast<char*>(base) + elements * static_cast<std::int64_t>(itemsz));
+}
+const char* at(const void* base, std::int64_t elements, std::size_t itemsz) {
+  return static_cast<const char*>(base) + elements * static_cast<std::int64_t>(itemsz);
+}
+
+// --- solve, inv, lu -----------------------------------------------------------------------------
+
+void solve(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+  const auto& h = handle_here();
+  const std::int64_t n = c.linalg.n, k = c.linalg.k;
+  const std::size_t sz = itemsize(c.dt);
+  const cudaDataType t = type_of(c.dt);
+  scratch lu(sz * n * n), piv(sizeof(std::int64_t) * n), x(k > 1 ? sz * n * k : 0), dummy(sizeof(int));
+  workspace w;
+  std::size_t d = 0, hb = 0;
+  check_solver(cusolverDnXgetrf_bufferSize(h.handle, h.params, n, n, t, lu.get(), n, t, &d, &hb), "Xgetrf_bufferSize");
+  w.size(d, hb);
+  for (std::int64_t b = 0; b < c.rows; ++b) {
+    copy(lu.get(), at(in[0], b * n * n, sz), sz * n * n);
+    check_solver(cusolverDnXgetrf(h.handle, h.params, n, n, t, lu.get(), n, piv.get<std::int64_t>(), t,
+                                  w.device->get(), w.device_bytes, w.host.data(), w.host.size(),
+                                  at<int>(out[1], b, sizeof(int))),
+                 "Xgetrf");
+    // The LU factors are A^T's: solving with op T gives A X = B. B and X are wanted column-major
+    // (one column needs no transpose).
+    void* xb = at<void>(out[0], b * n * k, sz);
+    void* col = k > 1 ? x.get() : xb;
+    if (k > 1)
+      transpose(c.dt, n, k, at(in[1], b * n * k, sz), k, col, false);
+    else
+      copy(xb, at(in[1], b * n * k, sz), sz * n * k);
+    check_solver(cusolverDnXgetrs(h.handle, h.params, CUBLAS_OP_T, n, k, t, lu.get(), n, piv.get<std::int64_t>(), t,
+                                  col, n, dummy.get<int>()),
+                 "Xgetrs");
+    if (k > 1) transpose(c.dt, k, n, col, n, xb, false);
+  }
+}
+
+void inv(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+  const auto& h = handle_here();
+  const std::int64_t n = c.linalg.n;
+  const std::size_t sz = itemsize(c.dt);
+  const cudaDataType t = type_of(c.dt);
+  scratch lu(sz * n * n), piv(sizeof(std::int64_t) * n), dummy(sizeof(int));
+  workspace w;
+  std::size_t d = 0, hb = 0;
+  check_solver(cusolverDnXgetrf_bufferSize(h.handle, h.params, n, n, t, lu.get(), n, t, &d, &hb), "Xgetrf_bufferSize");
+  w.size(d, hb);
+  for (std::int64_t b = 0; b < c.rows; ++b) {
+    copy(lu.get(), at(in[0], b * n * n, sz), sz * n * n);
+    check_solver(cusolverDnXgetrf(h.handle, h.params, n, n, t, lu.get(), n, piv.get<std::int64_t>(), t,
+                                  w.device->get(), w.device_bytes, w.host.data(), w.host.size(),
+                                  at<int>(out[1], b, sizeof(int))),
+                 "Xgetrf");
+    // inv(A^T), column-major, is inv(A) in C order.
+    void* xb = at<void>(out[0], b * n * n, sz);
+    identity_matrix(c.dt, n, xb);
+    check_solver(cusolverDnXgetrs(h.handle, h.params, CUBLAS_OP_N, n, n, t, lu.get(), n, piv.get<std::int64_t>(), t,
+                                  xb, n, dummy.get<int>()),
+                 "Xgetrs");
+  }
+}
+
+void lu(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+  const auto& h = handle_here();
+  const std::int64_t n = c.linalg.n;
+  const std::size_t sz = itemsize(c.dt);
+  const cudaDataType t = type_of(c.dt);
+  copy(out[0], in[0], sz * n * n * c.rows);
+  workspace w;
+  std::size_t d = 0, hb = 0;
+  check_solver(cusolverDnXgetrf_bufferSize(h.handle, h.params, n, n, t, out[0], n, t, &d, &hb), "Xgetrf_bufferSize");
+  w.size(d, hb);
+  for (std::int64_t b = 0; b < c.rows; ++b)
+    check_solver(cusolverDnXgetrf(h.handle, h.params, n, n, t, at<void>(out[0], b * n * n, sz), n,
+                                  at<std::int64_t>(out[1], b * n, sizeof(std::int64_t)), t, w.device->get(),
+                                  w.device_bytes, w.host.data(), w.host.size(), at<int>(out[2], b, sizeof(int))),
+                 "Xgetrf");
+}
+
+// --- cholesky, qr -------------------------------------------------------------------------------
+
+void cholesky(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+  const auto& h = handle_here();
+  const std::int64_t n = c.linalg.n;
+  const std::size_t sz = itemsize(c.dt);
+  const cudaDataType t = type_of(c.dt);
+  copy(out[0], in[0], sz * n * n * c.rows);
+  workspace w;
+  std::size_t d = 0, hb = 0;
+  check_solver(cusolverDnXpotrf_bufferSize(h.handle, h.params, CUBLAS_FILL_MODE_UPPER, n, t, out[0], n, t, &d, &hb),
+               "Xpotrf_bufferSize");
+  w.size(d, hb);
+  for (std::int64_t b = 0; b < c.rows; ++b)
+    check_solver(cusolverDnXpotrf(h.handle, h.params, CUBLAS_FILL_MODE_UPPER, n, t, at<void>(out[0], b * n * n, sz), n,
+                                  t, w.device->get(), w.device_bytes, w.host.data(), w.host.size(),
+                                  at<int>(out[1], b, sizeof(int))),
+                 "Xpotrf");
+}
+
+// orgqr / ungqr have no generic form: the typed routines, picked by dtype.
+int orgqr_size(cusolverDnHandle_t h, dtype dt, int m, int n, int k, void* a, void* tau) {
+  int lw = 0;
+  switch (dt) {
+    case dtype::float32:
+      check_solver(cusolverDnSorgqr_bufferSize(h, m, n, k, static_cast<float*>(a), m, static_cast<float*>(tau), &lw), "Sorgqr_bufferSize");
+      break;
+    case dtype::float64:
+      check_solver(cusolverDnDorgqr_bufferSize(h, m, n, k, static_cast<double*>(a), m, static_cast<double*>(tau), &lw), "Dorgqr_bufferSize");
+      break;
+    case dtype::complex64:
+      check_solver(cusolverDnCungqr_bufferSize(h, m, n, k, static_cast<cuComplex*>(a), m, static_cast<cuComplex*>(tau), &lw), "Cungqr_bufferSize");
+      break;
+    default:
+      check_solver(cusolverDnZungqr_bufferSize(h, m, n, k, static_cast<cuDoubleComplex*>(a), m, static_cast<cuDoubleComplex*>(tau), &lw), "Zungqr_bufferSize");
+      break;
+  }
+  return lw;
+}
+
+void orgqr(cusolverDnHandle_t h, dtype dt, int m, int n, int k, void* a, void* tau, void* work, int lw, int* info) {
+  switch (dt) {
+    case dtype::float32:
+      check_solver(cusolverDnSorgqr(h, m, n, k, static_cast<float*>(a), m, static_cast<float*>(tau), static_cast<float*>(work), lw, info), "Sorgqr");
+      return;
+    case dtype::float64:
+      check_solver(cusolverDnDorgqr(h, m, n, k, static_cast<double*>(a), m, static_cast<double*>(tau), static_cast<double*>(work), lw, info), "Dorgqr");
+      return;
+    case dtype::complex64:
+      check_solver(cusolverDnCungqr(h, m, n, k, static_cast<cuComplex*>(a), m, static_cast<cuComplex*>(tau), static_cast<cuComplex*>(work), lw, info), "Cungqr");
+      return;
+    default:
+      check_solver(cusolverDnZungqr(h, m, n, k, static_cast<cuDoubleComplex*>(a), m, static_cast<cuDoubleComplex*>(tau), static_cast<cuDoubleComplex*>(work), lw, info), "Zungqr");
+      return;
+  }
+}
+
+void qr(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+  const auto& h = handle_here();
+  const auto& p = c.linalg;
+  const std::int64_t m = p.m, n = p.n, k = std::min(m, n);
+  const std::int64_t q_cols = p.full_matrices ? m : k, r_rows = p.full_matrices ? m : k;
+  const std::size_t sz = itemsize(c.dt);
+  const cudaDataType t = type_of(c.dt);
+  scratch x(sz * m * n), tau(sz * std::max<std::int64_t>(k, 1)), q(p.r_only ? 0 : sz * m * q_cols),
+      dummy(sizeof(int));
+  workspace w;
+  std::size_t d = 0, hb = 0;
+  check_solver(cusolverDnXgeqrf_bufferSize(h.handle, h.params, m, n, t, x.get(), m, t, tau.get(), t, &d, &hb),
+               "Xgeqrf_bufferSize");
+  const int lw = p.r_only ? 0
+                          : orgqr_size(h.handle, c.dt, static_cast<int>(m), static_cast<int>(q_cols),
+                                       static_cast<int>(k), q.get(), tau.get());
+  w.size(std::max(d, static_cast<std::size_t>(lw) * sz), hb);
+  void* r_out = out[p.r_only ? 0 : 1];
+  for (std::int64_t b = 0; b < c.rows; ++b) {
+    // Column-major A: the C-order buffer transposed.
+    transpose(c.dt, m, n, at(in[0], b * m * n, sz), n, x.get(), false);
+    check_solver(cusolverDnXgeqrf(h.handle, h.params, m, n, t, x.get(), m, t, tau.get(), t, w.device->get(),
+                                  w.device_bytes, w.host.data(), w.host.size(), dummy.get<int>()),
+                 "Xgeqrf");
+    // R: the first r_rows rows of the column-major result, back to C order.
+    transpose(c.dt, n, r_rows, x.get(), m, at<void>(r_out, b * r_rows * n, sz), false);
+    if (p.r_only) continue;
+    // Q: the reflectors (the first min(n, q_cols) columns) expanded by orgqr, back to C order.
+    check_cuda(cudaMemsetAsync(q.get(), 0, sz * m * q_cols, current_stream()), "cudaMemsetAsync");
+    copy(q.get(), x.get(), sz * m * std::min(n, q_cols));
+    orgqr(h.handle, c.dt, static_cast<int>(m), static_cast<int>(q_cols), static_cast<int>(k), q.get(), tau.get(),
+          w.device->get(), lw, dummy.get<int>());
+    transpose(c.dt, q_cols, m, q.get(), m, at<void>(out[0], b * m * q_cols, sz), false);
+  }
+}
+
+// --- eigh, eig ----------------------------------------------------------------------------------
+
+void eigh(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+  const auto& h = handle_here();
+  const auto& p = c.linalg;
+  const std::int64_t n = p.n;
+  const std::size_t sz = itemsize(c.dt), rsz = itemsize(real_type_of(c.dt) == CUDA_R_32F ? dtype::float32 : dtype::float64);
+  const cudaDataType t = type_of(c.dt), rt = real_type_of(c.dt);
+  // A's upper triangle is the column-major lower one of the buffer.
+  const auto fill = p.upper ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+  const auto job = p.compute_uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+  scratch v(sz * n * n);
+  workspace w;
+  std::size_t d = 0, hb = 0;
+  check_solver(cusolverDnXsyevd_bufferSize(h.handle, h.params, job, fill, n, t, v.get(), n, rt, out[0], t, &d, &hb),
+               "Xsyevd_bufferSize");
+  w.size(d, hb);
+  int* info = static_cast<int*>(out[p.compute_uv ? 2 : 1]);
+  for (std::int64_t b = 0; b < c.rows; ++b) {
+    copy(v.get(), at(in[0], b * n * n, sz), sz * n * n);
+    check_solver(cusolverDnXsyevd(h.handle, h.params, job, fill, n, t, v.get(), n, rt, at<void>(out[0], b * n, rsz),
+                                  t, w.device->get(), w.device_bytes, w.host.data(), w.host.size(), info + b),
+                 "Xsyevd");
+    // The columns are conj(A)'s eigenvectors: conjugate-transposed into C order, they are A's.
+    if (p.compute_uv) transpose(c.dt, n, n, v.get(), n, at<void>(out[1], b * n * n, sz), true);
+  }
+}
+
+void eig(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+  const auto& h = handle_here();
+  const auto& p = c.linalg;
+  const std::int64_t n = p.n;
+  const std::size_t sz = itemsize(c.dt), csz = complex_type_of(c.dt) == CUDA_C_32F ? 8 : 16;
+  const cudaDataType t = type_of(c.dt), ct = complex_type_of(c.dt);
+  const auto job = p.compute_uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+  scratch x(sz * n * n), vr(p.compute_uv ? sz * n * n : sz);
+  workspace w;
+  std::size_t d = 0, hb = 0;
+  // Eigenvalues as complex numbers even for a real A (cuSOLVER's second form of W).
+  check_solver(cusolverDnXgeev_bufferSize(h.handle, h.params, CUSOLVER_EIG_MODE_NOVECTOR, job, n, t, x.get(), n, ct,
+                                          out[0], t, nullptr, 1, t, vr.get(), n, t, &d, &hb),
+               "Xgeev_bufferSize");
+  w.size(d, hb);
+  int* info = static_cast<int*>(out[p.compute_uv ? 2 : 1]);
+  for (std::int64_t b = 0; b < c.rows; ++b) {
+    transpose(c.dt, n, n, at(in[0], b * n * n, sz), n, x.get(), false);
+    check_solver(cusolverDnXgeev(h.handle, h.params, CUSOLVER_EIG_MODE_NOVECTOR, job, n, t, x.get(), n, ct,
+                                 at<void>(out[0], b * n, csz), t, nullptr, 1, t, vr.get(), n, t, w.device->get(),
+                                 w.device_bytes, w.host.data(), w.host.size(), info + b),
+                 "Xgeev");
+    if (p.compute_uv) transpose(c.dt, n, n, vr.get(), n, at<void>(out[1], b * n * n, sz), false);
+  }
+}
+
+// --- svd ----------------------------------------------------------------------------------------
+
+void svd(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+  const auto& h = handle_here();
+  const auto& p = c.linalg;
+  const std::int64_t m = p.m, n = p.n, k = std::min(m, n);
+  const std::int64_t u_cols = p.full_matrices ? m : k, v_rows = p.full_matrices ? n : k;
+  const std::size_t sz = itemsize(c.dt), rsz = real_type_of(c.dt) == CUDA_R_32F ? 4 : 8;
+  const cudaDataType t = type_of(c.dt), rt = real_type_of(c.dt);
+  // X is column-major and tall (rows >= cols): A^T itself when A is wide or square, else conj(A).
+  const bool wide = m <= n;
+  const std::int64_t rows = wide ? n : m, cols = wide ? m : n;
+  // gesvdp (economy factors only) unless full factors of a non-square matrix are wanted, or small
+  // singular values to full accuracy (the frontend asks again when gesvdp's spread is too wide).
+  const bool full = p.compute_uv && p.full_matrices && m != n;
+  const bool gesvd = full || p.accurate;
+  const signed char job = !p.compute_uv ? 'N' : full ? 'A' : 'S';
+  const std::int64_t left_cols = full ? rows : k, right_rows = full ? cols : k;  // gesvd's U and V^H
+  void* s_out = out[0];
+  int* info = static_cast<int*>(out[p.compute_uv ? 3 : 1]);
+  scratch x(sz * m * n);
+  // Left factor of X (rows x left_cols) and right factor (gesvdp: V, cols x k; gesvd: V^H, right_rows x cols).
+  scratch left(sz * rows * left_cols), right(sz * cols * cols);
+  workspace w;
+  std::size_t d = 0, hb = 0;
+  const auto eig_job = p.compute_uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+  if (gesvd)
+    check_solver(cusolverDnXgesvd_bufferSize(h.handle, h.params, job, job, rows, cols, t, x.get(), rows, rt, s_out, t,
+                                             left.get(), rows, t, right.get(), right_rows, t, &d, &hb),
+                 "Xgesvd_bufferSize");
+  else
+    check_solver(cusolverDnXgesvdp_bufferSize(h.handle, h.params, eig_job, 1, rows, cols, t, x.get(), rows, rt, s_out,
+                                              t, left.get(), rows, t, right.get(), cols, t, &d, &hb),
+                 "Xgesvdp_bufferSize");
+  w.size(d, hb);
+  for (std::int64_t b = 0; b < c.rows; ++b) {
+    if (wide)
+      copy(x.get(), at(in[0], b * m * n, sz), sz * m * n);
+    else
+      transpose(c.dt, m, n, at(in[0], b * m * n, sz), n, x.get(), true);
+    void* s = at<void>(s_out, b * k, rsz);
+    if (gesvd) {
+      check_solver(cusolverDnXgesvd(h.handle, h.params, job, job, rows, cols, t, x.get(), rows, rt, s, t, left.get(),
+                                    rows, t, right.get(), right_rows, t, w.device->get(), w.device_bytes,
+                                    w.host.data(), w.host.size(), info + b),
+                   "Xgesvd");
+    } else {
+      double err_sigma = 0;
+      check_solver(cusolverDnXgesvdp(h.handle, h.params, eig_job, 1, rows, cols, t, x.get(), rows, rt, s, t,
+                                     left.get(), rows, t, right.get(), cols, t, w.device->get(), w.device_bytes,
+                                     w.host.data(), w.host.size(), info + b, &err_sigma),
+                   "Xgesvdp");
+    }
+    if (!p.compute_uv) continue;
+    void* u = at<void>(out[1], b * m * u_cols, sz);
+    void* vh = at<void>(out[2], b * v_rows * n, sz);
+    if (wide) {
+      // A = conj(V_X) S U_X^T: V^H is U_X as it lies; U is conj(V_X), which is gesvd's V_X^H as it
+      // lies, or gesvdp's V_X conjugate-transposed.
+      copy(vh, left.get(), sz * rows * left_cols);
+      if (gesvd)
+        copy(u, right.get(), sz * right_rows * cols);
+      else
+        transpose(c.dt, k, cols, right.get(), cols, u, true);
+    } else {
+      // X = conj(A) = U' S V'^H, so A = conj(U') S V'^T: U is conj(U'); V^H is V'^T, which is
+      // gesvdp's V' as it lies, or gesvd's V'^H conjugate-transposed.
+      transpose(c.dt, left_cols, rows, left.get(), rows, u, true);
+      if (gesvd)
+        transpose(c.dt, cols, right_rows, right.get(), right_rows, vh, true);
+      else
+        copy(vh, right.get(), sz * cols * k);
+    }
+  }
+}
+
+}  // namespace
+
+void run_solver(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+  switch (c.op) {
+    case ir::library_op::library_op_solve:
+      return solve(c, in, out);
+    case ir::library_op::library_op_inv:
+      return inv(c, in, out);
+    case ir::library_op::library_op_lu:
+      return lu(c, in, out);
+    case ir::library_op::library_op_cholesky:
+      return cholesky(c, in, out);
+    case ir::library_op::library_op_qr:
+      return qr(c, in, out);
+    case ir::library_op::library_op_eigh:
+      return eigh(c, in, out);
+    case ir::library_op::library_op_svd:
+      return svd(c, in, out);
+    case ir::library_op::library_op_eig:
+      return eig(c, in, out);
+    default:
+      throw error("cuda backend: run_solver called with a non-solver library call");
+  }
+}
+
+}  // namespace ndfuse::backend::cuda

@@ -1,0 +1,19 @@
+// cuSOLVER calls of the CUDA backend: the twin of src/backend/cpu/lapack.hpp.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "ir/library.hpp"
+
+namespace ndfuse::backend::cuda {
+
+// library_op_solve ... library_op_eig (ir/library.hpp) on this thread's current device and stream,
+// every matrix of the batch, info codes written to their output; waits for nothing.
+void run_solver(const ir::library_call& c, const std::vector<const void*>& inputs,
+                const std::vector<void*>& outputs);
+
+// An n x n identity of dtype dt (float32 ... complex128) written to `out`, on the current stream:
+// a small kernel of library.cu (nvcc), the right-hand side of an inverse.
+void identity_matrix(dtype dt, std::int64_t n, void* out);
+
+}  // namespace ndfuse::backend::cuda

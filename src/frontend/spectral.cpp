@@ -1,0 +1,116 @@
+// What the singular values give: pinv, lstsq, matrix_rank and cond (one SVD call each, then fused
+// elementwise work, reductions and matrix products, in NumPy's formulas).
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "frontend/build.hpp"
+#include "frontend/solver_call.hpp"
+#include "ndfuse/creation.hpp"
+#include "ndfuse/index.hpp"
+#include "ndfuse/linalg.hpp"
+#include "ndfuse/manipulation.hpp"
+#include "ndfuse/math.hpp"
+#include "ndfuse/reduce.hpp"
+
+namespace ndfuse::linalg {
+
+namespace {
+
+double eps_of(dtype t) {
+  return frontend::real_dtype(t) == dtype::float32 ? std::numeric_limits<float>::epsilon()
+                                                   : std::numeric_limits<double>::epsilon();
+}
+
+array matrix_t(const array& x) {
+  return swapaxes(x, -1, -2);
+}
+
+// V diag(1/s) U^H over the singular values above cutoff (the others count as zero), applied to b
+// when given: NumPy's pinv formula.
+array pseudo_inverse(const svd_result& f, const array& cutoff) {
+  const array large = greater(f.S, cutoff);
+  const array inv_s = where(large, divide(1, f.S), operand(0)).astype(f.S.dtype());
+  return matmul(conj(matrix_t(f.Vh)), multiply(expand_dims(inv_s, -1), conj(matrix_t(f.U))));
+}
+
+}  // namespace
+
+array pinv(const array& a, double rcond) {
+  auto s = frontend::as_matrix_stack(a, "linalg.pinv", false);
+  if (s.m == 0 || s.n == 0) return zeros(frontend::concat(s.batch, {s.n, s.m}), s.dt);
+  const svd_result f = svd(s.a, false, true);
+  const array cutoff = multiply(amax(f.S, -1, true), rcond);
+  return pseudo_inverse(f, cutoff);
+}
+
+lstsq_result lstsq(const array& a, const array& b_in, double rcond) {
+  const auto& an = frontend::checked(a, "linalg.lstsq");
+  const auto& bn = frontend::checked(b_in, "linalg.lstsq");
+  const bool vector = bn->shape.size() == 1;
+  if (an->shape.size() != 2 || (bn->shape.size() != 1 && bn->shape.size() != 2))
+    throw shape_error("linalg.lstsq: a must be two-dimensional and b one- or two-dimensional, got shapes " +
+                      shape_str(an->shape) + " and " + shape_str(bn->shape));
+  const std::int64_t m = an->shape[0], n = an->shape[1];
+  if (bn->shape[0] != m) throw linalg_error("linalg.lstsq: Incompatible dimensions");
+  const dtype t = frontend::solver_dtype(promote_types(an->dt, bn->dt), "linalg.lstsq");
+  const dtype rt = frontend::real_dtype(t);
+  const array A = a.astype(t);
+  const array B = (vector ? expand_dims(b_in, -1) : b_in).astype(t);
+  if (rcond < 0) rcond = eps_of(t) * static_cast<double>(std::max(m, n));
+  lstsq_result r;
+  if (m == 0 || n == 0) {
+    // Nothing to fit: x is zero, every singular value list empty.
+    r.x = zeros(vector ? shape_t{n} : shape_t{n, B.shape()[1]}, t);
+    r.s = zeros({0}, rt);
+    r.residuals = m == 0 || n >= m ? zeros({0}, rt) : sum(real(multiply(B, conj(B))), 0);
+    return r;
+  }
+  const svd_result f = svd(A, false, true);
+  const array cutoff = multiply(amax(f.S, -1, true), rcond);
+  array x = matmul(pseudo_inverse(f, cutoff), B);
+  r.rank = count_nonzero(greater(f.S, cutoff)).item<std::int64_t>();
+  r.s = f.S;
+  if (r.rank == n && m > n) {
+    const array d = subtract(B, matmul(A, x));
+    r.residuals = sum(real(multiply(d, conj(d))), 0);
+  } else {
+    r.residuals = zeros({0}, rt);
+  }
+  r.x = vector ? squeeze(x, -1) : x;
+  return r;
+}
+
+array matrix_rank(const array& a, std::optional<double> tol) {
+  const auto& an = frontend::checked(a, "linalg.matrix_rank");
+  if (an->shape.size() < 2) return any(not_equal(a, 0)).astype(dtype::int64);
+  auto s = frontend::as_matrix_stack(a, "linalg.matrix_rank", false);
+  const array S = svdvals(s.a);
+  const array threshold =
+      tol ? full({}, *tol, frontend::real_dtype(s.dt))
+          : multiply(amax(S, -1, true), eps_of(s.dt) * static_cast<double>(std::max(s.m, s.n)));
+  return count_nonzero(greater(S, threshold), -1);
+}
+
+array cond(const array& x, norm_order p) {
+  auto s = frontend::as_matrix_stack(x, "linalg.cond", false);
+  if (s.m == 0 || s.n == 0) throw linalg_error("linalg.cond: cond is not defined on empty arrays");
+  array r;
+  if (p.is_default() || (!p.is_named() && (p.p() == 2 || p.p() == -2))) {
+    const array S = svdvals(s.a);
+    const std::int64_t k = std::min(s.m, s.n);
+    const array first = S(ellipsis, 0), last = S(ellipsis, k - 1);
+    r = !p.is_default() && p.p() == -2 ? divide(last, first) : divide(first, last);
+  } else {
+    if (s.m != s.n)
+      throw linalg_error("linalg.cond: last 2 dimensions of the array must be square, got shape " +
+                         shape_str(x.shape()));
+    r = multiply(norm(s.a, p, {-2, -1}), norm(inv(s.a), p, {-2, -1}));
+  }
+  // NumPy: a NaN from a singular matrix means an infinite condition number, unless x had NaN.
+  const array x_nan = any(isnan(s.a), {-2, -1});
+  return where(logical_and(isnan(r), logical_not(x_nan)), std::numeric_limits<double>::infinity(), r)
+      .astype(r.dtype());
+}
+
+}  // namespace ndfuse::linalg

@@ -1,0 +1,382 @@
+// Solvers and factorizations against NumPy 2 (tests/oracle/gen_solvers.py writes the cases), on the
+// backend NDFUSE_BACKEND selects (LAPACK on cpu, cuSOLVER on cuda).
+//
+// Unique results (solutions, inverses, determinants, eigenvalues, singular values, Cholesky factors,
+// pseudo-inverses, ranks, norms) are compared element by element with NumPy's. Factors NumPy does not
+// pin down (the signs or phases of singular vectors, eigenvectors and Q's columns) are checked by
+// what defines them, on the host in double precision: the reconstruction A = U S V^H, A V = V diag(w),
+// A = Q R, with relative error below 1e-12 (double precision) or 1e-5 (single), and orthonormality
+// within the same bounds; plus NumPy's shapes and dtypes, and |R| = |R_numpy|.
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "ndfuse/ndfuse.hpp"
+#include "oracle_support.hpp"
+
+namespace nf = ndfuse;
+
+namespace {
+
+using cplx = std::complex<double>;
+
+// A stack of matrices on the host, widened to complex double.
+struct host_stack {
+  nf::shape_t batch;
+  std::int64_t rows = 0, cols = 0;
+  std::vector<cplx> v;
+  std::int64_t count() const { return rows && cols ? std::int64_t(v.size()) / (rows * cols) : 0; }
+  cplx at(std::int64_t b, std::int64_t i, std::int64_t j) const { return v[std::size_t((b * rows + i) * cols + j)]; }
+};
+
+host_stack stack_of(const nf::host_array& h) {
+  host_stack s;
+  const auto nd = h.shape.size();
+  s.rows = nd >= 2 ? h.shape[nd - 2] : 1;
+  s.cols = nd >= 1 ? h.shape[nd - 1] : 1;
+  if (nd >= 2) s.batch.assign(h.shape.begin(), h.shape.end() - 2);
+  const std::size_t n = oracle::element_count(h);
+  for (std::size_t i = 0; i < n; ++i) s.v.push_back(oracle::element_c(h, i));
+  return s;
+}
+
+double bound_for(nf::dtype t) {
+  return oracle::precision_level(t) == 1 ? 1e-5 : 1e-12;
+}
+// Elementwise comparison with NumPy: error relative to the largest expected magnitude (the
+// algorithms differ in rounding, not in the exactly rounded result).
+double rtol_for(nf::dtype t, const std::string& op) {
+  const bool single = oracle::precision_level(t) == 1;
+  if (op == "eig" || op == "eigvals" || op == "cond") return single ? 2e-3 : 1e-9;
+  return single ? 2e-4 : 1e-10;
+}
+
+std::string compare_scaled(const nf::host_array& got, const nf::host_array& expected, double rtol) {
+  if (got.dtype != expected.dtype)
+    return "dtype: got " + oracle::name_of(got.dtype) + ", expected " + oracle::name_of(expected.dtype);
+  if (got.shape != expected.shape)
+    return "shape: got " + oracle::numpy_shape(got.shape) + ", expected " + oracle::numpy_shape(expected.shape);
+  const std::size_t n = oracle::element_count(expected);
+  double scale = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const cplx e = oracle::element_c(expected, i);
+    if (std::isfinite(std::abs(e))) scale = std::max(scale, std::abs(e));
+  }
+  std::string out;
+  int bad = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const cplx g = oracle::element_c(got, i), e = oracle::element_c(expected, i);
+    const bool ok = std::isfinite(std::abs(e)) ? std::abs(g - e) <= rtol * std::max(scale, 1e-300)
+                                               : (std::isinf(e.real()) && g.real() == e.real());
+    if (ok) continue;
+    if (++bad <= 4)
+      out += "\n  [" + std::to_string(i) + "] got " + oracle::value_str(got, i) + ", expected " +
+             oracle::value_str(expected, i);
+  }
+  return bad ? std::to_string(bad) + " of " + std::to_string(n) + " differ (rtol " + oracle::format_real(rtol) +
+                   " of max |expected| " + oracle::format_real(scale) + ")" + out
+             : "";
+}
+
+// NumPy's element order is not defined for eig's eigenvalues: compare them sorted.
+nf::host_array sorted_values(const nf::host_array& h) {
+  nf::host_array s = h;
+  const auto nd = h.shape.size();
+  const std::size_t n = nd ? std::size_t(h.shape.back()) : 1, total = oracle::element_count(h);
+  const std::size_t item = nf::itemsize(h.dtype);
+  for (std::size_t start = 0; start < total; start += n) {
+    std::vector<std::size_t> idx(n);
+    for (std::size_t i = 0; i < n; ++i) idx[i] = i;
+    auto key = [&](std::size_t i) { return oracle::element_c(h, start + i); };
+    std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
+      const cplx x = key(a), y = key(b);
+      const double rx = std::round(x.real() * 1e4), ry = std::round(y.real() * 1e4);
+      return rx != ry ? rx < ry : x.imag() < y.imag();
+    });
+    for (std::size_t i = 0; i < n; ++i)
+      std::copy_n(h.bytes.data() + (start + idx[i]) * item, item, s.bytes.data() + (start + i) * item);
+  }
+  return s;
+}
+
+double frob(const std::vector<cplx>& v) {
+  double s = 0;
+  for (const auto& x : v) s += std::norm(x);
+  return std::sqrt(s);
+}
+
+// ||A - L M|| / ||A|| over the stack, using the first `inner` columns of L and rows of M; M's rows
+// scaled by `diag` when given (per matrix, length >= inner).
+double product_error(const host_stack& a, const host_stack& l, const host_stack& m, std::int64_t inner,
+                     const host_stack* diag) {
+  std::vector<cplx> diff, ref;
+  for (std::int64_t b = 0; b < a.count(); ++b)
+    for (std::int64_t i = 0; i < a.rows; ++i)
+      for (std::int64_t j = 0; j < a.cols; ++j) {
+        cplx s = 0;
+        for (std::int64_t p = 0; p < inner; ++p)
+          s += l.at(b, i, p) * (diag ? diag->v[std::size_t(b * diag->cols + p)] : cplx(1)) * m.at(b, p, j);
+        diff.push_back(a.at(b, i, j) - s);
+        ref.push_back(a.at(b, i, j));
+      }
+  const double r = frob(ref);
+  return r == 0 ? frob(diff) : frob(diff) / r;
+}
+
+// ||Q^H Q - I|| / ||I|| over the first `k` columns of each matrix (rows: when `by_rows`).
+double orthonormality_error(const host_stack& q, std::int64_t k, bool by_rows) {
+  std::vector<cplx> diff;
+  const std::int64_t len = by_rows ? q.cols : q.rows;
+  for (std::int64_t b = 0; b < q.count(); ++b)
+    for (std::int64_t x = 0; x < k; ++x)
+      for (std::int64_t y = 0; y < k; ++y) {
+        cplx s = 0;
+        for (std::int64_t p = 0; p < len; ++p)
+          s += by_rows ? std::conj(q.at(b, x, p)) * q.at(b, y, p) : std::conj(q.at(b, p, x)) * q.at(b, p, y);
+        diff.push_back(s - cplx(x == y ? 1 : 0));
+      }
+  return k && q.count() ? frob(diff) / std::sqrt(double(k * q.count())) : 0;
+}
+
+// A V - V diag(w), relative to ||A|| ||V||.
+double eigen_error(const host_stack& a, const host_stack& v, const std::vector<cplx>& w) {
+  std::vector<cplx> diff, av, vv;
+  const std::int64_t n = a.rows;
+  for (std::int64_t b = 0; b < a.count(); ++b)
+    for (std::int64_t i = 0; i < n; ++i)
+      for (std::int64_t j = 0; j < n; ++j) {
+        cplx s = 0;
+        for (std::int64_t p = 0; p < n; ++p) s += a.at(b, i, p) * v.at(b, p, j);
+        diff.push_back(s - v.at(b, i, j) * w[std::size_t(b * n + j)]);
+        av.push_back(a.at(b, i, j));
+        vv.push_back(v.at(b, i, j));
+      }
+  return frob(diff) / std::max(frob(av) * frob(vv) / std::sqrt(double(std::max<std::int64_t>(a.count() * n, 1))), 1e-300);
+}
+
+std::string check_bound(const char* what, double err, double bound) {
+  if (!(err <= bound))
+    return std::string(what) + " error " + oracle::format_real(err) + " above " + oracle::format_real(bound);
+  return "";
+}
+
+nf::host_array abs_of(const nf::host_array& h) {
+  const auto s = stack_of(h);
+  std::vector<double> v;
+  for (const auto& x : s.v) v.push_back(std::abs(x));
+  return nf::asarray(v, h.shape).to_host();
+}
+
+std::vector<nf::array> run_op(const std::string& op, const std::map<std::string, std::string>& p,
+                              const std::vector<nf::array>& in) {
+  auto param = [&](const std::string& k, const std::string& d) { return p.count(k) ? p.at(k) : d; };
+  namespace la = nf::linalg;
+  auto order = [&]() -> la::norm_order {
+    const std::string o = param("ord", "None");
+    if (o == "None") return {};
+    if (o == "fro" || o == "nuc") return la::norm_order(o);
+    if (o == "inf") return la::norm_order(INFINITY);
+    return la::norm_order(std::stod(o));
+  };
+  if (op == "solve") return {la::solve(in[0], in[1])};
+  if (op == "inv") return {la::inv(in[0])};
+  if (op == "det") return {la::det(in[0])};
+  if (op == "slogdet") {
+    auto r = la::slogdet(in[0]);
+    return {r.sign, r.logabsdet};
+  }
+  if (op == "cholesky") return {la::cholesky(in[0], param("upper", "0") == "1")};
+  if (op == "qr") {
+    auto r = la::qr(in[0], param("mode", "reduced"));
+    if (param("mode", "reduced") == "r") return {r.R};
+    return {r.Q, r.R};
+  }
+  if (op == "eigh") {
+    auto r = la::eigh(in[0], param("UPLO", "L"));
+    return {r.eigenvalues, r.eigenvectors};
+  }
+  if (op == "eigvalsh") return {la::eigvalsh(in[0], param("UPLO", "L"))};
+  if (op == "eig") {
+    auto r = la::eig(in[0]);
+    return {r.eigenvalues, r.eigenvectors};
+  }
+  if (op == "eigvals") return {la::eigvals(in[0])};
+  if (op == "svd") {
+    auto [u, s, vh] = la::svd(in[0], param("full", "1") == "1");
+    return {u, s, vh};
+  }
+  if (op == "svdvals") return {la::svdvals(in[0])};
+  if (op == "pinv") return {la::pinv(in[0])};
+  if (op == "matrix_rank") return {la::matrix_rank(in[0])};
+  if (op == "cond") return {la::cond(in[0], order())};
+  if (op == "norm") return {la::norm(in[0], order(), {-2, -1})};
+  if (op == "matrix_power") return {la::matrix_power(in[0], std::stoll(param("n", "1")))};
+  if (op == "lstsq") {
+    auto r = la::lstsq(in[0], in[1]);
+    return {r.x, r.residuals, nf::asarray(std::vector<std::int64_t>{r.rank}, {}), r.s};
+  }
+  throw std::runtime_error("test: unknown op " + op);
+}
+
+// The checks of one case; "" when it passes.
+std::string check_case(const std::string& op, const std::vector<nf::host_array>& got,
+                       const std::vector<nf::host_array>& expected, const nf::host_array& input) {
+  if (got.size() != expected.size())
+    return "got " + std::to_string(got.size()) + " results, NumPy has " + std::to_string(expected.size());
+  const nf::dtype t = expected[0].dtype;
+  const double bound = bound_for(expected.back().dtype);
+  const double rtol = rtol_for(t, op);
+  std::string problem;
+  auto first = [&](std::string p) {
+    if (problem.empty() && !p.empty()) problem = p;
+  };
+  // Shapes and dtypes always match NumPy's.
+  for (std::size_t k = 0; k < got.size(); ++k)
+    first(oracle::compare(got[k], expected[k], oracle::tolerance{}, [](std::size_t) { return std::string(); },
+                          /*values=*/false));
+  if (!problem.empty()) return problem;
+  const host_stack a = stack_of(input);
+  if (op == "svd") {
+    first(compare_scaled(got[1], expected[1], rtol));
+    const auto u = stack_of(got[0]), s = stack_of(got[1]), vh = stack_of(got[2]);
+    const std::int64_t k = std::min(a.rows, a.cols);
+    first(check_bound("reconstruction", product_error(a, u, vh, k, &s), bound));
+    first(check_bound("U orthonormality", orthonormality_error(u, u.cols, false), bound));
+    first(check_bound("Vh orthonormality", orthonormality_error(vh, vh.rows, true), bound));
+  } else if (op == "qr") {
+    const bool r_only = got.size() == 1;
+    const auto r = stack_of(got.back());
+    for (std::int64_t b = 0; b < r.count(); ++b)
+      for (std::int64_t i = 0; i < r.rows; ++i)
+        for (std::int64_t j = 0; j < std::min(i, r.cols); ++j)
+          if (r.at(b, i, j) != cplx(0)) first("R is not upper triangular");
+    first(compare_scaled(abs_of(got.back()), abs_of(expected.back()), rtol));
+    if (!r_only) {
+      const auto q = stack_of(got[0]);
+      first(check_bound("reconstruction", product_error(a, q, r, std::min(q.cols, r.rows), nullptr), bound));
+      first(check_bound("Q orthonormality", orthonormality_error(q, q.cols, false), bound));
+    }
+  } else if (op == "eigh") {
+    first(compare_scaled(got[0], expected[0], rtol));
+    // A's read triangle: the eigenvectors solve the Hermitian matrix NumPy saw (its other triangle mirrored).
+    const auto w = stack_of(got[0]), v = stack_of(got[1]);
+    host_stack h = a;
+    const auto e = stack_of(expected[1]);
+    // Rebuild the Hermitian matrix from NumPy's own factors (V diag(w) V^H): independent of the triangle.
+    for (std::int64_t b = 0; b < a.count(); ++b)
+      for (std::int64_t i = 0; i < a.rows; ++i)
+        for (std::int64_t j = 0; j < a.cols; ++j) {
+          cplx s = 0;
+          for (std::int64_t p = 0; p < a.rows; ++p)
+            s += e.at(b, i, p) * stack_of(expected[0]).v[std::size_t(b * a.rows + p)] * std::conj(e.at(b, j, p));
+          h.v[std::size_t((b * a.rows + i) * a.cols + j)] = s;
+        }
+    first(check_bound("A V = V diag(w)", eigen_error(h, v, w.v), bound * 10));
+    first(check_bound("V orthonormality", orthonormality_error(v, v.cols, false), bound));
+  } else if (op == "eig") {
+    first(compare_scaled(sorted_values(got[0]), sorted_values(expected[0]), rtol));
+    const auto w = stack_of(got[0]), v = stack_of(got[1]);
+    first(check_bound("A V = V diag(w)", eigen_error(a, v, w.v), bound * 100));
+  } else if (op == "eigvals") {
+    first(compare_scaled(sorted_values(got[0]), sorted_values(expected[0]), rtol));
+  } else if (op == "matrix_rank") {
+    first(oracle::compare(got[0], expected[0], oracle::tolerance{}));
+  } else if (op == "lstsq") {
+    first(compare_scaled(got[0], expected[0], rtol));
+    if (oracle::element_count(expected[1])) first(compare_scaled(got[1], expected[1], rtol * 100));
+    first(oracle::compare(got[2], expected[2], oracle::tolerance{}));
+    first(compare_scaled(got[3], expected[3], rtol));
+  } else {
+    for (std::size_t k = 0; k < got.size(); ++k) first(compare_scaled(got[k], expected[k], rtol));
+  }
+  return problem;
+}
+
+}  // namespace
+
+TEST_CASE("solvers oracle: np.linalg factorizations and solvers against NumPy", "[oracle][solvers]") {
+  const std::string dir = oracle::oracle_dir("solvers");
+  if (dir.empty())
+    NDFUSE_SKIP("no NumPy oracle data: tests/oracle/gen_solvers.py writes it to $NDFUSE_ORACLE_DIR/solvers");
+  int passed = 0, failed = 0;
+  std::string failed_ids;
+  for (const auto& row : oracle::read_manifest(dir)) {
+    if (row.size() != 5) FAIL("manifest row with " << row.size() << " fields: " << row[0]);
+    const std::string& id = row[0];
+    const std::string& op = row[1];
+    const auto params = row[2] == "-" ? std::map<std::string, std::string>{} : oracle::parse_params(row[2]);
+    const std::string& expect = row[4];
+    std::string problem;
+    try {
+      std::vector<nf::array> inputs;
+      const auto files = oracle::split(row[3], ',');
+      for (const auto& f : files) inputs.push_back(nf::load(dir + "/" + f));
+      if (expect.rfind("RAISES:", 0) == 0) {
+        problem = oracle::expect_throw(oracle::split(expect, ':')[1], [&] { return run_op(op, params, inputs)[0]; });
+      } else {
+        std::vector<nf::host_array> got, want;
+        for (const auto& r : run_op(op, params, inputs)) got.push_back(r.to_host());
+        for (const auto& f : oracle::split(expect, ',')) want.push_back(oracle::read_npy(dir + "/" + f));
+        problem = check_case(op, got, want, oracle::read_npy(dir + "/" + files[0]));
+        // The inputs are unchanged (the solvers work on copies).
+        for (std::size_t k = 0; k < files.size() && problem.empty(); ++k)
+          if (!oracle::compare(inputs[k].to_host(), oracle::read_npy(dir + "/" + files[k]), oracle::tolerance{}).empty())
+            problem = "input " + std::to_string(k) + " changed";
+      }
+    } catch (const std::exception& e) {
+      problem = std::string("threw: ") + e.what();
+    }
+    if (problem.empty()) {
+      ++passed;
+    } else {
+      ++failed;
+      if (failed <= 30) UNSCOPED_INFO(id << ": " << problem);
+      failed_ids += "\n  " + id;
+    }
+  }
+  INFO(passed << " cases passed, " << failed << " failed" << (failed ? ":" : "") << failed_ids);
+  CHECK(failed == 0);
+}
+
+TEST_CASE("solvers: a failing matrix of a stack is named in the linalg_error", "[solvers]") {
+  // Matrix 1 of 3 is singular: NumPy's LinAlgError does not say which; ndfuse's does.
+  std::vector<double> v(27, 0.0);
+  for (int b : {0, 2})
+    for (int i = 0; i < 3; ++i) v[std::size_t(b * 9 + i * 4)] = 1.0;
+  const nf::array a = nf::asarray(v, {3, 3, 3});
+  try {
+    (void)nf::linalg::inv(a);
+    FAIL("inv of a stack holding a singular matrix did not throw");
+  } catch (const nf::linalg_error& e) {
+    CHECK(std::string(e.what()).find("Singular matrix") != std::string::npos);
+    CHECK(std::string(e.what()).find("matrix [1]") != std::string::npos);
+  }
+  // Not positive definite: the second matrix of a (2, 2) stack.
+  std::vector<double> w(16, 0.0);
+  for (int b = 0; b < 4; ++b)
+    for (int i = 0; i < 2; ++i) w[std::size_t(b * 4 + i * 3)] = b == 1 ? -1.0 : 2.0;
+  try {
+    (void)nf::linalg::cholesky(nf::asarray(w, {2, 2, 2, 2}));
+    FAIL("cholesky of a stack holding a negative definite matrix did not throw");
+  } catch (const nf::linalg_error& e) {
+    CHECK(std::string(e.what()).find("matrix [0, 1]") != std::string::npos);
+  }
+}
+
+TEST_CASE("solvers: one library call each, counted in stats()", "[solvers]") {
+  const nf::array a = nf::asarray(std::vector<double>{4, 1, 0, 1, 5, 2, 0, 2, 6}, {3, 3});
+  a.to_host();
+  nf::reset_stats();
+  auto [u, s, vh] = nf::linalg::svd(a);
+  CHECK(nf::stats().library_calls == 1);
+  nf::reset_stats();
+  const nf::array x = nf::linalg::solve(a, nf::ones({3}));
+  CHECK(nf::stats().library_calls == 1);
+  // NumPy: np.linalg.solve(a, np.ones(3)).
+  const auto got = x.to_vector<double>();
+  const std::vector<double> want{0.22448979591836735, 0.10204081632653061, 0.1326530612244898};
+  for (int i = 0; i < 3; ++i) CHECK(std::abs(got[std::size_t(i)] - want[std::size_t(i)]) < 1e-14);
+}
