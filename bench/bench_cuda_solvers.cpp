@@ -4,6 +4,7 @@
 //   inv/float64_1000        nf::linalg::inv(a)
 //   solve/float64_1000      nf::linalg::solve(a, b) with one right-hand side
 //   solve/float64_1000x1000 ... with 1000 right-hand sides
+//   inv/float64_10000x8x8   a stack of 10000 small matrices (cuBLAS's batched LU)
 //   eigh/float64_1000, cholesky/float64_1000, qr/float64_1000, det/float64_1000
 // Each call includes what the user's call costs: the factorization, the layout changes, and the
 // read-back of LAPACK's info codes (one small device-to-host copy, which waits for the device).
@@ -13,6 +14,7 @@
 // ||A x - b|| / ||b||); the run fails (exit 1) when one is above 1e-10. Nothing asserts a time.
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <cstdint>
 #include <iostream>
 #include <string>
@@ -105,6 +107,18 @@ void BM_solve(benchmark::State& state, std::int64_t k) {
   record_error(state, (la::norm(nf::matmul(a, x) - b) / la::norm(b)).item<double>());
 }
 
+// A stack of 10000 small (8 x 8) systems: one batched LU for the stack.
+void BM_inv_stack(benchmark::State& state) {
+  static const nf::array stack = [] {
+    nf::array i = nf::arange(10000 * 64);
+    nf::array r = ((i * 7919 + 13) % 10007).astype(nf::float64) / 10007.0 - 0.5;
+    return (r.reshape({10000, 8, 8}) + nf::eye(8) * 4.0).eval();
+  }();
+  nf::array x;
+  timed(state, [&] { x = la::inv(stack).eval(); });
+  record_error(state, (la::norm(nf::matmul(stack, x) - nf::eye(8)) / 100.0 / std::sqrt(8.0)).item<double>());
+}
+
 void BM_eigh(benchmark::State& state) {
   timed(state, [&] {
     auto r = la::eigh(spd());
@@ -137,6 +151,7 @@ void register_all() {
   reps(benchmark::RegisterBenchmark("inv/float64_1000", BM_inv));
   reps(benchmark::RegisterBenchmark("solve/float64_1000", BM_solve, 1));
   reps(benchmark::RegisterBenchmark("solve/float64_1000x1000", BM_solve, n));
+  reps(benchmark::RegisterBenchmark("inv/float64_10000x8x8", BM_inv_stack));
   reps(benchmark::RegisterBenchmark("eigh/float64_1000", BM_eigh));
   reps(benchmark::RegisterBenchmark("cholesky/float64_1000", BM_cholesky));
   reps(benchmark::RegisterBenchmark("qr/float64_1000", BM_qr));

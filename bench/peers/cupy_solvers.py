@@ -2,7 +2,7 @@
 """CuPy peer of bench/bench_cuda_solvers.cpp: the same solvers, inputs and sizes, timed the same way.
 
 Workloads (names match the C++ benchmark): svd, svdvals, inv, solve (1 and 1000 right-hand sides),
-eigh, cholesky, qr and det of 1000 x 1000 float64 matrices; a is ((i*7919 + 13) % 10007) / 10007 - 0.5
+eigh, cholesky, qr and det of 1000 x 1000 float64 matrices, and inv of a stack of 10000 8 x 8 ones; a is ((i*7919 + 13) % 10007) / 10007 - 0.5
 plus 4 on the diagonal, the symmetric positive definite one a a^T + n I.
 Protocol (bench/README.md): a 512 MiB device-to-device copy keeps the GPU busy while Python enqueues
 the work; cupy.cuda.Event records around the call; the median over the runs after warm-up. CuPy's
@@ -34,12 +34,15 @@ def main(argv):
     spd = a @ a.T + N * cp.eye(N)
     b1 = cp.ones(N)
     bn = cp.ones((N, N))
+    j = cp.arange(10000 * 64, dtype=cp.int64)
+    stack = (((j * 7919 + 13) % 10007).astype(cp.float64) / 10007.0 - 0.5).reshape(10000, 8, 8) + 4.0 * cp.eye(8)
     work = {
         "svd/float64_1000": lambda: cp.linalg.svd(a),
         "svdvals/float64_1000": lambda: cp.linalg.svd(a, compute_uv=False),
         "inv/float64_1000": lambda: cp.linalg.inv(a),
         "solve/float64_1000": lambda: cp.linalg.solve(a, b1),
         "solve/float64_1000x1000": lambda: cp.linalg.solve(a, bn),
+        "inv/float64_10000x8x8": lambda: cp.linalg.inv(stack),
         "eigh/float64_1000": lambda: cp.linalg.eigh(spd),
         "cholesky/float64_1000": lambda: cp.linalg.cholesky(spd),
         "qr/float64_1000": lambda: cp.linalg.qr(a),
@@ -50,6 +53,21 @@ def main(argv):
         ms, _ = timer.median_ms(fn, RUNS)
         rows.append(dict(workload=name, library="cupy", variant="eager", median_ms=ms, runs=RUNS, device=device))
         print(f"  {name:32s} {ms:9.3f} ms")
+    # The same calls with CuPy reading the info codes back as ndfuse does (cupyx.errstate(linalg='raise'),
+    # which waits for the device at each call): the like-for-like comparison.
+    import cupyx
+
+    for name in ("inv/float64_1000", "solve/float64_1000", "solve/float64_1000x1000", "cholesky/float64_1000"):
+        fn = work[name]
+
+        def checked(fn=fn):
+            with cupyx.errstate(linalg="raise"):
+                return fn()
+
+        ms, _ = timer.median_ms(checked, RUNS)
+        rows.append(dict(workload=name, library="cupy", variant="eager_checked", median_ms=ms, runs=RUNS,
+                         device=device))
+        print(f"  {name + ' (checked)':32s} {ms:9.3f} ms")
     u, s, vh = cp.linalg.svd(a)
     err = float(cp.linalg.norm((u * s) @ vh - a) / cp.linalg.norm(a))
     print(f"  svd reconstruction error {err:.3e}")

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "backend/cuda/cuda_api.hpp"
+#include "backend/cuda/memory.hpp"
 #include "backend/lru_cache.hpp"
 #include "ndfuse/error.hpp"
 #include "ndfuse/linalg.hpp"
@@ -155,6 +156,96 @@ void transpose(dtype dt, std::int64_t rows, std::int64_t cols, const void* in, s
     default:
       throw dtype_error("transpose: no cuBLAS routine for " + std::string(dtype_name(dt)));
   }
+}
+
+namespace {
+
+// Device arrays of the matrices' addresses, as the batched routines take them.
+class pointer_array {
+ public:
+  pointer_array(void* base, std::int64_t count, std::size_t stride_bytes) {
+    std::vector<void*> host(static_cast<std::size_t>(count));
+    for (std::int64_t b = 0; b < count; ++b) host[std::size_t(b)] = static_cast<char*>(base) + b * std::int64_t(stride_bytes);
+    p_ = device_allocate(sizeof(void*) * host.size());
+    // From pageable memory: staged before cudaMemcpyAsync returns, so `host` may go.
+    if (cudaMemcpyAsync(p_, host.data(), sizeof(void*) * host.size(), cudaMemcpyHostToDevice, current_stream()) !=
+        cudaSuccess)
+      throw device_error("cuBLAS: cudaMemcpyAsync of a batch's pointers failed");
+  }
+  ~pointer_array() { device_free(p_); }
+  pointer_array(const pointer_array&) = delete;
+  pointer_array& operator=(const pointer_array&) = delete;
+  template <class T>
+  T* const* get() const {
+    return static_cast<T* const*>(p_);
+  }
+
+ private:
+  void* p_;
+};
+
+struct device_ints {
+  explicit device_ints(std::int64_t n) : p(static_cast<int*>(device_allocate(sizeof(int) * std::size_t(n)))) {}
+  ~device_ints() { device_free(p); }
+  device_ints(const device_ints&) = delete;
+  device_ints& operator=(const device_ints&) = delete;
+  int* p;
+};
+
+template <class T, class Getrf>
+void getrf_batched(cublasHandle_t h, Getrf getrf, std::int64_t count, std::int64_t n, const pointer_array& a, int* piv,
+                   int* info) {
+  check_blas(getrf(h, int(n), a.get<T>(), int(n), piv, info, int(count)), "cublas<t>getrfBatched");
+}
+
+template <class F>
+void with_blas_type(dtype dt, F&& f) {
+  switch (dt) {
+    case dtype::float32:
+      return f(float{}, cublasSgetrfBatched, cublasSgetriBatched, cublasSgetrsBatched);
+    case dtype::float64:
+      return f(double{}, cublasDgetrfBatched, cublasDgetriBatched, cublasDgetrsBatched);
+    case dtype::complex64:
+      return f(cuComplex{}, cublasCgetrfBatched, cublasCgetriBatched, cublasCgetrsBatched);
+    case dtype::complex128:
+      return f(cuDoubleComplex{}, cublasZgetrfBatched, cublasZgetriBatched, cublasZgetrsBatched);
+    default:
+      throw dtype_error("batched LU: no cuBLAS routine for " + std::string(dtype_name(dt)));
+  }
+}
+
+}  // namespace
+
+void batched_lu_inverse(dtype dt, std::int64_t count, std::int64_t n, void* a, void* out, int* info) {
+  cublasHandle_t h = handle_for(current_device());
+  check_blas(cublasSetStream(h, current_stream()), "cublasSetStream");
+  const std::size_t bytes = itemsize(dt) * std::size_t(n * n);
+  pointer_array as(a, count, bytes), outs(out, count, bytes);
+  device_ints piv(count * n);
+  with_blas_type(dt, [&](auto t, auto getrf, auto getri, auto) {
+    using T = decltype(t);
+    getrf_batched<T>(h, getrf, count, n, as, piv.p, info);
+    // getri writes every matrix, also a singular one's (the caller throws on its info code).
+    device_ints getri_info(count);
+    check_blas(getri(h, int(n), as.get<const T>(), int(n), piv.p, outs.get<T>(), int(n), getri_info.p, int(count)),
+               "cublas<t>getriBatched");
+  });
+}
+
+void batched_lu_solve(dtype dt, std::int64_t count, std::int64_t n, std::int64_t k, void* a, void* b, bool transposed,
+                      int* info) {
+  cublasHandle_t h = handle_for(current_device());
+  check_blas(cublasSetStream(h, current_stream()), "cublasSetStream");
+  pointer_array as(a, count, itemsize(dt) * std::size_t(n * n)), bs(b, count, itemsize(dt) * std::size_t(n * k));
+  device_ints piv(count * n);
+  with_blas_type(dt, [&](auto t, auto getrf, auto, auto getrs) {
+    using T = decltype(t);
+    getrf_batched<T>(h, getrf, count, n, as, piv.p, info);
+    int arg_info = 0;  // getrsBatched's is a host int: argument errors only
+    check_blas(getrs(h, transposed ? CUBLAS_OP_T : CUBLAS_OP_N, int(n), int(k), as.get<const T>(), int(n), piv.p,
+                     bs.get<T>(), int(n), &arg_info, int(count)),
+               "cublas<t>getrsBatched");
+  });
 }
 
 }  // namespace ndfuse::backend::cuda

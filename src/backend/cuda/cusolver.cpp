@@ -12,12 +12,15 @@
 //               column-major U of A^T is A's V^H in C order; for a tall A, conj(A) is transposed in.
 // Where a factor is needed the other way round, cublas<t>geam transposes it (cublas.cpp).
 //
+// Stacks of small matrices (n <= 32) solve and invert through cuBLAS's batched LU (one launch per
+// step for the whole stack); larger ones loop over cuSOLVER's calls, which are then the bigger cost.
+//
 // SVD routine: gesvdp (polar decomposition) where the economy factors are wanted (and for square
 // matrices), gesvd for full_matrices of non-square ones (gesvdp has no full form) and where the
 // frontend asks for `accurate` small singular values: gesvdp's smallest ones carry an absolute error
 // well above LAPACK's eps * max(S), which a rank decision (matrix_rank, pinv, lstsq) cannot take. On an H100 at
 // 1000 x 1000 float64, gesvdp took 32 ms against gesvd's 135 ms and gesvdj's 89 ms, with the same
-// 1e-14 reconstruction error (scratch measurement, bench/bench_cuda_solvers.cpp keeps the row).
+// 1e-14 reconstruction error (a scratch measurement; bench/bench_cuda_solvers.cpp times the choice).
 #include "backend/cuda/cusolver.hpp"
 
 #include <cuda_runtime.h>
@@ -143,10 +146,28 @@ const char* at(const void* base, std::int64_t elements, std::size_t itemsz) {
 
 // --- solve, inv, lu -----------------------------------------------------------------------------
 
+// A stack of matrices this small runs as one batched cuBLAS LU rather than one cuSOLVER call each.
+bool batched_lu(const ir::library_call& c) {
+  return c.rows > 1 && c.linalg.n <= 32;
+}
+
 void solve(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
-  const auto& h = handle_here();
   const std::int64_t n = c.linalg.n, k = c.linalg.k;
   const std::size_t sz = itemsize(c.dt);
+  if (batched_lu(c)) {
+    scratch lu(sz * n * n * c.rows), x(k > 1 ? sz * n * k * c.rows : 0);
+    copy(lu.get(), in[0], sz * n * n * c.rows);
+    // As below: the factors are A^T's (op T); B and X column-major (one column needs no transpose).
+    void* col = k > 1 ? x.get() : out[0];
+    if (k > 1)
+      transpose_stack(c.dt, c.rows, n, k, in[1], col, false);
+    else
+      copy(col, in[1], sz * n * c.rows);
+    batched_lu_solve(c.dt, c.rows, n, k, lu.get(), col, true, static_cast<int*>(out[1]));
+    if (k > 1) transpose_stack(c.dt, c.rows, k, n, col, out[0], false);
+    return;
+  }
+  const auto& h = handle_here();
   const cudaDataType t = type_of(c.dt);
   scratch lu(sz * n * n), piv(sizeof(std::int64_t) * n), x(k > 1 ? sz * n * k : 0), dummy(sizeof(int));
   workspace w;
@@ -175,9 +196,15 @@ void solve(const ir::library_call& c, const std::vector<const void*>& in, const 
 }
 
 void inv(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
-  const auto& h = handle_here();
   const std::int64_t n = c.linalg.n;
   const std::size_t sz = itemsize(c.dt);
+  if (batched_lu(c)) {
+    scratch lu(sz * n * n * c.rows);
+    copy(lu.get(), in[0], sz * n * n * c.rows);
+    batched_lu_inverse(c.dt, c.rows, n, lu.get(), out[0], static_cast<int*>(out[1]));
+    return;
+  }
+  const auto& h = handle_here();
   const cudaDataType t = type_of(c.dt);
   scratch lu(sz * n * n), piv(sizeof(std::int64_t) * n), dummy(sizeof(int));
   workspace w;

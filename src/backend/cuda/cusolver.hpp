@@ -16,4 +16,9 @@ void run_solver(const ir::library_call& c, const std::vector<const void*>& input
 // a small kernel of library.cu (nvcc), the right-hand side of an inverse.
 void identity_matrix(dtype dt, std::int64_t n, void* out);
 
+// Each of `count` C-order rows x cols matrices at `in` transposed (conjugated when asked) into the
+// cols x rows matrices at `out`: one kernel of library.cu for a whole stack of small matrices.
+void transpose_stack(dtype dt, std::int64_t count, std::int64_t rows, std::int64_t cols, const void* in, void* out,
+                     bool conjugate);
+
 }  // namespace ndfuse::backend::cuda
