@@ -57,7 +57,10 @@ def main(argv):
     # which waits for the device at each call): the like-for-like comparison.
     import cupyx
 
-    for name in ("inv/float64_1000", "solve/float64_1000", "solve/float64_1000x1000", "cholesky/float64_1000"):
+    for name in (
+        "inv/float64_1000", "solve/float64_1000", "solve/float64_1000x1000", "inv/float64_10000x8x8",
+        "cholesky/float64_1000",
+    ):
         fn = work[name]
 
         def checked(fn=fn):

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "backend/cuda/cuda_api.hpp"
+#include "backend/cuda/cusolver.hpp"
 #include "backend/cuda/memory.hpp"
 #include "backend/lru_cache.hpp"
 #include "ndfuse/error.hpp"
@@ -163,14 +164,9 @@ namespace {
 // Device arrays of the matrices' addresses, as the batched routines take them.
 class pointer_array {
  public:
-  pointer_array(void* base, std::int64_t count, std::size_t stride_bytes) {
-    std::vector<void*> host(static_cast<std::size_t>(count));
-    for (std::int64_t b = 0; b < count; ++b) host[std::size_t(b)] = static_cast<char*>(base) + b * std::int64_t(stride_bytes);
-    p_ = device_allocate(sizeof(void*) * host.size());
-    // From pageable memory: staged before cudaMemcpyAsync returns, so `host` may go.
-    if (cudaMemcpyAsync(p_, host.data(), sizeof(void*) * host.size(), cudaMemcpyHostToDevice, current_stream()) !=
-        cudaSuccess)
-      throw device_error("cuBLAS: cudaMemcpyAsync of a batch's pointers failed");
+  pointer_array(void* base, std::int64_t count, std::size_t stride_bytes)
+      : p_(device_allocate(sizeof(void*) * std::size_t(count))) {
+    matrix_pointers(static_cast<void**>(p_), base, std::int64_t(stride_bytes), count);  // library.cu
   }
   ~pointer_array() { device_free(p_); }
   pointer_array(const pointer_array&) = delete;

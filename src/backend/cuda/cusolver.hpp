@@ -21,4 +21,8 @@ void identity_matrix(dtype dt, std::int64_t n, void* out);
 void transpose_stack(dtype dt, std::int64_t count, std::int64_t rows, std::int64_t cols, const void* in, void* out,
                      bool conjugate);
 
+// out[b] = base + b * stride_bytes for b < count, written on the device (the batched routines' arrays
+// of matrix addresses, without a host-to-device copy that would stall the host).
+void matrix_pointers(void** out, void* base, std::int64_t stride_bytes, std::int64_t count);
+
 }  // namespace ndfuse::backend::cuda

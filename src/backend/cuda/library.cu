@@ -584,7 +584,16 @@ __global__ void transpose_each(const R* in, R* out, int64_t count, int64_t rows,
   }
 }
 
+__global__ void stride_pointers(char** out, char* base, int64_t stride_bytes, int64_t count) {
+  for (int64_t b = thread_index(); b < count; b += thread_count()) out[b] = base + b * stride_bytes;
+}
+
 }  // namespace
+
+void matrix_pointers(void** out, void* base, std::int64_t stride_bytes, std::int64_t count) {
+  launch("stride_pointers", count, stride_pointers, reinterpret_cast<char**>(out), static_cast<char*>(base),
+         stride_bytes, count);
+}
 
 void transpose_stack(dtype dt, std::int64_t count, std::int64_t rows, std::int64_t cols, const void* in, void* out,
                      bool conjugate) {
