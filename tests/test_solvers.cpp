@@ -29,7 +29,9 @@ struct host_stack {
   std::int64_t rows = 0, cols = 0;
   std::vector<cplx> v;
   std::int64_t count() const { return rows && cols ? std::int64_t(v.size()) / (rows * cols) : 0; }
-  cplx at(std::int64_t b, std::int64_t i, std::int64_t j) const { return v[std::size_t((b * rows + i) * cols + j)]; }
+  cplx at(std::int64_t b, std::int64_t i, std::int64_t j) const {
+    return v[std::size_t((b * rows + i) * cols + j)];
+  }
 };
 
 host_stack stack_of(const nf::host_array& h) {
@@ -58,7 +60,8 @@ std::string compare_scaled(const nf::host_array& got, const nf::host_array& expe
   if (got.dtype != expected.dtype)
     return "dtype: got " + oracle::name_of(got.dtype) + ", expected " + oracle::name_of(expected.dtype);
   if (got.shape != expected.shape)
-    return "shape: got " + oracle::numpy_shape(got.shape) + ", expected " + oracle::numpy_shape(expected.shape);
+    return "shape: got " + oracle::numpy_shape(got.shape) + ", expected " +
+           oracle::numpy_shape(expected.shape);
   const std::size_t n = oracle::element_count(expected);
   double scale = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -76,8 +79,8 @@ std::string compare_scaled(const nf::host_array& got, const nf::host_array& expe
       out += "\n  [" + std::to_string(i) + "] got " + oracle::value_str(got, i) + ", expected " +
              oracle::value_str(expected, i);
   }
-  return bad ? std::to_string(bad) + " of " + std::to_string(n) + " differ (rtol " + oracle::format_real(rtol) +
-                   " of max |expected| " + oracle::format_real(scale) + ")" + out
+  return bad ? std::to_string(bad) + " of " + std::to_string(n) + " differ (rtol " +
+                   oracle::format_real(rtol) + " of max |expected| " + oracle::format_real(scale) + ")" + out
              : "";
 }
 
@@ -154,7 +157,8 @@ double eigen_error(const host_stack& a, const host_stack& v, const std::vector<c
         av.push_back(a.at(b, i, j));
         vv.push_back(v.at(b, i, j));
       }
-  return frob(diff) / std::max(frob(av) * frob(vv) / std::sqrt(double(std::max<std::int64_t>(a.count() * n, 1))), 1e-300);
+  return frob(diff) /
+         std::max(frob(av) * frob(vv) / std::sqrt(double(std::max<std::int64_t>(a.count() * n, 1))), 1e-300);
 }
 
 std::string check_bound(const char* what, double err, double bound) {
@@ -235,8 +239,9 @@ std::string check_case(const std::string& op, const std::vector<nf::host_array>&
   };
   // Shapes and dtypes always match NumPy's.
   for (std::size_t k = 0; k < got.size(); ++k)
-    first(oracle::compare(got[k], expected[k], oracle::tolerance{}, [](std::size_t) { return std::string(); },
-                          /*values=*/false));
+    first(oracle::compare(
+        got[k], expected[k], oracle::tolerance{}, [](std::size_t) { return std::string(); },
+        /*values=*/false));
   if (!problem.empty()) return problem;
   const host_stack a = stack_of(input);
   if (op == "svd") {
@@ -271,7 +276,8 @@ std::string check_case(const std::string& op, const std::vector<nf::host_array>&
         for (std::int64_t j = 0; j < a.cols; ++j) {
           cplx s = 0;
           for (std::int64_t p = 0; p < a.rows; ++p)
-            s += e.at(b, i, p) * stack_of(expected[0]).v[std::size_t(b * a.rows + p)] * std::conj(e.at(b, j, p));
+            s += e.at(b, i, p) * stack_of(expected[0]).v[std::size_t(b * a.rows + p)] *
+                 std::conj(e.at(b, j, p));
           h.v[std::size_t((b * a.rows + i) * a.cols + j)] = s;
         }
     first(check_bound("A V = V diag(w)", eigen_error(h, v, w.v), bound * 10));
@@ -315,7 +321,8 @@ TEST_CASE("solvers oracle: np.linalg factorizations and solvers against NumPy", 
       const auto files = oracle::split(row[3], ',');
       for (const auto& f : files) inputs.push_back(nf::load(dir + "/" + f));
       if (expect.rfind("RAISES:", 0) == 0) {
-        problem = oracle::expect_throw(oracle::split(expect, ':')[1], [&] { return run_op(op, params, inputs)[0]; });
+        problem = oracle::expect_throw(oracle::split(expect, ':')[1],
+                                       [&] { return run_op(op, params, inputs)[0]; });
       } else {
         std::vector<nf::host_array> got, want;
         for (const auto& r : run_op(op, params, inputs)) got.push_back(r.to_host());
@@ -323,7 +330,9 @@ TEST_CASE("solvers oracle: np.linalg factorizations and solvers against NumPy", 
         problem = check_case(op, got, want, oracle::read_npy(dir + "/" + files[0]));
         // The inputs are unchanged (the solvers work on copies).
         for (std::size_t k = 0; k < files.size() && problem.empty(); ++k)
-          if (!oracle::compare(inputs[k].to_host(), oracle::read_npy(dir + "/" + files[k]), oracle::tolerance{}).empty())
+          if (!oracle::compare(inputs[k].to_host(), oracle::read_npy(dir + "/" + files[k]),
+                               oracle::tolerance{})
+                   .empty())
             problem = "input " + std::to_string(k) + " changed";
       }
     } catch (const std::exception& e) {

@@ -61,7 +61,8 @@ qr_result qr(const array& a, std::string_view mode) {
   auto out = run_solver(c, s.count, {s.a}, outs);
   qr_result r;
   r.R = triu(out.back());  // below the diagonal the library left its reflectors
-  if (!c.linalg.r_only) r.Q = (s.m == 0 || s.n == 0) && q_cols == s.m ? identity_stack(s.batch, s.m, s.dt) : out[0];
+  if (!c.linalg.r_only)
+    r.Q = (s.m == 0 || s.n == 0) && q_cols == s.m ? identity_stack(s.batch, s.m, s.dt) : out[0];
   return r;
 }
 
@@ -69,7 +70,8 @@ namespace {
 
 eigh_result eigh_call(const array& a, std::string_view uplo, bool vectors, const char* op) {
   if (uplo != "L" && uplo != "U")
-    throw value_error(std::string(op) + ": UPLO argument must be 'L' or 'U', got '" + std::string(uplo) + "'");
+    throw value_error(std::string(op) + ": UPLO argument must be 'L' or 'U', got '" + std::string(uplo) +
+                      "'");
   auto s = as_matrix_stack(a, op, true);
   ir::library_call c;
   c.op = ir::library_op::library_op_eigh;
@@ -113,8 +115,7 @@ eig_result eig_call(const array& a, bool vectors, const char* op) {
   const std::complex<double> i(0, 1);
   const array upper = add(V, multiply(roll(V, -1, -1), i));
   const array lower = subtract(roll(V, 1, -1), multiply(V, i));
-  r.eigenvectors =
-      where(greater(im_row, 0), upper, where(less(im_row, 0), lower, V.astype(ct)));
+  r.eigenvectors = where(greater(im_row, 0), upper, where(less(im_row, 0), lower, V.astype(ct)));
   return r;
 }
 

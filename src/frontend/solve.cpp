@@ -27,7 +27,8 @@ array solve(const array& a_in, const array& b_in) {
   const bool vector = b_in.ndim() == 1;
   array b = vector ? expand_dims(b_in, -1) : b_in;
   if (b.ndim() < 2)
-    throw shape_error("linalg.solve: b must be at least one-dimensional, got shape " + shape_str(b_in.shape()));
+    throw shape_error("linalg.solve: b must be at least one-dimensional, got shape " +
+                      shape_str(b_in.shape()));
   const std::int64_t k = b.shape().back();
   if (b.shape()[b.ndim() - 2] != s.n)
     throw shape_error("linalg.solve: a of shape " + shape_str(a_in.shape()) + " and b of shape " +
@@ -84,9 +85,9 @@ lu_parts lu_of(const array& a, const char* op) {
   c.op = ir::library_op::library_op_lu;
   c.dt = s.dt;
   c.linalg.m = c.linalg.n = s.n;
-  auto out = run_solver(c, s.count, {s.a},
-                        {{s.dt, concat(s.batch, {s.n, s.n})}, {dtype::int64, concat(s.batch, {s.n})},
-                         {dtype::int32, s.batch}});
+  auto out = run_solver(
+      c, s.count, {s.a},
+      {{s.dt, concat(s.batch, {s.n, s.n})}, {dtype::int64, concat(s.batch, {s.n})}, {dtype::int32, s.batch}});
   // info > 0 only says U has a zero on its diagonal: the determinant is then 0, no error (NumPy).
   lu_parts p;
   p.diagonal = diagonal(out[0], 0, -2, -1);
@@ -107,8 +108,9 @@ slogdet_result slogdet(const array& a) {
   auto p = lu_of(a, "linalg.slogdet");
   const array mag = abs(p.diagonal);
   // Each diagonal element's unit phase (0 for a zero, which makes the sign 0 as NumPy's).
-  const array phase = is_complex(p.diagonal.dtype()) ? where(equal(mag, 0), operand(0), divide(p.diagonal, mag))
-                                                     : sign(p.diagonal);
+  const array phase = is_complex(p.diagonal.dtype())
+                          ? where(equal(mag, 0), operand(0), divide(p.diagonal, mag))
+                          : sign(p.diagonal);
   slogdet_result r;
   r.sign = multiply(prod(phase, -1), p.perm_sign);
   r.logabsdet = sum(log(mag), -1);

@@ -11,8 +11,8 @@ namespace ndfuse::frontend {
 
 // A stack of matrices ready for a solver: cast to the solver's dtype, leading axes the batch.
 struct matrix_stack {
-  array a;        // (batch..., m, n), dtype dt
-  shape_t batch;  // the leading axes
+  array a;                               // (batch..., m, n), dtype dt
+  shape_t batch;                         // the leading axes
   std::int64_t m = 0, n = 0, count = 1;  // count: the number of matrices
   dtype dt = dtype::float64;
 };

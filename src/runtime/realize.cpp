@@ -129,18 +129,20 @@ std::string explain(const std::vector<std::shared_ptr<ir::node>>& roots) {
   return schedule::describe(schedule::make_plan(roots));
 }
 
-std::vector<std::shared_ptr<ir::node>> run_library_now(const ir::library_call& c,
-                                                       const std::vector<std::shared_ptr<ir::node>>& inputs,
-                                                       const std::vector<std::pair<dtype, shape_t>>& outputs) {
+std::vector<std::shared_ptr<ir::node>> run_library_now(
+    const ir::library_call& c, const std::vector<std::shared_ptr<ir::node>>& inputs,
+    const std::vector<std::pair<dtype, shape_t>>& outputs) {
   realize(inputs);
   auto& b = backend::current();
   bool empty = false;
   std::vector<const void*> in;
   for (const auto& n : inputs) {
     if (n->strides != ir::contiguous_strides(n->shape))
-      throw error(std::string("library call ") + ir::library_op_name(c.op) + ": an input is not C-contiguous");
+      throw error(std::string("library call ") + ir::library_op_name(c.op) +
+                  ": an input is not C-contiguous");
     empty = empty || n->size() == 0;
-    in.push_back(static_cast<const char*>(n->storage->data) + n->offset * static_cast<std::int64_t>(itemsize(n->dt)));
+    in.push_back(static_cast<const char*>(n->storage->data) +
+                 n->offset * static_cast<std::int64_t>(itemsize(n->dt)));
   }
   std::vector<std::shared_ptr<ir::node>> result;
   std::vector<void*> out;

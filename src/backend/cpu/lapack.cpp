@@ -179,9 +179,9 @@ void eigh(const ir::library_call& c, const std::vector<const void*>& in, const s
   for (std::int64_t b = 0; b < c.rows; ++b) {
     T* a = p.compute_uv ? static_cast<T*>(out[1]) + b * n * n : scratch.data();
     std::memcpy(a, static_cast<const T*>(in[0]) + b * n * n, sizeof(T) * n * n);
-    info[b] = checked(heevd(p.compute_uv ? 'V' : 'N', p.upper ? 'U' : 'L', n, a,
-                            static_cast<real_t<T>*>(out[0]) + b * n),
-                      c);
+    info[b] = checked(
+        heevd(p.compute_uv ? 'V' : 'N', p.upper ? 'U' : 'L', n, a, static_cast<real_t<T>*>(out[0]) + b * n),
+        c);
   }
 }
 
@@ -207,7 +207,8 @@ template <class T>
 void eig(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
   const auto& p = c.linalg;
   const lapack_int n = dim(p.n, c);
-  std::vector<T> a(static_cast<std::size_t>(n) * n), v(static_cast<std::size_t>(std::max(n, 1)) * (p.compute_uv ? n : 1));
+  std::vector<T> a(static_cast<std::size_t>(n) * n),
+      v(static_cast<std::size_t>(std::max(n, 1)) * (p.compute_uv ? n : 1));
   auto* w = static_cast<std::complex<real_t<T>>*>(out[0]);
   auto* info = static_cast<std::int32_t*>(out[p.compute_uv ? 2 : 1]);
   for (std::int64_t b = 0; b < c.rows; ++b) {
@@ -243,7 +244,8 @@ void with_solver_dtype(const ir::library_call& c, F&& f) {
 
 }  // namespace
 
-void run_solver(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+void run_solver(const ir::library_call& c, const std::vector<const void*>& in,
+                const std::vector<void*>& out) {
   with_solver_dtype(c, [&](auto t) {
     using T = decltype(t);
     switch (c.op) {

@@ -128,29 +128,32 @@ void transpose(dtype dt, std::int64_t rows, std::int64_t cols, const void* in, s
     case dtype::float32: {
       const float one = 1, zero = 0;
       auto* o = static_cast<float*>(out);
-      check_blas(cublasSgeam(h, op, CUBLAS_OP_N, m, n, &one, static_cast<const float*>(in), lda, &zero, o, m, o, m),
-                 "cublasSgeam");
+      check_blas(
+          cublasSgeam(h, op, CUBLAS_OP_N, m, n, &one, static_cast<const float*>(in), lda, &zero, o, m, o, m),
+          "cublasSgeam");
       return;
     }
     case dtype::float64: {
       const double one = 1, zero = 0;
       auto* o = static_cast<double*>(out);
-      check_blas(cublasDgeam(h, op, CUBLAS_OP_N, m, n, &one, static_cast<const double*>(in), lda, &zero, o, m, o, m),
-                 "cublasDgeam");
+      check_blas(
+          cublasDgeam(h, op, CUBLAS_OP_N, m, n, &one, static_cast<const double*>(in), lda, &zero, o, m, o, m),
+          "cublasDgeam");
       return;
     }
     case dtype::complex64: {
       const cuComplex one{1, 0}, zero{0, 0};
       auto* o = static_cast<cuComplex*>(out);
-      check_blas(cublasCgeam(h, op, CUBLAS_OP_N, m, n, &one, static_cast<const cuComplex*>(in), lda, &zero, o, m, o, m),
+      check_blas(cublasCgeam(h, op, CUBLAS_OP_N, m, n, &one, static_cast<const cuComplex*>(in), lda, &zero, o,
+                             m, o, m),
                  "cublasCgeam");
       return;
     }
     case dtype::complex128: {
       const cuDoubleComplex one{1, 0}, zero{0, 0};
       auto* o = static_cast<cuDoubleComplex*>(out);
-      check_blas(cublasZgeam(h, op, CUBLAS_OP_N, m, n, &one, static_cast<const cuDoubleComplex*>(in), lda, &zero,
-                             o, m, o, m),
+      check_blas(cublasZgeam(h, op, CUBLAS_OP_N, m, n, &one, static_cast<const cuDoubleComplex*>(in), lda,
+                             &zero, o, m, o, m),
                  "cublasZgeam");
       return;
     }
@@ -181,7 +184,8 @@ class pointer_array {
 };
 
 struct device_ints {
-  explicit device_ints(std::int64_t n) : p(static_cast<int*>(device_allocate(sizeof(int) * std::size_t(n)))) {}
+  explicit device_ints(std::int64_t n)
+      : p(static_cast<int*>(device_allocate(sizeof(int) * std::size_t(n)))) {}
   ~device_ints() { device_free(p); }
   device_ints(const device_ints&) = delete;
   device_ints& operator=(const device_ints&) = delete;
@@ -189,8 +193,8 @@ struct device_ints {
 };
 
 template <class T, class Getrf>
-void getrf_batched(cublasHandle_t h, Getrf getrf, std::int64_t count, std::int64_t n, const pointer_array& a, int* piv,
-                   int* info) {
+void getrf_batched(cublasHandle_t h, Getrf getrf, std::int64_t count, std::int64_t n, const pointer_array& a,
+                   int* piv, int* info) {
   check_blas(getrf(h, int(n), a.get<T>(), int(n), piv, info, int(count)), "cublas<t>getrfBatched");
 }
 
@@ -223,23 +227,25 @@ void batched_lu_inverse(dtype dt, std::int64_t count, std::int64_t n, void* a, v
     getrf_batched<T>(h, getrf, count, n, as, piv.p, info);
     // getri writes every matrix, also a singular one's (the caller throws on its info code).
     device_ints getri_info(count);
-    check_blas(getri(h, int(n), as.get<const T>(), int(n), piv.p, outs.get<T>(), int(n), getri_info.p, int(count)),
-               "cublas<t>getriBatched");
+    check_blas(
+        getri(h, int(n), as.get<const T>(), int(n), piv.p, outs.get<T>(), int(n), getri_info.p, int(count)),
+        "cublas<t>getriBatched");
   });
 }
 
-void batched_lu_solve(dtype dt, std::int64_t count, std::int64_t n, std::int64_t k, void* a, void* b, bool transposed,
-                      int* info) {
+void batched_lu_solve(dtype dt, std::int64_t count, std::int64_t n, std::int64_t k, void* a, void* b,
+                      bool transposed, int* info) {
   cublasHandle_t h = handle_for(current_device());
   check_blas(cublasSetStream(h, current_stream()), "cublasSetStream");
-  pointer_array as(a, count, itemsize(dt) * std::size_t(n * n)), bs(b, count, itemsize(dt) * std::size_t(n * k));
+  pointer_array as(a, count, itemsize(dt) * std::size_t(n * n)),
+      bs(b, count, itemsize(dt) * std::size_t(n * k));
   device_ints piv(count * n);
   with_blas_type(dt, [&](auto t, auto getrf, auto, auto getrs) {
     using T = decltype(t);
     getrf_batched<T>(h, getrf, count, n, as, piv.p, info);
     int arg_info = 0;  // getrsBatched's is a host int: argument errors only
-    check_blas(getrs(h, transposed ? CUBLAS_OP_T : CUBLAS_OP_N, int(n), int(k), as.get<const T>(), int(n), piv.p,
-                     bs.get<T>(), int(n), &arg_info, int(count)),
+    check_blas(getrs(h, transposed ? CUBLAS_OP_T : CUBLAS_OP_N, int(n), int(k), as.get<const T>(), int(n),
+                     piv.p, bs.get<T>(), int(n), &arg_info, int(count)),
                "cublas<t>getrsBatched");
   });
 }

@@ -23,7 +23,7 @@ void transpose(dtype dt, std::int64_t rows, std::int64_t cols, const void* in, s
 //   solve:   b[b] (column-major n x k) overwritten by op(a[b])^-1 b[b] (getrsBatched, op = T when
 //            `transposed`).
 void batched_lu_inverse(dtype dt, std::int64_t count, std::int64_t n, void* a, void* out, int* info);
-void batched_lu_solve(dtype dt, std::int64_t count, std::int64_t n, std::int64_t k, void* a, void* b, bool transposed,
-                      int* info);
+void batched_lu_solve(dtype dt, std::int64_t count, std::int64_t n, std::int64_t k, void* a, void* b,
+                      bool transposed, int* info);
 
 }  // namespace ndfuse::backend::cuda

@@ -18,9 +18,9 @@
 // SVD routine: gesvdp (polar decomposition) where the economy factors are wanted (and for square
 // matrices), gesvd for full_matrices of non-square ones (gesvdp has no full form) and where the
 // frontend asks for `accurate` small singular values: gesvdp's smallest ones carry an absolute error
-// well above LAPACK's eps * max(S), which a rank decision (matrix_rank, pinv, lstsq) cannot take. On an H100 at
-// 1000 x 1000 float64, gesvdp took 32 ms against gesvd's 135 ms and gesvdj's 89 ms, with the same
-// 1e-14 reconstruction error (a scratch measurement; bench/bench_cuda_solvers.cpp times the choice).
+// well above LAPACK's eps * max(S), which a rank decision (matrix_rank, pinv, lstsq) cannot take. On an H100
+// at 1000 x 1000 float64, gesvdp took 32 ms against gesvd's 135 ms and gesvdj's 89 ms, with the same 1e-14
+// reconstruction error (a scratch measurement; bench/bench_cuda_solvers.cpp times the choice).
 #include "backend/cuda/cusolver.hpp"
 
 #include <cuda_runtime.h>
@@ -44,8 +44,10 @@ namespace {
 
 void check_solver(cusolverStatus_t s, const char* call) {
   if (s == CUSOLVER_STATUS_SUCCESS) return;
-  if (s == CUSOLVER_STATUS_ALLOC_FAILED) throw out_of_memory(std::string("cuSOLVER: ") + call + " could not allocate");
-  throw device_error(std::string("cuSOLVER: ") + call + " failed with status " + std::to_string(static_cast<int>(s)));
+  if (s == CUSOLVER_STATUS_ALLOC_FAILED)
+    throw out_of_memory(std::string("cuSOLVER: ") + call + " could not allocate");
+  throw device_error(std::string("cuSOLVER: ") + call + " failed with status " +
+                     std::to_string(static_cast<int>(s)));
 }
 
 void check_cuda(cudaError_t e, const char* call) {
@@ -61,7 +63,9 @@ struct solver_handle {
   solver_handle() = default;
   solver_handle(const solver_handle&) = delete;
   solver_handle& operator=(const solver_handle&) = delete;
-  solver_handle(solver_handle&& o) noexcept : handle(o.handle), params(o.params) { o.handle = nullptr, o.params = nullptr; }
+  solver_handle(solver_handle&& o) noexcept : handle(o.handle), params(o.params) {
+    o.handle = nullptr, o.params = nullptr;
+  }
   ~solver_handle() {
     if (params) cusolverDnDestroyParams(params);
     if (handle) cusolverDnDestroy(handle);
@@ -133,7 +137,9 @@ cudaDataType complex_type_of(dtype t) {
 }
 
 void copy(void* dst, const void* src, std::size_t nbytes) {
-  if (nbytes) check_cuda(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToDevice, current_stream()), "cudaMemcpyAsync");
+  if (nbytes)
+    check_cuda(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToDevice, current_stream()),
+               "cudaMemcpyAsync");
 }
 
 template <class P>
@@ -172,7 +178,8 @@ void solve(const ir::library_call& c, const std::vector<const void*>& in, const 
   scratch lu(sz * n * n), piv(sizeof(std::int64_t) * n), x(k > 1 ? sz * n * k : 0), dummy(sizeof(int));
   workspace w;
   std::size_t d = 0, hb = 0;
-  check_solver(cusolverDnXgetrf_bufferSize(h.handle, h.params, n, n, t, lu.get(), n, t, &d, &hb), "Xgetrf_bufferSize");
+  check_solver(cusolverDnXgetrf_bufferSize(h.handle, h.params, n, n, t, lu.get(), n, t, &d, &hb),
+               "Xgetrf_bufferSize");
   w.size(d, hb);
   for (std::int64_t b = 0; b < c.rows; ++b) {
     copy(lu.get(), at(in[0], b * n * n, sz), sz * n * n);
@@ -188,8 +195,8 @@ void solve(const ir::library_call& c, const std::vector<const void*>& in, const 
       transpose(c.dt, n, k, at(in[1], b * n * k, sz), k, col, false);
     else
       copy(xb, at(in[1], b * n * k, sz), sz * n * k);
-    check_solver(cusolverDnXgetrs(h.handle, h.params, CUBLAS_OP_T, n, k, t, lu.get(), n, piv.get<std::int64_t>(), t,
-                                  col, n, dummy.get<int>()),
+    check_solver(cusolverDnXgetrs(h.handle, h.params, CUBLAS_OP_T, n, k, t, lu.get(), n,
+                                  piv.get<std::int64_t>(), t, col, n, dummy.get<int>()),
                  "Xgetrs");
     if (k > 1) transpose(c.dt, k, n, col, n, xb, false);
   }
@@ -209,7 +216,8 @@ void inv(const ir::library_call& c, const std::vector<const void*>& in, const st
   scratch lu(sz * n * n), piv(sizeof(std::int64_t) * n), dummy(sizeof(int));
   workspace w;
   std::size_t d = 0, hb = 0;
-  check_solver(cusolverDnXgetrf_bufferSize(h.handle, h.params, n, n, t, lu.get(), n, t, &d, &hb), "Xgetrf_bufferSize");
+  check_solver(cusolverDnXgetrf_bufferSize(h.handle, h.params, n, n, t, lu.get(), n, t, &d, &hb),
+               "Xgetrf_bufferSize");
   w.size(d, hb);
   for (std::int64_t b = 0; b < c.rows; ++b) {
     copy(lu.get(), at(in[0], b * n * n, sz), sz * n * n);
@@ -220,8 +228,8 @@ void inv(const ir::library_call& c, const std::vector<const void*>& in, const st
     // inv(A^T), column-major, is inv(A) in C order.
     void* xb = at<void>(out[0], b * n * n, sz);
     identity_matrix(c.dt, n, xb);
-    check_solver(cusolverDnXgetrs(h.handle, h.params, CUBLAS_OP_N, n, n, t, lu.get(), n, piv.get<std::int64_t>(), t,
-                                  xb, n, dummy.get<int>()),
+    check_solver(cusolverDnXgetrs(h.handle, h.params, CUBLAS_OP_N, n, n, t, lu.get(), n,
+                                  piv.get<std::int64_t>(), t, xb, n, dummy.get<int>()),
                  "Xgetrs");
   }
 }
@@ -234,13 +242,15 @@ void lu(const ir::library_call& c, const std::vector<const void*>& in, const std
   copy(out[0], in[0], sz * n * n * c.rows);
   workspace w;
   std::size_t d = 0, hb = 0;
-  check_solver(cusolverDnXgetrf_bufferSize(h.handle, h.params, n, n, t, out[0], n, t, &d, &hb), "Xgetrf_bufferSize");
+  check_solver(cusolverDnXgetrf_bufferSize(h.handle, h.params, n, n, t, out[0], n, t, &d, &hb),
+               "Xgetrf_bufferSize");
   w.size(d, hb);
   for (std::int64_t b = 0; b < c.rows; ++b)
-    check_solver(cusolverDnXgetrf(h.handle, h.params, n, n, t, at<void>(out[0], b * n * n, sz), n,
-                                  at<std::int64_t>(out[1], b * n, sizeof(std::int64_t)), t, w.device->get(),
-                                  w.device_bytes, w.host.data(), w.host.size(), at<int>(out[2], b, sizeof(int))),
-                 "Xgetrf");
+    check_solver(
+        cusolverDnXgetrf(h.handle, h.params, n, n, t, at<void>(out[0], b * n * n, sz), n,
+                         at<std::int64_t>(out[1], b * n, sizeof(std::int64_t)), t, w.device->get(),
+                         w.device_bytes, w.host.data(), w.host.size(), at<int>(out[2], b, sizeof(int))),
+        "Xgetrf");
 }
 
 // --- cholesky, qr -------------------------------------------------------------------------------
@@ -253,13 +263,14 @@ void cholesky(const ir::library_call& c, const std::vector<const void*>& in, con
   copy(out[0], in[0], sz * n * n * c.rows);
   workspace w;
   std::size_t d = 0, hb = 0;
-  check_solver(cusolverDnXpotrf_bufferSize(h.handle, h.params, CUBLAS_FILL_MODE_UPPER, n, t, out[0], n, t, &d, &hb),
-               "Xpotrf_bufferSize");
+  check_solver(
+      cusolverDnXpotrf_bufferSize(h.handle, h.params, CUBLAS_FILL_MODE_UPPER, n, t, out[0], n, t, &d, &hb),
+      "Xpotrf_bufferSize");
   w.size(d, hb);
   for (std::int64_t b = 0; b < c.rows; ++b)
-    check_solver(cusolverDnXpotrf(h.handle, h.params, CUBLAS_FILL_MODE_UPPER, n, t, at<void>(out[0], b * n * n, sz), n,
-                                  t, w.device->get(), w.device_bytes, w.host.data(), w.host.size(),
-                                  at<int>(out[1], b, sizeof(int))),
+    check_solver(cusolverDnXpotrf(h.handle, h.params, CUBLAS_FILL_MODE_UPPER, n, t,
+                                  at<void>(out[0], b * n * n, sz), n, t, w.device->get(), w.device_bytes,
+                                  w.host.data(), w.host.size(), at<int>(out[1], b, sizeof(int))),
                  "Xpotrf");
 }
 
@@ -268,34 +279,52 @@ int orgqr_size(cusolverDnHandle_t h, dtype dt, int m, int n, int k, void* a, voi
   int lw = 0;
   switch (dt) {
     case dtype::float32:
-      check_solver(cusolverDnSorgqr_bufferSize(h, m, n, k, static_cast<float*>(a), m, static_cast<float*>(tau), &lw), "Sorgqr_bufferSize");
+      check_solver(
+          cusolverDnSorgqr_bufferSize(h, m, n, k, static_cast<float*>(a), m, static_cast<float*>(tau), &lw),
+          "Sorgqr_bufferSize");
       break;
     case dtype::float64:
-      check_solver(cusolverDnDorgqr_bufferSize(h, m, n, k, static_cast<double*>(a), m, static_cast<double*>(tau), &lw), "Dorgqr_bufferSize");
+      check_solver(
+          cusolverDnDorgqr_bufferSize(h, m, n, k, static_cast<double*>(a), m, static_cast<double*>(tau), &lw),
+          "Dorgqr_bufferSize");
       break;
     case dtype::complex64:
-      check_solver(cusolverDnCungqr_bufferSize(h, m, n, k, static_cast<cuComplex*>(a), m, static_cast<cuComplex*>(tau), &lw), "Cungqr_bufferSize");
+      check_solver(cusolverDnCungqr_bufferSize(h, m, n, k, static_cast<cuComplex*>(a), m,
+                                               static_cast<cuComplex*>(tau), &lw),
+                   "Cungqr_bufferSize");
       break;
     default:
-      check_solver(cusolverDnZungqr_bufferSize(h, m, n, k, static_cast<cuDoubleComplex*>(a), m, static_cast<cuDoubleComplex*>(tau), &lw), "Zungqr_bufferSize");
+      check_solver(cusolverDnZungqr_bufferSize(h, m, n, k, static_cast<cuDoubleComplex*>(a), m,
+                                               static_cast<cuDoubleComplex*>(tau), &lw),
+                   "Zungqr_bufferSize");
       break;
   }
   return lw;
 }
 
-void orgqr(cusolverDnHandle_t h, dtype dt, int m, int n, int k, void* a, void* tau, void* work, int lw, int* info) {
+void orgqr(cusolverDnHandle_t h, dtype dt, int m, int n, int k, void* a, void* tau, void* work, int lw,
+           int* info) {
   switch (dt) {
     case dtype::float32:
-      check_solver(cusolverDnSorgqr(h, m, n, k, static_cast<float*>(a), m, static_cast<float*>(tau), static_cast<float*>(work), lw, info), "Sorgqr");
+      check_solver(cusolverDnSorgqr(h, m, n, k, static_cast<float*>(a), m, static_cast<float*>(tau),
+                                    static_cast<float*>(work), lw, info),
+                   "Sorgqr");
       return;
     case dtype::float64:
-      check_solver(cusolverDnDorgqr(h, m, n, k, static_cast<double*>(a), m, static_cast<double*>(tau), static_cast<double*>(work), lw, info), "Dorgqr");
+      check_solver(cusolverDnDorgqr(h, m, n, k, static_cast<double*>(a), m, static_cast<double*>(tau),
+                                    static_cast<double*>(work), lw, info),
+                   "Dorgqr");
       return;
     case dtype::complex64:
-      check_solver(cusolverDnCungqr(h, m, n, k, static_cast<cuComplex*>(a), m, static_cast<cuComplex*>(tau), static_cast<cuComplex*>(work), lw, info), "Cungqr");
+      check_solver(cusolverDnCungqr(h, m, n, k, static_cast<cuComplex*>(a), m, static_cast<cuComplex*>(tau),
+                                    static_cast<cuComplex*>(work), lw, info),
+                   "Cungqr");
       return;
     default:
-      check_solver(cusolverDnZungqr(h, m, n, k, static_cast<cuDoubleComplex*>(a), m, static_cast<cuDoubleComplex*>(tau), static_cast<cuDoubleComplex*>(work), lw, info), "Zungqr");
+      check_solver(
+          cusolverDnZungqr(h, m, n, k, static_cast<cuDoubleComplex*>(a), m,
+                           static_cast<cuDoubleComplex*>(tau), static_cast<cuDoubleComplex*>(work), lw, info),
+          "Zungqr");
       return;
   }
 }
@@ -330,8 +359,8 @@ void qr(const ir::library_call& c, const std::vector<const void*>& in, const std
     // Q: the reflectors (the first min(n, q_cols) columns) expanded by orgqr, back to C order.
     check_cuda(cudaMemsetAsync(q.get(), 0, sz * m * q_cols, current_stream()), "cudaMemsetAsync");
     copy(q.get(), x.get(), sz * m * std::min(n, q_cols));
-    orgqr(h.handle, c.dt, static_cast<int>(m), static_cast<int>(q_cols), static_cast<int>(k), q.get(), tau.get(),
-          w.device->get(), lw, dummy.get<int>());
+    orgqr(h.handle, c.dt, static_cast<int>(m), static_cast<int>(q_cols), static_cast<int>(k), q.get(),
+          tau.get(), w.device->get(), lw, dummy.get<int>());
     transpose(c.dt, q_cols, m, q.get(), m, at<void>(out[0], b * m * q_cols, sz), false);
   }
 }
@@ -342,7 +371,8 @@ void eigh(const ir::library_call& c, const std::vector<const void*>& in, const s
   const auto& h = handle_here();
   const auto& p = c.linalg;
   const std::int64_t n = p.n;
-  const std::size_t sz = itemsize(c.dt), rsz = itemsize(real_type_of(c.dt) == CUDA_R_32F ? dtype::float32 : dtype::float64);
+  const std::size_t sz = itemsize(c.dt),
+                    rsz = itemsize(real_type_of(c.dt) == CUDA_R_32F ? dtype::float32 : dtype::float64);
   const cudaDataType t = type_of(c.dt), rt = real_type_of(c.dt);
   // A's upper triangle is the column-major lower one of the buffer.
   const auto fill = p.upper ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
@@ -350,15 +380,17 @@ void eigh(const ir::library_call& c, const std::vector<const void*>& in, const s
   scratch v(sz * n * n);
   workspace w;
   std::size_t d = 0, hb = 0;
-  check_solver(cusolverDnXsyevd_bufferSize(h.handle, h.params, job, fill, n, t, v.get(), n, rt, out[0], t, &d, &hb),
-               "Xsyevd_bufferSize");
+  check_solver(
+      cusolverDnXsyevd_bufferSize(h.handle, h.params, job, fill, n, t, v.get(), n, rt, out[0], t, &d, &hb),
+      "Xsyevd_bufferSize");
   w.size(d, hb);
   int* info = static_cast<int*>(out[p.compute_uv ? 2 : 1]);
   for (std::int64_t b = 0; b < c.rows; ++b) {
     copy(v.get(), at(in[0], b * n * n, sz), sz * n * n);
-    check_solver(cusolverDnXsyevd(h.handle, h.params, job, fill, n, t, v.get(), n, rt, at<void>(out[0], b * n, rsz),
-                                  t, w.device->get(), w.device_bytes, w.host.data(), w.host.size(), info + b),
-                 "Xsyevd");
+    check_solver(
+        cusolverDnXsyevd(h.handle, h.params, job, fill, n, t, v.get(), n, rt, at<void>(out[0], b * n, rsz), t,
+                         w.device->get(), w.device_bytes, w.host.data(), w.host.size(), info + b),
+        "Xsyevd");
     // The columns are conj(A)'s eigenvectors: conjugate-transposed into C order, they are A's.
     if (p.compute_uv) transpose(c.dt, n, n, v.get(), n, at<void>(out[1], b * n * n, sz), true);
   }
@@ -375,16 +407,16 @@ void eig(const ir::library_call& c, const std::vector<const void*>& in, const st
   workspace w;
   std::size_t d = 0, hb = 0;
   // Eigenvalues as complex numbers even for a real A (cuSOLVER's second form of W).
-  check_solver(cusolverDnXgeev_bufferSize(h.handle, h.params, CUSOLVER_EIG_MODE_NOVECTOR, job, n, t, x.get(), n, ct,
-                                          out[0], t, nullptr, 1, t, vr.get(), n, t, &d, &hb),
+  check_solver(cusolverDnXgeev_bufferSize(h.handle, h.params, CUSOLVER_EIG_MODE_NOVECTOR, job, n, t, x.get(),
+                                          n, ct, out[0], t, nullptr, 1, t, vr.get(), n, t, &d, &hb),
                "Xgeev_bufferSize");
   w.size(d, hb);
   int* info = static_cast<int*>(out[p.compute_uv ? 2 : 1]);
   for (std::int64_t b = 0; b < c.rows; ++b) {
     transpose(c.dt, n, n, at(in[0], b * n * n, sz), n, x.get(), false);
     check_solver(cusolverDnXgeev(h.handle, h.params, CUSOLVER_EIG_MODE_NOVECTOR, job, n, t, x.get(), n, ct,
-                                 at<void>(out[0], b * n, csz), t, nullptr, 1, t, vr.get(), n, t, w.device->get(),
-                                 w.device_bytes, w.host.data(), w.host.size(), info + b),
+                                 at<void>(out[0], b * n, csz), t, nullptr, 1, t, vr.get(), n, t,
+                                 w.device->get(), w.device_bytes, w.host.data(), w.host.size(), info + b),
                  "Xgeev");
     if (p.compute_uv) transpose(c.dt, n, n, vr.get(), n, at<void>(out[1], b * n * n, sz), false);
   }
@@ -411,19 +443,22 @@ void svd(const ir::library_call& c, const std::vector<const void*>& in, const st
   void* s_out = out[0];
   int* info = static_cast<int*>(out[p.compute_uv ? 3 : 1]);
   scratch x(sz * m * n);
-  // Left factor of X (rows x left_cols) and right factor (gesvdp: V, cols x k; gesvd: V^H, right_rows x cols).
+  // Left factor of X (rows x left_cols) and right factor (gesvdp: V, cols x k; gesvd: V^H, right_rows x
+  // cols).
   scratch left(sz * rows * left_cols), right(sz * cols * cols);
   workspace w;
   std::size_t d = 0, hb = 0;
   const auto eig_job = p.compute_uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   if (gesvd)
-    check_solver(cusolverDnXgesvd_bufferSize(h.handle, h.params, job, job, rows, cols, t, x.get(), rows, rt, s_out, t,
-                                             left.get(), rows, t, right.get(), right_rows, t, &d, &hb),
-                 "Xgesvd_bufferSize");
+    check_solver(
+        cusolverDnXgesvd_bufferSize(h.handle, h.params, job, job, rows, cols, t, x.get(), rows, rt, s_out, t,
+                                    left.get(), rows, t, right.get(), right_rows, t, &d, &hb),
+        "Xgesvd_bufferSize");
   else
-    check_solver(cusolverDnXgesvdp_bufferSize(h.handle, h.params, eig_job, 1, rows, cols, t, x.get(), rows, rt, s_out,
-                                              t, left.get(), rows, t, right.get(), cols, t, &d, &hb),
-                 "Xgesvdp_bufferSize");
+    check_solver(
+        cusolverDnXgesvdp_bufferSize(h.handle, h.params, eig_job, 1, rows, cols, t, x.get(), rows, rt, s_out,
+                                     t, left.get(), rows, t, right.get(), cols, t, &d, &hb),
+        "Xgesvdp_bufferSize");
   w.size(d, hb);
   for (std::int64_t b = 0; b < c.rows; ++b) {
     if (wide)
@@ -432,15 +467,15 @@ void svd(const ir::library_call& c, const std::vector<const void*>& in, const st
       transpose(c.dt, m, n, at(in[0], b * m * n, sz), n, x.get(), true);
     void* s = at<void>(s_out, b * k, rsz);
     if (gesvd) {
-      check_solver(cusolverDnXgesvd(h.handle, h.params, job, job, rows, cols, t, x.get(), rows, rt, s, t, left.get(),
-                                    rows, t, right.get(), right_rows, t, w.device->get(), w.device_bytes,
-                                    w.host.data(), w.host.size(), info + b),
+      check_solver(cusolverDnXgesvd(h.handle, h.params, job, job, rows, cols, t, x.get(), rows, rt, s, t,
+                                    left.get(), rows, t, right.get(), right_rows, t, w.device->get(),
+                                    w.device_bytes, w.host.data(), w.host.size(), info + b),
                    "Xgesvd");
     } else {
       double err_sigma = 0;
       check_solver(cusolverDnXgesvdp(h.handle, h.params, eig_job, 1, rows, cols, t, x.get(), rows, rt, s, t,
-                                     left.get(), rows, t, right.get(), cols, t, w.device->get(), w.device_bytes,
-                                     w.host.data(), w.host.size(), info + b, &err_sigma),
+                                     left.get(), rows, t, right.get(), cols, t, w.device->get(),
+                                     w.device_bytes, w.host.data(), w.host.size(), info + b, &err_sigma),
                    "Xgesvdp");
     }
     if (!p.compute_uv) continue;
@@ -468,7 +503,8 @@ void svd(const ir::library_call& c, const std::vector<const void*>& in, const st
 
 }  // namespace
 
-void run_solver(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+void run_solver(const ir::library_call& c, const std::vector<const void*>& in,
+                const std::vector<void*>& out) {
   switch (c.op) {
     case ir::library_op::library_op_solve:
       return solve(c, in, out);

@@ -18,8 +18,8 @@ void identity_matrix(dtype dt, std::int64_t n, void* out);
 
 // Each of `count` C-order rows x cols matrices at `in` transposed (conjugated when asked) into the
 // cols x rows matrices at `out`: one kernel of library.cu for a whole stack of small matrices.
-void transpose_stack(dtype dt, std::int64_t count, std::int64_t rows, std::int64_t cols, const void* in, void* out,
-                     bool conjugate);
+void transpose_stack(dtype dt, std::int64_t count, std::int64_t rows, std::int64_t cols, const void* in,
+                     void* out, bool conjugate);
 
 // out[b] = base + b * stride_bytes for b < count, written on the device (the batched routines' arrays
 // of matrix addresses, without a host-to-device copy that would stall the host).
