@@ -247,4 +247,3 @@ TEST_CASE("an int32 matmul is a fused kernel, no library call, and wraps as NumP
     }
   CHECK(got == want);
 }
-

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -24,32 +25,33 @@
 namespace ndfuse::fft {
 
 // NumPy's norm=: which direction is divided by n ("backward": the inverse; "forward": the forward
-// transform; "ortho": both by sqrt(n)). The string overloads take "backward", "ortho", "forward".
+// transform; "ortho": both by sqrt(n)).
 enum class norm_mode : std::uint8_t { norm_mode_backward, norm_mode_ortho, norm_mode_forward };
 norm_mode parse_norm(std::string_view norm);  // throws value_error naming the bad value
+
+// A norm= argument: NumPy's string ("backward", "ortho", "forward"; another one throws value_error
+// at the call) or a norm_mode, so every transform takes either without a second overload.
+class norm_arg {
+ public:
+  norm_arg(norm_mode m = norm_mode::norm_mode_backward) : mode_(m) {}
+  norm_arg(std::string_view s) : mode_(parse_norm(s)) {}
+  norm_arg(const char* s) : mode_(parse_norm(s)) {}
+  norm_arg(const std::string& s) : mode_(parse_norm(s)) {}
+  operator norm_mode() const { return mode_; }
+
+ private:
+  norm_mode mode_;
+};
 
 // ---- one axis -----------------------------------------------------------------------------------
 // n: the transform length (input cropped or zero-padded along axis); default the axis length, or
 // for irfft and hfft 2 * (m - 1) where m is the input's axis length.
-array fft(const array& a, std::optional<std::int64_t> n = std::nullopt, int axis = -1,
-          std::string_view norm = "backward");
-array ifft(const array& a, std::optional<std::int64_t> n = std::nullopt, int axis = -1,
-           std::string_view norm = "backward");
-array rfft(const array& a, std::optional<std::int64_t> n = std::nullopt, int axis = -1,
-           std::string_view norm = "backward");
-array irfft(const array& a, std::optional<std::int64_t> n = std::nullopt, int axis = -1,
-            std::string_view norm = "backward");
-array hfft(const array& a, std::optional<std::int64_t> n = std::nullopt, int axis = -1,
-           std::string_view norm = "backward");
-array ihfft(const array& a, std::optional<std::int64_t> n = std::nullopt, int axis = -1,
-            std::string_view norm = "backward");
-
-array fft(const array& a, std::optional<std::int64_t> n, int axis, norm_mode norm);
-array ifft(const array& a, std::optional<std::int64_t> n, int axis, norm_mode norm);
-array rfft(const array& a, std::optional<std::int64_t> n, int axis, norm_mode norm);
-array irfft(const array& a, std::optional<std::int64_t> n, int axis, norm_mode norm);
-array hfft(const array& a, std::optional<std::int64_t> n, int axis, norm_mode norm);
-array ihfft(const array& a, std::optional<std::int64_t> n, int axis, norm_mode norm);
+array fft(const array& a, std::optional<std::int64_t> n = std::nullopt, int axis = -1, norm_arg norm = {});
+array ifft(const array& a, std::optional<std::int64_t> n = std::nullopt, int axis = -1, norm_arg norm = {});
+array rfft(const array& a, std::optional<std::int64_t> n = std::nullopt, int axis = -1, norm_arg norm = {});
+array irfft(const array& a, std::optional<std::int64_t> n = std::nullopt, int axis = -1, norm_arg norm = {});
+array hfft(const array& a, std::optional<std::int64_t> n = std::nullopt, int axis = -1, norm_arg norm = {});
+array ihfft(const array& a, std::optional<std::int64_t> n = std::nullopt, int axis = -1, norm_arg norm = {});
 
 // ---- several axes -------------------------------------------------------------------------------
 // NumPy's s=: none (`{}` or std::nullopt) or one output length per transformed axis ({8, 8}).
@@ -69,23 +71,14 @@ class sizes {
 // s: the output length along each of `axes` (-1: the input's length); axes: default every axis, or
 // the last len(s) when s is given (NumPy's deprecated but still working form). A repeated axis is
 // transformed again, as NumPy does. irfftn's default s[-1] is 2 * (m - 1).
-array fftn(const array& a, sizes s = {}, ndfuse::axes axes = {}, std::string_view norm = "backward");
-array ifftn(const array& a, sizes s = {}, ndfuse::axes axes = {}, std::string_view norm = "backward");
-array rfftn(const array& a, sizes s = {}, ndfuse::axes axes = {}, std::string_view norm = "backward");
-array irfftn(const array& a, sizes s = {}, ndfuse::axes axes = {}, std::string_view norm = "backward");
-array fft2(const array& a, sizes s = {}, ndfuse::axes axes = {-2, -1}, std::string_view norm = "backward");
-array ifft2(const array& a, sizes s = {}, ndfuse::axes axes = {-2, -1}, std::string_view norm = "backward");
-array rfft2(const array& a, sizes s = {}, ndfuse::axes axes = {-2, -1}, std::string_view norm = "backward");
-array irfft2(const array& a, sizes s = {}, ndfuse::axes axes = {-2, -1}, std::string_view norm = "backward");
-
-array fftn(const array& a, sizes s, ndfuse::axes axes, norm_mode norm);
-array ifftn(const array& a, sizes s, ndfuse::axes axes, norm_mode norm);
-array rfftn(const array& a, sizes s, ndfuse::axes axes, norm_mode norm);
-array irfftn(const array& a, sizes s, ndfuse::axes axes, norm_mode norm);
-array fft2(const array& a, sizes s, ndfuse::axes axes, norm_mode norm);
-array ifft2(const array& a, sizes s, ndfuse::axes axes, norm_mode norm);
-array rfft2(const array& a, sizes s, ndfuse::axes axes, norm_mode norm);
-array irfft2(const array& a, sizes s, ndfuse::axes axes, norm_mode norm);
+array fftn(const array& a, sizes s = {}, ndfuse::axes axes = {}, norm_arg norm = {});
+array ifftn(const array& a, sizes s = {}, ndfuse::axes axes = {}, norm_arg norm = {});
+array rfftn(const array& a, sizes s = {}, ndfuse::axes axes = {}, norm_arg norm = {});
+array irfftn(const array& a, sizes s = {}, ndfuse::axes axes = {}, norm_arg norm = {});
+array fft2(const array& a, sizes s = {}, ndfuse::axes axes = {-2, -1}, norm_arg norm = {});
+array ifft2(const array& a, sizes s = {}, ndfuse::axes axes = {-2, -1}, norm_arg norm = {});
+array rfft2(const array& a, sizes s = {}, ndfuse::axes axes = {-2, -1}, norm_arg norm = {});
+array irfft2(const array& a, sizes s = {}, ndfuse::axes axes = {-2, -1}, norm_arg norm = {});
 
 // ---- helpers ------------------------------------------------------------------------------------
 // The sample frequencies (float64, lazy: a fused iota, never written unless asked for):

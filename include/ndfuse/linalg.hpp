@@ -5,8 +5,8 @@
 #pragma once
 #include <cstdint>
 #include <optional>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ndfuse/array.hpp"

@@ -353,99 +353,55 @@ double frequency_step(std::int64_t n, double d, const char* op) {
 }  // namespace
 
 // ---- one axis -----------------------------------------------------------------------------------
-array fft(const array& a, std::optional<std::int64_t> n, int axis, norm_mode norm) {
+array fft(const array& a, std::optional<std::int64_t> n, int axis, norm_arg norm) {
   return one_axis(a, n, axis, norm, fft_kind::fft_kind_forward, "fft");
 }
-array ifft(const array& a, std::optional<std::int64_t> n, int axis, norm_mode norm) {
+array ifft(const array& a, std::optional<std::int64_t> n, int axis, norm_arg norm) {
   return one_axis(a, n, axis, norm, fft_kind::fft_kind_inverse, "ifft");
 }
-array rfft(const array& a, std::optional<std::int64_t> n, int axis, norm_mode norm) {
+array rfft(const array& a, std::optional<std::int64_t> n, int axis, norm_arg norm) {
   reject_complex(a, "rfft");
   return one_axis(a, n, axis, norm, fft_kind::fft_kind_r2c, "rfft");
 }
-array irfft(const array& a, std::optional<std::int64_t> n, int axis, norm_mode norm) {
+array irfft(const array& a, std::optional<std::int64_t> n, int axis, norm_arg norm) {
   return one_axis(a, n, axis, norm, fft_kind::fft_kind_c2r, "irfft");
 }
 // NumPy: irfft(conj(a), n, axis, swapped norm); conj of a real input is the input itself.
-array hfft(const array& a, std::optional<std::int64_t> n, int axis, norm_mode norm) {
+array hfft(const array& a, std::optional<std::int64_t> n, int axis, norm_arg norm) {
   const int ax = axis_of(a, axis, "hfft");
   const array x = is_complex(a.dtype()) ? conj(a) : a;
   return run_steps(x, {{ax, length_or(a, n, ax, true), fft_kind::fft_kind_c2r}}, swapped(norm), "hfft");
 }
 // NumPy: conj(rfft(a, n, axis, swapped norm)); the conj fuses into the consumer with the scale.
-array ihfft(const array& a, std::optional<std::int64_t> n, int axis, norm_mode norm) {
+array ihfft(const array& a, std::optional<std::int64_t> n, int axis, norm_arg norm) {
   reject_complex(a, "ihfft");
   return conj(one_axis(a, n, axis, swapped(norm), fft_kind::fft_kind_r2c, "ihfft"));
 }
 
-array fft(const array& a, std::optional<std::int64_t> n, int axis, std::string_view norm) {
-  return fft(a, n, axis, parse_norm(norm));
-}
-array ifft(const array& a, std::optional<std::int64_t> n, int axis, std::string_view norm) {
-  return ifft(a, n, axis, parse_norm(norm));
-}
-array rfft(const array& a, std::optional<std::int64_t> n, int axis, std::string_view norm) {
-  return rfft(a, n, axis, parse_norm(norm));
-}
-array irfft(const array& a, std::optional<std::int64_t> n, int axis, std::string_view norm) {
-  return irfft(a, n, axis, parse_norm(norm));
-}
-array hfft(const array& a, std::optional<std::int64_t> n, int axis, std::string_view norm) {
-  return hfft(a, n, axis, parse_norm(norm));
-}
-array ihfft(const array& a, std::optional<std::int64_t> n, int axis, std::string_view norm) {
-  return ihfft(a, n, axis, parse_norm(norm));
-}
-
 // ---- several axes -------------------------------------------------------------------------------
-array fftn(const array& a, sizes s, ndfuse::axes axes, norm_mode norm) {
+array fftn(const array& a, sizes s, ndfuse::axes axes, norm_arg norm) {
   return c2c_nd(a, s.get(), axes, norm, true, "fftn");
 }
-array ifftn(const array& a, sizes s, ndfuse::axes axes, norm_mode norm) {
+array ifftn(const array& a, sizes s, ndfuse::axes axes, norm_arg norm) {
   return c2c_nd(a, s.get(), axes, norm, false, "ifftn");
 }
-array rfftn(const array& a, sizes s, ndfuse::axes axes, norm_mode norm) {
+array rfftn(const array& a, sizes s, ndfuse::axes axes, norm_arg norm) {
   return rfft_nd(a, s.get(), axes, norm, "rfftn");
 }
-array irfftn(const array& a, sizes s, ndfuse::axes axes, norm_mode norm) {
+array irfftn(const array& a, sizes s, ndfuse::axes axes, norm_arg norm) {
   return irfft_nd(a, s.get(), axes, norm, "irfftn");
 }
-array fft2(const array& a, sizes s, ndfuse::axes axes, norm_mode norm) {
+array fft2(const array& a, sizes s, ndfuse::axes axes, norm_arg norm) {
   return c2c_nd(a, s.get(), axes, norm, true, "fft2");
 }
-array ifft2(const array& a, sizes s, ndfuse::axes axes, norm_mode norm) {
+array ifft2(const array& a, sizes s, ndfuse::axes axes, norm_arg norm) {
   return c2c_nd(a, s.get(), axes, norm, false, "ifft2");
 }
-array rfft2(const array& a, sizes s, ndfuse::axes axes, norm_mode norm) {
+array rfft2(const array& a, sizes s, ndfuse::axes axes, norm_arg norm) {
   return rfft_nd(a, s.get(), axes, norm, "rfft2");
 }
-array irfft2(const array& a, sizes s, ndfuse::axes axes, norm_mode norm) {
+array irfft2(const array& a, sizes s, ndfuse::axes axes, norm_arg norm) {
   return irfft_nd(a, s.get(), axes, norm, "irfft2");
-}
-
-array fftn(const array& a, sizes s, ndfuse::axes axes, std::string_view norm) {
-  return fftn(a, std::move(s), std::move(axes), parse_norm(norm));
-}
-array ifftn(const array& a, sizes s, ndfuse::axes axes, std::string_view norm) {
-  return ifftn(a, std::move(s), std::move(axes), parse_norm(norm));
-}
-array rfftn(const array& a, sizes s, ndfuse::axes axes, std::string_view norm) {
-  return rfftn(a, std::move(s), std::move(axes), parse_norm(norm));
-}
-array irfftn(const array& a, sizes s, ndfuse::axes axes, std::string_view norm) {
-  return irfftn(a, std::move(s), std::move(axes), parse_norm(norm));
-}
-array fft2(const array& a, sizes s, ndfuse::axes axes, std::string_view norm) {
-  return fft2(a, std::move(s), std::move(axes), parse_norm(norm));
-}
-array ifft2(const array& a, sizes s, ndfuse::axes axes, std::string_view norm) {
-  return ifft2(a, std::move(s), std::move(axes), parse_norm(norm));
-}
-array rfft2(const array& a, sizes s, ndfuse::axes axes, std::string_view norm) {
-  return rfft2(a, std::move(s), std::move(axes), parse_norm(norm));
-}
-array irfft2(const array& a, sizes s, ndfuse::axes axes, std::string_view norm) {
-  return irfft2(a, std::move(s), std::move(axes), parse_norm(norm));
 }
 
 // ---- helpers ------------------------------------------------------------------------------------

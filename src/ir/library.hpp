@@ -100,12 +100,12 @@ struct gemm_params {
 
 // Sizes and options of a solver call (library_op_solve ... library_op_eig).
 struct linalg_params {
-  std::int64_t m = 0, n = 0;  // each input matrix is m x n (square ones n x n)
-  std::int64_t k = 0;         // solve: columns of B
-  bool full_matrices = false; // qr: complete; svd: full U and V^H
-  bool compute_uv = true;     // svd: U and V^H; eigh and eig: the eigenvectors
-  bool upper = false;         // eigh: read the upper triangle
-  bool r_only = false;        // qr: R alone
+  std::int64_t m = 0, n = 0;   // each input matrix is m x n (square ones n x n)
+  std::int64_t k = 0;          // solve: columns of B
+  bool full_matrices = false;  // qr: complete; svd: full U and V^H
+  bool compute_uv = true;      // svd: U and V^H; eigh and eig: the eigenvectors
+  bool upper = false;          // eigh: read the upper triangle
+  bool r_only = false;         // qr: R alone
   // svd: every singular value to LAPACK's absolute accuracy (eps * max(S)), where the backend's
   // fastest routine only reaches it for the large ones (CUDA: gesvd instead of gesvdp).
   bool accurate = false;

@@ -168,28 +168,16 @@ namespace {
 class pointer_array {
  public:
   pointer_array(void* base, std::int64_t count, std::size_t stride_bytes)
-      : p_(device_allocate(sizeof(void*) * std::size_t(count))) {
-    matrix_pointers(static_cast<void**>(p_), base, std::int64_t(stride_bytes), count);  // library.cu
+      : p_(sizeof(void*) * std::size_t(count)) {
+    matrix_pointers(p_.get<void*>(), base, std::int64_t(stride_bytes), count);  // library.cu
   }
-  ~pointer_array() { device_free(p_); }
-  pointer_array(const pointer_array&) = delete;
-  pointer_array& operator=(const pointer_array&) = delete;
   template <class T>
   T* const* get() const {
-    return static_cast<T* const*>(p_);
+    return p_.get<T*>();
   }
 
  private:
-  void* p_;
-};
-
-struct device_ints {
-  explicit device_ints(std::int64_t n)
-      : p(static_cast<int*>(device_allocate(sizeof(int) * std::size_t(n)))) {}
-  ~device_ints() { device_free(p); }
-  device_ints(const device_ints&) = delete;
-  device_ints& operator=(const device_ints&) = delete;
-  int* p;
+  scratch p_;
 };
 
 template <class T, class Getrf>
@@ -221,15 +209,15 @@ void batched_lu_inverse(dtype dt, std::int64_t count, std::int64_t n, void* a, v
   check_blas(cublasSetStream(h, current_stream()), "cublasSetStream");
   const std::size_t bytes = itemsize(dt) * std::size_t(n * n);
   pointer_array as(a, count, bytes), outs(out, count, bytes);
-  device_ints piv(count * n);
+  scratch piv(sizeof(int) * std::size_t(count * n));
   with_blas_type(dt, [&](auto t, auto getrf, auto getri, auto) {
     using T = decltype(t);
-    getrf_batched<T>(h, getrf, count, n, as, piv.p, info);
+    getrf_batched<T>(h, getrf, count, n, as, piv.get<int>(), info);
     // getri writes every matrix, also a singular one's (the caller throws on its info code).
-    device_ints getri_info(count);
-    check_blas(
-        getri(h, int(n), as.get<const T>(), int(n), piv.p, outs.get<T>(), int(n), getri_info.p, int(count)),
-        "cublas<t>getriBatched");
+    scratch getri_info(sizeof(int) * std::size_t(count));
+    check_blas(getri(h, int(n), as.get<const T>(), int(n), piv.get<int>(), outs.get<T>(), int(n),
+                     getri_info.get<int>(), int(count)),
+               "cublas<t>getriBatched");
   });
 }
 
@@ -239,13 +227,13 @@ void batched_lu_solve(dtype dt, std::int64_t count, std::int64_t n, std::int64_t
   check_blas(cublasSetStream(h, current_stream()), "cublasSetStream");
   pointer_array as(a, count, itemsize(dt) * std::size_t(n * n)),
       bs(b, count, itemsize(dt) * std::size_t(n * k));
-  device_ints piv(count * n);
+  scratch piv(sizeof(int) * std::size_t(count * n));
   with_blas_type(dt, [&](auto t, auto getrf, auto, auto getrs) {
     using T = decltype(t);
-    getrf_batched<T>(h, getrf, count, n, as, piv.p, info);
+    getrf_batched<T>(h, getrf, count, n, as, piv.get<int>(), info);
     int arg_info = 0;  // getrsBatched's is a host int: argument errors only
     check_blas(getrs(h, transposed ? CUBLAS_OP_T : CUBLAS_OP_N, int(n), int(k), as.get<const T>(), int(n),
-                     piv.p, bs.get<T>(), int(n), &arg_info, int(count)),
+                     piv.get<int>(), bs.get<T>(), int(n), &arg_info, int(count)),
                "cublas<t>getrsBatched");
   });
 }

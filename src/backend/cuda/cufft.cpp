@@ -147,24 +147,6 @@ plan& plan_for(const ir::library_call& c, int device) {
   });
 }
 
-// Stream-ordered device scratch, freed (after the work queued so far) at scope exit.
-class scratch {
- public:
-  explicit scratch(std::size_t nbytes) : p_(nbytes ? device_allocate(nbytes) : nullptr) {}
-  ~scratch() {
-    try {
-      device_free(p_);
-    } catch (...) {  // a failed free means a broken context, which the next checked call reports
-    }
-  }
-  scratch(const scratch&) = delete;
-  scratch& operator=(const scratch&) = delete;
-  void* get() const { return p_; }
-
- private:
-  void* p_;
-};
-
 }  // namespace
 
 void fft(const ir::library_call& c, const std::vector<const void*>& in, void* out) {

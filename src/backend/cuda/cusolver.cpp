@@ -85,24 +85,6 @@ const solver_handle& handle_here() {
   return h;
 }
 
-// Stream-ordered device scratch, freed (after the queued work) when it goes out of scope.
-class scratch {
- public:
-  explicit scratch(std::size_t nbytes) : p_(nbytes ? device_allocate(nbytes) : nullptr) {}
-  ~scratch() {
-    if (p_) device_free(p_);
-  }
-  scratch(const scratch&) = delete;
-  scratch& operator=(const scratch&) = delete;
-  template <class T = void>
-  T* get() const {
-    return static_cast<T*>(p_);
-  }
-
- private:
-  void* p_;
-};
-
 // Device and host workspaces as the 64-bit API sizes them.
 struct workspace {
   std::unique_ptr<scratch> device;
@@ -152,6 +134,36 @@ const char* at(const void* base, std::int64_t elements, std::size_t itemsz) {
 
 // --- solve, inv, lu -----------------------------------------------------------------------------
 
+// Xgetrf of n x n column-major matrices, its workspace sized once for the whole stack.
+class lu_factorizer {
+ public:
+  // `sample`: one of the matrices (the size query takes a pointer, as the factorization does).
+  lu_factorizer(dtype dt, std::int64_t n, void* sample) : h_(handle_here()), t_(type_of(dt)), n_(n) {
+    std::size_t d = 0, hb = 0;
+    check_solver(cusolverDnXgetrf_bufferSize(h_.handle, h_.params, n, n, t_, sample, n, t_, &d, &hb),
+                 "Xgetrf_bufferSize");
+    w_.size(d, hb);
+  }
+  void factor(void* a, std::int64_t* piv, int* info) {
+    check_solver(cusolverDnXgetrf(h_.handle, h_.params, n_, n_, t_, a, n_, piv, t_, w_.device->get(),
+                                  w_.device_bytes, w_.host.data(), w_.host.size(), info),
+                 "Xgetrf");
+  }
+  // op(A) X = B for the factors in `a`, B (n x k column-major) overwritten by X.
+  void solve(cublasOperation_t op, const void* a, const std::int64_t* piv, std::int64_t k, void* b) {
+    check_solver(
+        cusolverDnXgetrs(h_.handle, h_.params, op, n_, k, t_, a, n_, piv, t_, b, n_, dummy_.get<int>()),
+        "Xgetrs");
+  }
+
+ private:
+  const solver_handle& h_;
+  cudaDataType t_;
+  std::int64_t n_;
+  workspace w_;
+  scratch dummy_{sizeof(int)};  // getrs's info: argument errors only, never getrf's code
+};
+
 // A stack of matrices this small runs as one batched cuBLAS LU rather than one cuSOLVER call each.
 bool batched_lu(const ir::library_call& c) {
   return c.rows > 1 && c.linalg.n <= 32;
@@ -160,97 +172,61 @@ bool batched_lu(const ir::library_call& c) {
 void solve(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
   const std::int64_t n = c.linalg.n, k = c.linalg.k;
   const std::size_t sz = itemsize(c.dt);
+  // The LU factors are A^T's (the C-order buffer as it lies): op T solves A X = B. B and X are
+  // wanted column-major, the whole stack transposed at once (one column needs no transpose).
+  scratch x(k > 1 ? sz * n * k * c.rows : 0);
+  void* col = k > 1 ? x.get() : out[0];
+  if (k > 1)
+    transpose_stack(c.dt, c.rows, n, k, in[1], col, false);
+  else
+    copy(col, in[1], sz * n * c.rows);
+  int* info = static_cast<int*>(out[1]);
   if (batched_lu(c)) {
-    scratch lu(sz * n * n * c.rows), x(k > 1 ? sz * n * k * c.rows : 0);
+    scratch lu(sz * n * n * c.rows);
     copy(lu.get(), in[0], sz * n * n * c.rows);
-    // As below: the factors are A^T's (op T); B and X column-major (one column needs no transpose).
-    void* col = k > 1 ? x.get() : out[0];
-    if (k > 1)
-      transpose_stack(c.dt, c.rows, n, k, in[1], col, false);
-    else
-      copy(col, in[1], sz * n * c.rows);
-    batched_lu_solve(c.dt, c.rows, n, k, lu.get(), col, true, static_cast<int*>(out[1]));
-    if (k > 1) transpose_stack(c.dt, c.rows, k, n, col, out[0], false);
-    return;
+    batched_lu_solve(c.dt, c.rows, n, k, lu.get(), col, true, info);
+  } else {
+    scratch lu(sz * n * n), piv(sizeof(std::int64_t) * n);
+    lu_factorizer f(c.dt, n, lu.get());
+    for (std::int64_t b = 0; b < c.rows; ++b) {
+      copy(lu.get(), at(in[0], b * n * n, sz), sz * n * n);
+      f.factor(lu.get(), piv.get<std::int64_t>(), info + b);
+      f.solve(CUBLAS_OP_T, lu.get(), piv.get<std::int64_t>(), k, at<void>(col, b * n * k, sz));
+    }
   }
-  const auto& h = handle_here();
-  const cudaDataType t = type_of(c.dt);
-  scratch lu(sz * n * n), piv(sizeof(std::int64_t) * n), x(k > 1 ? sz * n * k : 0), dummy(sizeof(int));
-  workspace w;
-  std::size_t d = 0, hb = 0;
-  check_solver(cusolverDnXgetrf_bufferSize(h.handle, h.params, n, n, t, lu.get(), n, t, &d, &hb),
-               "Xgetrf_bufferSize");
-  w.size(d, hb);
-  for (std::int64_t b = 0; b < c.rows; ++b) {
-    copy(lu.get(), at(in[0], b * n * n, sz), sz * n * n);
-    check_solver(cusolverDnXgetrf(h.handle, h.params, n, n, t, lu.get(), n, piv.get<std::int64_t>(), t,
-                                  w.device->get(), w.device_bytes, w.host.data(), w.host.size(),
-                                  at<int>(out[1], b, sizeof(int))),
-                 "Xgetrf");
-    // The LU factors are A^T's: solving with op T gives A X = B. B and X are wanted column-major
-    // (one column needs no transpose).
-    void* xb = at<void>(out[0], b * n * k, sz);
-    void* col = k > 1 ? x.get() : xb;
-    if (k > 1)
-      transpose(c.dt, n, k, at(in[1], b * n * k, sz), k, col, false);
-    else
-      copy(xb, at(in[1], b * n * k, sz), sz * n * k);
-    check_solver(cusolverDnXgetrs(h.handle, h.params, CUBLAS_OP_T, n, k, t, lu.get(), n,
-                                  piv.get<std::int64_t>(), t, col, n, dummy.get<int>()),
-                 "Xgetrs");
-    if (k > 1) transpose(c.dt, k, n, col, n, xb, false);
-  }
+  if (k > 1) transpose_stack(c.dt, c.rows, k, n, col, out[0], false);
 }
 
 void inv(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
   const std::int64_t n = c.linalg.n;
   const std::size_t sz = itemsize(c.dt);
+  int* info = static_cast<int*>(out[1]);
   if (batched_lu(c)) {
     scratch lu(sz * n * n * c.rows);
     copy(lu.get(), in[0], sz * n * n * c.rows);
-    batched_lu_inverse(c.dt, c.rows, n, lu.get(), out[0], static_cast<int*>(out[1]));
+    batched_lu_inverse(c.dt, c.rows, n, lu.get(), out[0], info);
     return;
   }
-  const auto& h = handle_here();
-  const cudaDataType t = type_of(c.dt);
-  scratch lu(sz * n * n), piv(sizeof(std::int64_t) * n), dummy(sizeof(int));
-  workspace w;
-  std::size_t d = 0, hb = 0;
-  check_solver(cusolverDnXgetrf_bufferSize(h.handle, h.params, n, n, t, lu.get(), n, t, &d, &hb),
-               "Xgetrf_bufferSize");
-  w.size(d, hb);
+  scratch lu(sz * n * n), piv(sizeof(std::int64_t) * n);
+  lu_factorizer f(c.dt, n, lu.get());
   for (std::int64_t b = 0; b < c.rows; ++b) {
     copy(lu.get(), at(in[0], b * n * n, sz), sz * n * n);
-    check_solver(cusolverDnXgetrf(h.handle, h.params, n, n, t, lu.get(), n, piv.get<std::int64_t>(), t,
-                                  w.device->get(), w.device_bytes, w.host.data(), w.host.size(),
-                                  at<int>(out[1], b, sizeof(int))),
-                 "Xgetrf");
+    f.factor(lu.get(), piv.get<std::int64_t>(), info + b);
     // inv(A^T), column-major, is inv(A) in C order.
     void* xb = at<void>(out[0], b * n * n, sz);
     identity_matrix(c.dt, n, xb);
-    check_solver(cusolverDnXgetrs(h.handle, h.params, CUBLAS_OP_N, n, n, t, lu.get(), n,
-                                  piv.get<std::int64_t>(), t, xb, n, dummy.get<int>()),
-                 "Xgetrs");
+    f.solve(CUBLAS_OP_N, lu.get(), piv.get<std::int64_t>(), n, xb);
   }
 }
 
 void lu(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
-  const auto& h = handle_here();
   const std::int64_t n = c.linalg.n;
   const std::size_t sz = itemsize(c.dt);
-  const cudaDataType t = type_of(c.dt);
   copy(out[0], in[0], sz * n * n * c.rows);
-  workspace w;
-  std::size_t d = 0, hb = 0;
-  check_solver(cusolverDnXgetrf_bufferSize(h.handle, h.params, n, n, t, out[0], n, t, &d, &hb),
-               "Xgetrf_bufferSize");
-  w.size(d, hb);
+  lu_factorizer f(c.dt, n, out[0]);
   for (std::int64_t b = 0; b < c.rows; ++b)
-    check_solver(
-        cusolverDnXgetrf(h.handle, h.params, n, n, t, at<void>(out[0], b * n * n, sz), n,
-                         at<std::int64_t>(out[1], b * n, sizeof(std::int64_t)), t, w.device->get(),
-                         w.device_bytes, w.host.data(), w.host.size(), at<int>(out[2], b, sizeof(int))),
-        "Xgetrf");
+    f.factor(at<void>(out[0], b * n * n, sz), at<std::int64_t>(out[1], b * n, sizeof(std::int64_t)),
+             at<int>(out[2], b, sizeof(int)));
 }
 
 // --- cholesky, qr -------------------------------------------------------------------------------

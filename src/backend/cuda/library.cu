@@ -16,9 +16,10 @@
 #include <string>
 
 #include "backend/cuda/cublas.hpp"
-#include "backend/cuda/cusolver.hpp"
 #include "backend/cuda/cuda_api.hpp"
 #include "backend/cuda/cufft.hpp"
+#include "backend/cuda/cusolver.hpp"
+#include "backend/cuda/grid_launch.cuh"
 #include "backend/cuda/memory.hpp"
 #include "ndfuse/error.hpp"
 
@@ -28,54 +29,6 @@ namespace {
 
 using std::int64_t;
 
-// ---- launching and scratch memory --------------------------------------------------------------
-
-constexpr int block_size = 256;
-// Kernels loop with a grid stride, so a grid this size fills any current GPU and more work loops.
-constexpr int64_t max_blocks = 8192;
-
-__device__ int64_t thread_index() {
-  return blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
-}
-__device__ int64_t thread_count() {
-  return int64_t(gridDim.x) * blockDim.x;
-}
-
-// Queues a grid-stride kernel over `n` items on the current stream. An empty grid is a launch
-// error, so n == 0 launches nothing.
-template <class... Params, class... Args>
-void launch(const char* name, int64_t n, void (*kernel)(Params...), Args... args) {
-  if (n <= 0) return;
-  const auto blocks = static_cast<unsigned>(std::min((n + block_size - 1) / block_size, max_blocks));
-  kernel<<<blocks, block_size, 0, current_stream()>>>(args...);
-  check(cudaGetLastError(), name);
-}
-
-// Stream-ordered scratch memory, freed (after the work queued so far) when it goes out of scope.
-class scratch {
- public:
-  explicit scratch(std::size_t nbytes) : p_(nbytes ? device_allocate(nbytes) : nullptr) {}
-  ~scratch() {
-    // Destructors must not throw. A failed free means the context is already broken (a sticky
-    // error), which the next checked call reports.
-    try {
-      device_free(p_);
-    } catch (...) {
-    }
-  }
-  scratch(const scratch&) = delete;
-  scratch& operator=(const scratch&) = delete;
-
-  void* get() const { return p_; }
-  template <class T>
-  T* as() const {
-    return static_cast<T*>(p_);
-  }
-
- private:
-  void* p_;
-};
-
 // The two buffers a CUB radix sort ping-pongs between; `buffers.Current()` holds the latest data.
 template <class T>
 struct double_buffer {
@@ -83,7 +36,7 @@ struct double_buffer {
   cub::DoubleBuffer<T> buffers;
 
   explicit double_buffer(int64_t n)
-      : first(sizeof(T) * n), second(sizeof(T) * n), buffers(first.as<T>(), second.as<T>()) {}
+      : first(sizeof(T) * n), second(sizeof(T) * n), buffers(first.get<T>(), second.get<T>()) {}
   T* current() { return buffers.Current(); }
 };
 
@@ -428,7 +381,7 @@ void flatnonzero(const ir::library_call& c, const void* flags, void* out) {
   run_cub("cub::DeviceSelect::Flagged", [&](void* temp, std::size_t& bytes) {
     return cub::DeviceSelect::Flagged(temp, bytes, thrust::counting_iterator<int64_t>(0),
                                       static_cast<const bool*>(flags), static_cast<int64_t*>(out),
-                                      selected.as<int64_t>(), c.length, current_stream());
+                                      selected.get<int64_t>(), c.length, current_stream());
   });
 }
 
@@ -489,11 +442,11 @@ void scatter(const ir::library_call& c, const std::vector<const void*>& in, void
   // All bits set: every entry -1, below any writer's index.
   check(cudaMemsetAsync(winner.get(), 0xFF, sizeof(long long) * c.length, current_stream()),
         "cudaMemsetAsync");
-  launch("claim_offsets", c.rows, claim_offsets, offsets, c.rows, winner.as<long long>());
+  launch("claim_offsets", c.rows, claim_offsets, offsets, c.rows, winner.get<long long>());
   with_element_size(size, [&](auto element) {
     using E = decltype(element);
     launch("write_winners", c.rows, write_winners<E>, offsets, static_cast<const E*>(in[2]),
-           winner.as<const long long>(), c.rows, static_cast<E*>(out));
+           winner.get<const long long>(), c.rows, static_cast<E*>(out));
   });
 }
 
@@ -557,64 +510,7 @@ void bincount(const ir::library_call& c, const std::vector<const void*>& in, voi
     launch("count_values", c.rows, count_values, values, c.rows, static_cast<unsigned long long*>(out));
 }
 
-// ---- identity (the solvers' right-hand side of an inverse) -----------------------------------------
-
-template <class R>
-__global__ void write_identity(R* out, int64_t n, int64_t components) {
-  // Every element written (components: 1 real, 2 complex), so no memset is needed first.
-  const int64_t total = n * n * components;
-  for (int64_t i = thread_index(); i < total; i += thread_count()) {
-    const int64_t element = i / components;
-    out[i] = (i % components == 0 && element / n == element % n) ? R(1) : R(0);
-  }
-}
-
-// ---- transposes of a stack of small matrices (the solvers' batched layout changes) ----------------
-
-template <class R>
-__global__ void transpose_each(const R* in, R* out, int64_t count, int64_t rows, int64_t cols, int64_t components,
-                               bool conjugate) {
-  // out[b][j][i] = in[b][i][j]; components: 1 real, 2 complex (the imaginary part negated when conjugating).
-  const int64_t per = rows * cols * components, total = count * per;
-  for (int64_t o = thread_index(); o < total; o += thread_count()) {
-    const int64_t b = o / per, e = (o % per) / components, part = o % components;
-    const int64_t j = e / rows, i = e % rows;  // out element (j, i) of the cols x rows result
-    const R v = in[b * per + (i * cols + j) * components + part];
-    out[o] = conjugate && part == 1 ? -v : v;
-  }
-}
-
-__global__ void stride_pointers(char** out, char* base, int64_t stride_bytes, int64_t count) {
-  for (int64_t b = thread_index(); b < count; b += thread_count()) out[b] = base + b * stride_bytes;
-}
-
 }  // namespace
-
-void matrix_pointers(void** out, void* base, std::int64_t stride_bytes, std::int64_t count) {
-  launch("stride_pointers", count, stride_pointers, reinterpret_cast<char**>(out), static_cast<char*>(base),
-         stride_bytes, count);
-}
-
-void transpose_stack(dtype dt, std::int64_t count, std::int64_t rows, std::int64_t cols, const void* in, void* out,
-                     bool conjugate) {
-  const int64_t components = is_complex(dt) ? 2 : 1;
-  const int64_t total = count * rows * cols * components;
-  if (dt == dtype::float32 || dt == dtype::complex64)
-    launch("transpose_each", total, transpose_each<float>, static_cast<const float*>(in), static_cast<float*>(out),
-           count, rows, cols, components, conjugate);
-  else
-    launch("transpose_each", total, transpose_each<double>, static_cast<const double*>(in),
-           static_cast<double*>(out), count, rows, cols, components, conjugate);
-}
-
-void identity_matrix(dtype dt, std::int64_t n, void* out) {
-  if (n == 0) return;
-  const int64_t components = is_complex(dt) ? 2 : 1;
-  if (dt == dtype::float32 || dt == dtype::complex64)
-    launch("write_identity", n * n * components, write_identity<float>, static_cast<float*>(out), n, components);
-  else
-    launch("write_identity", n * n * components, write_identity<double>, static_cast<double*>(out), n, components);
-}
 
 void run_library(const ir::library_call& c, const std::vector<const void*>& in,
                  const std::vector<void*>& outs) {

@@ -12,4 +12,28 @@ void* device_allocate(std::size_t nbytes);
 // stream of that device (the stream that last used the buffer, unless streams were mixed).
 void device_free(void* p);
 
+// Stream-ordered scratch memory for library calls, freed (after the work queued so far on the
+// current stream) when it goes out of scope.
+class scratch {
+ public:
+  explicit scratch(std::size_t nbytes) : p_(nbytes ? device_allocate(nbytes) : nullptr) {}
+  ~scratch() {
+    // Destructors must not throw. A failed free means the context is already broken (a sticky
+    // error), which the next checked call reports.
+    try {
+      if (p_) device_free(p_);
+    } catch (...) {
+    }
+  }
+  scratch(const scratch&) = delete;
+  scratch& operator=(const scratch&) = delete;
+  template <class T = void>
+  T* get() const {
+    return static_cast<T*>(p_);
+  }
+
+ private:
+  void* p_;
+};
+
 }  // namespace ndfuse::backend::cuda
