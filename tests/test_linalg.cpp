@@ -40,6 +40,29 @@ nf::array apply_view(const nf::array& x, const std::string& v) {
   throw std::runtime_error("test: unknown view " + v);
 }
 
+// gen_linalg.py's EPILOGUES around P = matmul(a, b). The product is never held by a named handle
+// (ab() is a temporary), so the fuser may fold the scalars and c into GEMM's alpha and beta.
+nf::array epilogue(const std::string& form, const std::vector<nf::array>& xs) {
+  const auto ab = [&] { return nf::matmul(xs.at(0), xs.at(1)); };
+  const auto c = [&] { return xs.at(2); };
+  if (form == "2.5*ab") return 2.5 * ab();
+  if (form == "ab*-3") return ab() * -3;
+  if (form == "-ab") return -ab();
+  if (form == "ab/4") return ab() / 4;
+  if (form == "ab/3") return ab() / 3;
+  if (form == "(1+2j)*ab") return std::complex<double>(1, 2) * ab();
+  if (form == "ab+c") return ab() + c();
+  if (form == "c+ab") return c() + ab();
+  if (form == "ab-c") return ab() - c();
+  if (form == "c-ab") return c() - ab();
+  if (form == "2*ab+c") return 2 * ab() + c();
+  if (form == "ab+3*c") return ab() + 3 * c();
+  if (form == "0.5*(ab+c)") return 0.5 * (ab() + c());
+  if (form == "3*(ab+c)") return 3 * (ab() + c());
+  if (form == "-(ab-c)*2") return -(ab() - c()) * 2;
+  throw std::runtime_error("test: unknown epilogue " + form);
+}
+
 nf::array run_op(const std::string& op, const std::vector<nf::array>& xs) {
   const auto colon = op.find(':');
   const std::string name = op.substr(0, colon);
@@ -59,6 +82,7 @@ nf::array run_op(const std::string& op, const std::vector<nf::array>& xs) {
   if (name == "einsum") return nf::einsum(arg, xs);
   if (name == "matrix_power") return nf::linalg::matrix_power(xs.at(0), std::stoll(arg));
   if (name == "multi_dot") return nf::linalg::multi_dot(xs);
+  if (name == "epilogue") return epilogue(arg, xs);
   throw std::runtime_error("test: unknown op " + op);
 }
 
@@ -246,4 +270,75 @@ TEST_CASE("an int32 matmul is a fused kernel, no library call, and wraps as NumP
       want[i * n + j] = static_cast<std::int32_t>(acc);
     }
   CHECK(got == want);
+}
+
+TEST_CASE("scalars and an added matrix around a product fold into GEMM's alpha and beta", "[linalg][fusion]") {
+  const std::int64_t m = 13, k = 21, n = 8;
+  const auto ha = dyadic(m * k, 7), hb = dyadic(k * n, 8), hc = dyadic(m * n, 9);
+  const nf::array a = evaluated(nf::asarray(ha, {m, k}));
+  const nf::array b = evaluated(nf::asarray(hb, {k, n}));
+  const nf::array c = evaluated(nf::asarray(hc, {m, n}));
+  std::vector<double> ab(static_cast<std::size_t>(m * n), 0.0);  // dyadic: exact in any order
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t j = 0; j < n; ++j)
+      for (std::int64_t p = 0; p < k; ++p) ab[i * n + j] += ha[i * k + p] * hb[p * n + j];
+  const auto bytes = std::uint64_t(m * n) * sizeof(double);
+
+  SECTION("2 * (a @ b) + c, c evaluated and held: one call, alpha 2 and beta 1, c copied to the output") {
+    nf::array d = 2 * nf::matmul(a, b) + c;
+    const std::string plan = nf::explain(d);
+    INFO(plan);
+    CHECK(plan.find("alpha 2, beta 1 (in2 is C, copied to the output)") != std::string::npos);
+    nf::reset_stats();
+    d.eval();
+    const nf::stats_t s = nf::stats();
+    CHECK(s.library_calls == 1);
+    CHECK(s.kernels_launched == 0);
+    CHECK(s.bytes_allocated == bytes);
+    std::vector<double> want(ab.size());
+    for (std::size_t i = 0; i < want.size(); ++i) want[i] = 2 * ab[i] + hc[i];
+    CHECK(d.to_vector<double>() == want);
+    CHECK(c.to_vector<double>() == hc);  // C is read, never written
+  }
+  SECTION("a @ b - 3 * c: the kernel writing 3 * c writes the buffer GEMM then updates in place") {
+    nf::array d = nf::matmul(a, b) - 3 * c;
+    nf::reset_stats();
+    d.eval();
+    const nf::stats_t s = nf::stats();
+    CHECK(s.library_calls == 1);
+    CHECK(s.kernels_launched == 1);
+    CHECK(s.buffers_donated == 1);
+    CHECK(s.bytes_allocated == bytes);
+    std::vector<double> want(ab.size());
+    for (std::size_t i = 0; i < want.size(); ++i) want[i] = ab[i] - 3 * hc[i];
+    CHECK(d.to_vector<double>() == want);
+  }
+  SECTION("-(a.T() @ b.T()) / 4: negation and the power-of-two divide fold, the transposes are op flags") {
+    const nf::array at = evaluated(nf::asarray(ha, {k, m})).T(), bt = evaluated(nf::asarray(hb, {n, k})).T();
+    nf::array d = -nf::matmul(at, bt) / 4;
+    nf::reset_stats();
+    d.eval();
+    const nf::stats_t s = nf::stats();
+    CHECK(s.library_calls == 1);
+    CHECK(s.kernels_launched == 0);
+    std::vector<double> want(ab.size(), 0.0);
+    for (std::int64_t i = 0; i < m; ++i)
+      for (std::int64_t j = 0; j < n; ++j)
+        for (std::int64_t p = 0; p < k; ++p) want[i * n + j] += ha[p * m + i] * hb[j * k + p];
+    for (auto& w : want) w = -w / 4;
+    CHECK(d.to_vector<double>() == want);
+  }
+  SECTION("a product a handle holds is written, and scaled by a kernel of its own") {
+    const nf::array p = nf::matmul(a, b);
+    nf::array d = 2 * p + c;
+    nf::reset_stats();
+    d.eval();
+    const nf::stats_t s = nf::stats();
+    CHECK(s.library_calls == 1);
+    CHECK(s.kernels_launched == 1);
+    CHECK(p.to_vector<double>() == ab);
+    std::vector<double> want(ab.size());
+    for (std::size_t i = 0; i < want.size(); ++i) want[i] = 2 * ab[i] + hc[i];
+    CHECK(d.to_vector<double>() == want);
+  }
 }

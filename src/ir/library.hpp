@@ -38,7 +38,9 @@ enum class library_op : std::uint8_t {
   // Matrix products (BLAS on the CPU, cuBLAS on CUDA): inputs[0] = A, inputs[1] = B, both of
   // dtype `dt` (float16, float32, float64, complex64, complex128), strided as `gemm` says (the
   // pointers need not be C-order: a transposed view of a buffer is read in place). Output: the
-  // C-order `gemm.batch` x m x n products alpha * op(A) @ op(B), of dtype `dt`.
+  // C-order `gemm.batch` x m x n products alpha * op(A) @ op(B), of dtype `dt`; with beta != 0,
+  // plus beta * C, where inputs[2] = C is C-order of the output's shape and dtype. The output may
+  // be C's own buffer (the fuser donates a temporary C): then it is updated in place.
   library_op_gemm,
   // Dense solvers (LAPACK on the CPU, cuSOLVER on CUDA). `rows` matrices of dtype `dt` (float32,
   // float64, complex64, complex128), C-order, `linalg` giving their sizes. Outputs are C-order too,
@@ -96,6 +98,8 @@ struct gemm_params {
   std::int64_t batch = 1, m = 0, n = 0, k = 0;  // A is m x k, B is k x n
   gemm_operand a, b;
   double alpha_re = 1, alpha_im = 0;
+  double beta_re = 0, beta_im = 0;  // nonzero: inputs[2] is C
+  bool has_c() const { return beta_re != 0 || beta_im != 0; }
 };
 
 // Sizes and options of a solver call (library_op_solve ... library_op_eig).

@@ -55,7 +55,13 @@ void finish(ir::node& node, std::shared_ptr<ir::buffer> storage) {
 
 void run_library_step(backend::device_backend& b, const schedule::kernel_step& step) {
   auto& node = *step.outputs[0];
-  auto out = std::make_shared<ir::buffer>(&b, itemsize(node.dt) * static_cast<std::size_t>(node.size()));
+  std::shared_ptr<ir::buffer> out;
+  if (!step.donor.empty() && step.donor[0] >= 0) {
+    out = step.inputs[step.donor[0]].node->storage;  // gemm's C, updated in place
+    ++global_counters().buffers_donated;
+  } else {
+    out = std::make_shared<ir::buffer>(&b, itemsize(node.dt) * static_cast<std::size_t>(node.size()));
+  }
   std::vector<const void*> inputs;
   for (const auto& in : step.inputs)
     inputs.push_back(static_cast<const char*>(in.node->storage->data) +

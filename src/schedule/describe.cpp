@@ -1,4 +1,5 @@
 // Text form of a plan, for nf::explain() and NDFUSE_DEBUG=2.
+#include <complex>
 #include <sstream>
 
 #include "schedule/plan.hpp"
@@ -23,8 +24,17 @@ std::string describe(const plan& p) {
         // How BLAS reads each operand: the flags that replace copies, and any folded scale.
         const auto& g = st.library->gemm;
         auto op = [](const ir::gemm_operand& o) { return !o.transposed ? "N" : o.conjugated ? "C" : "T"; };
+        auto num = [](double re, double im) {
+          std::ostringstream v;
+          if (im == 0) v << re; else v << std::complex<double>(re, im);
+          return v.str();
+        };
         os << "    batch " << g.batch << " of (" << g.m << " x " << g.k << ") @ (" << g.k << " x " << g.n
-           << "), ops " << op(g.a) << op(g.b) << ", alpha " << g.alpha_re << '\n';
+           << "), ops " << op(g.a) << op(g.b) << ", alpha " << num(g.alpha_re, g.alpha_im);
+        if (g.has_c())
+          os << ", beta " << num(g.beta_re, g.beta_im) << " (in2 is C"
+             << (!st.donor.empty() && st.donor[0] == 2 ? ", updated in place)" : ", copied to the output)");
+        os << '\n';
       }
       for (std::size_t i = 0; i < st.inputs.size(); ++i)
         os << "    in" << i << ": " << dtype_name(st.inputs[i].node->dt) << "  buffer "

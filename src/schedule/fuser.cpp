@@ -280,6 +280,26 @@ std::unordered_set<const ir::node*> leaves_read_later(const fuse_state& s) {
   return leaves;
 }
 
+// A gemm adding beta * C (fold_into_gemm) may write its product over C when C is a temporary of
+// this plan that only this call reads (the kernel computing C then writes straight into the
+// product's buffer), or an evaluated buffer nothing else can ever read. Otherwise the call copies C.
+bool gemm_updates_c_in_place(const fuse_state& s, const kernel_step& step) {
+  if (step.library->op != ir::library_op::library_op_gemm || !step.library->gemm.has_c()) return false;
+  const auto& c = step.inputs[2].node;
+  for (int k = 0; k < 2; ++k)
+    if (step.inputs[k].node == c) return false;  // also an operand: it must stay as it is
+  if (c->handles > 0) return false;
+  if (auto it = s.pending.find(c.get()); it != s.pending.end()) {
+    const auto& info = it->second;
+    return info.root_refs == 0 && info.plan_refs == 1 && info.use == 1;
+  }
+  // Already evaluated: the conditions of a kernel's donation below.
+  const std::size_t bytes = itemsize(c->dt) * static_cast<std::size_t>(c->size());
+  return c->offset == 0 && c->storage->nbytes == bytes && c->storage.use_count() == 1 &&
+         s.leaf_steps.at(c.get()).size() == 1 && s.leaf_use.at(c.get()) == s.leaf_refs.at(c.get()) &&
+         !leaves_read_later(s).count(c.get());
+}
+
 // An output may take over an input's buffer when nothing but this step can ever read that input:
 // no handle, no reference from outside the plan (directly or through an unwritten node), read flat
 // here and by no other step.
@@ -288,7 +308,11 @@ void choose_donations(fuse_state& s, plan& p) {
   std::optional<std::unordered_set<const ir::node*>> read_later;  // computed for the first candidate only
   for (auto& step : p.steps) {
     step.donor.assign(step.outputs.size(), -1);
-    if (step.kernel.reduction || step.library) continue;  // outputs and inputs differ in size or layout
+    if (step.library) {
+      if (gemm_updates_c_in_place(s, step)) step.donor[0] = 2;
+      continue;
+    }
+    if (step.kernel.reduction) continue;  // outputs and inputs differ in size or layout
     std::vector<bool> taken(step.inputs.size(), false);
     for (std::size_t o = 0; o < step.outputs.size(); ++o) {
       const auto& out = step.outputs[o];
@@ -334,6 +358,7 @@ plan make_plan(const std::vector<node_ptr>& roots) {
   plan p;
   collect_pending(roots, s);
   choose_outputs(roots, s);
+  fold_into_gemm(s);
   attach_epilogues(s);
   split_memory_reads(s);
   group_by_iteration_space(s);

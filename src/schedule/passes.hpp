@@ -51,6 +51,9 @@ inline bool is_library(const ir::node* n) {
 // Prints the pass's name when NDFUSE_DEBUG >= 2.
 void trace_pass(const char* name);
 
+// Scalar multiplies and added matrices around a matrix product become GEMM's alpha and beta
+// (gemm_epilogue.cpp).
+void fold_into_gemm(fuse_state& s);
 // Builds each group's kernel IR (or library call) and its launch operands (lower.cpp).
 void lower_to_kernel_ir(fuse_state& s, plan& p);
 // Drops size-1 dimensions and merges neighbours every operand walks contiguously.

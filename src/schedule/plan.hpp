@@ -45,7 +45,7 @@ struct plan {
 };
 
 // The fuser's passes, in order (NDFUSE_DEBUG=2 prints their names):
-//   collect_pending -> choose_outputs -> attach_epilogues -> split_memory_reads
+//   collect_pending -> choose_outputs -> fold_into_gemm -> attach_epilogues -> split_memory_reads
 //   -> group_by_iteration_space -> lower_to_kernel_ir -> collapse_dimensions -> choose_reduce_strategy ->
 //   classify_indices
 //   -> choose_donations

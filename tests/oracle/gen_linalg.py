@@ -9,6 +9,9 @@ manifest.tsv, one case per line, tab-separated, six columns:
   op      matmul | dot | member_dot (a.dot(b)) | vdot | inner | outer | kron | multi_dot
           | tensordot:N (axes=N) | tensordot:<a axes>;<b axes> (axis lists, ',' inside: 0,2;1,0)
           | einsum:<subscripts> (np.einsum spelling, implicit output allowed) | matrix_power:N
+          | epilogue:<form>: an expression around P = matmul(a, b) and a third operand c, one of the keys
+            of EPILOGUES below, spelled the same in C++ (ndfuse folds scalars and c into GEMM's alpha
+            and beta where it can; the result must not change)
   inputs  the operands' files (arrays/xxx.npy) joined by ',', in call order; '-' for no operand at all
           (multi_dot of an empty list)
   views   one transform per operand, joined by ','. The C++ side applies it to the loaded (evaluated)
@@ -126,7 +129,19 @@ def compute(op, xs):
         return np.linalg.matrix_power(xs[0], int(arg))
     if name == "multi_dot":
         return np.linalg.multi_dot(xs)
+    if name == "epilogue":
+        return EPILOGUES[arg][0](np.matmul(xs[0], xs[1]), xs[2] if len(xs) > 2 else None)
     raise ValueError(op)
+
+
+def magnitude(op, xs):
+    """An upper bound on the magnitude of the terms each result element sums: the op on |operands|, with
+    subtractions as additions and scalars as their absolute values."""
+    mags = [np.abs(x).astype(np.float64) for x in xs]
+    name, _, arg = op.partition(":")
+    if name == "epilogue":
+        return EPILOGUES[arg][1](np.matmul(mags[0], mags[1]), mags[2] if len(mags) > 2 else None)
+    return compute(op, mags)
 
 
 def raises_token(op, e):
@@ -181,8 +196,7 @@ class Cases:
         if r.dtype.name in EXACT:
             scale = "-"
         else:
-            mags = [np.abs(x).astype(np.float64) for x in seen]
-            m = np.asarray(compute(op, mags))
+            m = np.asarray(magnitude(op, seen))
             scale = repr(float(m.max())) if m.size else "0.0"
         self.w.row(case_id, op, inputs, ",".join(views), scale, self.w.array(r))
 
@@ -200,6 +214,32 @@ class Cases:
 
 
 # --- case tables ----------------------------------------------------------------------------------------
+# epilogue:<form>: (the value from P = a @ b and c, its magnitude bound from |P| and |c|). Python scalars
+# are weak (NEP 50), as C++ scalars in ndfuse.
+EPILOGUES = {
+    "2.5*ab": (lambda p, c: 2.5 * p, lambda p, c: 2.5 * p),
+    "ab*-3": (lambda p, c: p * -3, lambda p, c: 3 * p),
+    "-ab": (lambda p, c: -p, lambda p, c: p),
+    "ab/4": (lambda p, c: p / 4, lambda p, c: p / 4),
+    "ab/3": (lambda p, c: p / 3, lambda p, c: p / 3),
+    "(1+2j)*ab": (lambda p, c: (1 + 2j) * p, lambda p, c: 3 * p),
+    "ab+c": (lambda p, c: p + c, lambda p, c: p + c),
+    "c+ab": (lambda p, c: c + p, lambda p, c: p + c),
+    "ab-c": (lambda p, c: p - c, lambda p, c: p + c),
+    "c-ab": (lambda p, c: c - p, lambda p, c: p + c),
+    "2*ab+c": (lambda p, c: 2 * p + c, lambda p, c: 2 * p + c),
+    "ab+3*c": (lambda p, c: p + 3 * c, lambda p, c: p + 3 * c),
+    "0.5*(ab+c)": (lambda p, c: 0.5 * (p + c), lambda p, c: 0.5 * (p + c)),
+    "3*(ab+c)": (lambda p, c: 3 * (p + c), lambda p, c: 3 * (p + c)),
+    "-(ab-c)*2": (lambda p, c: -(p - c) * 2, lambda p, c: (p + c) * 2),
+}
+EPILOGUE_SCALAR_FORMS = ["2.5*ab", "ab*-3", "-ab", "ab/4", "ab/3"]
+EPILOGUE_C_FORMS = ["ab+c", "c+ab", "ab-c", "c-ab", "2*ab+c", "ab+3*c", "0.5*(ab+c)", "3*(ab+c)", "-(ab-c)*2"]
+# (a, b, c): c of the product's shape, broadcast against it, or (float) of another dtype
+EPILOGUE_SHAPES = [((5, 4), (4, 3), (5, 3)), ((2, 3, 4), (2, 4, 5), (2, 3, 5)), ((2, 1, 3, 4), (5, 4, 2), (2, 5, 3, 2)),
+                   ((4,), (4, 3), (3,)), ((17, 9), (9, 13), (17, 13)), ((5, 4), (4, 3), (3,)), ((5, 4), (4, 3), (5, 1)),
+                   ((2, 3, 4), (2, 4, 5), (3, 5))]
+
 MATMUL_SHAPES = [((3, 3), (3, 3)), ((5, 2), (2, 4)), ((2, 5), (5, 3)), ((6, 3), (3, 2)), ((1, 1), (1, 1)),
                  ((1, 5), (5, 1)), ((5, 1), (1, 5)), ((4,), (4, 3)), ((3, 4), (4,)), ((4,), (4,)),
                  ((2, 1, 3, 4), (5, 4, 2)), ((2, 3, 4), (2, 4, 5)), ((3, 4), (2, 4, 5)), ((2, 3, 4), (4,)),
@@ -306,6 +346,23 @@ def main():
                 c.add(op, [(wrap_sample((3, 4), dt, 1), "-"), (wrap_sample((4, 2), dt, 2), "-")], "/wrap")
                 c.add(op, [(wrap_sample((4,), dt, 3), "-"), (wrap_sample((4,), dt, 4), "-")], "/wrap")
             c.add(op, [(wrap_sample((3, 4), "int32", 5), "T"), (wrap_sample((4, 2), "int32", 6), "lazy")], "/wrap")
+
+        # scalars and an added matrix around a product (folded into GEMM's alpha and beta)
+        for dt in FLOATC + ["float16"]:
+            for sa, sb, sc in EPILOGUE_SHAPES[:3]:
+                for form in EPILOGUE_SCALAR_FORMS + (["(1+2j)*ab"] if dt.startswith("complex") else []):
+                    c.add("epilogue:" + form, [(sa, dt, "-"), (sb, dt, "-")])
+                    c.add("epilogue:" + form, [(sa, dt, "lazy"), (sb, dt, "T")])
+            for sa, sb, sc in EPILOGUE_SHAPES:
+                for form in EPILOGUE_C_FORMS:
+                    c.add("epilogue:" + form, [(sa, dt, "-"), (sb, dt, "-"), (sc, dt, "-")])
+            for form in ("ab+c", "c-ab", "2*ab+c"):
+                for vc in ("lazy", "T"):
+                    c.add("epilogue:" + form, [((5, 4), dt, "-"), ((4, 3), dt, "lazy"), ((5, 3), dt, vc)])
+        for da, dc in [("float32", "float64"), ("float64", "float32"), ("complex64", "float32"), ("float32", "int32"),
+                       ("float64", "complex64"), ("float16", "float32")]:
+            for form in ("ab+c", "c-ab", "2*ab+c"):
+                c.add("epilogue:" + form, [((5, 4), da, "-"), ((4, 3), da, "-"), ((5, 3), dc, "-")])
 
         # dot and a.dot(b)
         c.grid("dot", DOT_SHAPES + DOT_ERRORS, FLOATC, ["float16", "int32", "int64", "bool"], 14)

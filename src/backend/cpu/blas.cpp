@@ -7,6 +7,7 @@
 #include <cblas.h>
 
 #include <complex>
+#include <cstring>
 #include <vector>
 
 #include "ir/host_types.hpp"
@@ -46,6 +47,10 @@ std::vector<float> widened(const ir::gemm_operand& g, const void* data, std::int
 
 void gemm(const ir::library_call& c, const std::vector<const void*>& in, void* out) {
   const auto& p = c.gemm;
+  // beta * C: BLAS updates its output in place, so C is copied there first unless the output is C's
+  // buffer already (donated by the fuser).
+  if (p.has_c() && in[2] != out)
+    std::memcpy(out, in[2], itemsize(c.dt) * static_cast<std::size_t>(p.batch * p.m * p.n));
   const auto m = static_cast<blasint>(p.m), n = static_cast<blasint>(p.n), k = static_cast<blasint>(p.k);
   const auto lda = static_cast<blasint>(p.a.ld), ldb = static_cast<blasint>(p.b.ld);
   switch (c.dt) {
@@ -53,7 +58,7 @@ void gemm(const ir::library_call& c, const std::vector<const void*>& in, void* o
       batched<float>(
           p, in[0], in[1], out,
           [&](auto ta, auto tb, const float* A, const float* B, float* C, float al) {
-            cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, al, A, lda, B, ldb, 0.0f, C, n);
+            cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, al, A, lda, B, ldb, static_cast<float>(p.beta_re), C, n);
           },
           static_cast<float>(p.alpha_re));
       return;
@@ -61,7 +66,7 @@ void gemm(const ir::library_call& c, const std::vector<const void*>& in, void* o
       batched<double>(
           p, in[0], in[1], out,
           [&](auto ta, auto tb, const double* A, const double* B, double* C, double al) {
-            cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, al, A, lda, B, ldb, 0.0, C, n);
+            cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, al, A, lda, B, ldb, p.beta_re, C, n);
           },
           p.alpha_re);
       return;
@@ -70,7 +75,7 @@ void gemm(const ir::library_call& c, const std::vector<const void*>& in, void* o
       batched<T>(
           p, in[0], in[1], out,
           [&](auto ta, auto tb, const T* A, const T* B, T* C, T al) {
-            const T beta = 0;
+            const T beta(static_cast<float>(p.beta_re), static_cast<float>(p.beta_im));
             cblas_cgemm(CblasRowMajor, ta, tb, m, n, k, &al, A, lda, B, ldb, &beta, C, n);
           },
           T(static_cast<float>(p.alpha_re), static_cast<float>(p.alpha_im)));
@@ -81,7 +86,7 @@ void gemm(const ir::library_call& c, const std::vector<const void*>& in, void* o
       batched<T>(
           p, in[0], in[1], out,
           [&](auto ta, auto tb, const T* A, const T* B, T* C, T al) {
-            const T beta = 0;
+            const T beta(p.beta_re, p.beta_im);
             cblas_zgemm(CblasRowMajor, ta, tb, m, n, k, &al, A, lda, B, ldb, &beta, C, n);
           },
           T(p.alpha_re, p.alpha_im));
@@ -94,8 +99,11 @@ void gemm(const ir::library_call& c, const std::vector<const void*>& in, void* o
         const auto A = widened(p.a, in[0], i, p.m, p.k), B = widened(p.b, in[1], i, p.k, p.n);
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, static_cast<float>(p.alpha_re),
                     A.data(), k, B.data(), n, 0.0f, product.data(), n);
-        for (std::size_t e = 0; e < product.size(); ++e)
-          C[i * p.m * p.n + std::int64_t(e)] = ir::float_to_half(product[e]);
+        for (std::size_t e = 0; e < product.size(); ++e) {
+          auto& o = C[i * p.m * p.n + std::int64_t(e)];
+          const float with_c = p.has_c() ? product[e] + static_cast<float>(p.beta_re) * ir::half_to_float(o) : product[e];
+          o = ir::float_to_half(with_c);
+        }
       }
       return;
     }

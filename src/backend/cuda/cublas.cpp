@@ -69,9 +69,15 @@ void gemm(const ir::library_call& c, const std::vector<const void*>& in, void* o
   const int m = static_cast<int>(p.n), n = static_cast<int>(p.m), k = static_cast<int>(p.k);
   const long long ldc = p.n, sc = p.m * p.n;
   const int batch = static_cast<int>(p.batch);
+  // beta * C: GEMM updates its output in place, so C is copied there first unless the output is
+  // C's buffer already (donated by the fuser).
+  if (p.has_c() && in[2] != out)
+    check(cudaMemcpyAsync(out, in[2], itemsize(c.dt) * std::size_t(p.batch * p.m * p.n),
+                          cudaMemcpyDeviceToDevice, current_stream()),
+          "cudaMemcpyAsync");
   switch (c.dt) {
     case dtype::float32: {
-      const float alpha = static_cast<float>(p.alpha_re), beta = 0;
+      const float alpha = static_cast<float>(p.alpha_re), beta = static_cast<float>(p.beta_re);
       check_blas(cublasSgemmStridedBatched(h, ta, tb, m, n, k, &alpha, static_cast<const float*>(A), lda, sa,
                                            static_cast<const float*>(B), ldb, sb, &beta,
                                            static_cast<float*>(out), ldc, sc, batch),
@@ -79,7 +85,7 @@ void gemm(const ir::library_call& c, const std::vector<const void*>& in, void* o
       return;
     }
     case dtype::float64: {
-      const double alpha = p.alpha_re, beta = 0;
+      const double alpha = p.alpha_re, beta = p.beta_re;
       check_blas(cublasDgemmStridedBatched(h, ta, tb, m, n, k, &alpha, static_cast<const double*>(A), lda, sa,
                                            static_cast<const double*>(B), ldb, sb, &beta,
                                            static_cast<double*>(out), ldc, sc, batch),
@@ -87,7 +93,8 @@ void gemm(const ir::library_call& c, const std::vector<const void*>& in, void* o
       return;
     }
     case dtype::complex64: {
-      const cuComplex alpha{static_cast<float>(p.alpha_re), static_cast<float>(p.alpha_im)}, beta{0, 0};
+      const cuComplex alpha{static_cast<float>(p.alpha_re), static_cast<float>(p.alpha_im)},
+          beta{static_cast<float>(p.beta_re), static_cast<float>(p.beta_im)};
       check_blas(cublasCgemmStridedBatched(h, ta, tb, m, n, k, &alpha, static_cast<const cuComplex*>(A), lda,
                                            sa, static_cast<const cuComplex*>(B), ldb, sb, &beta,
                                            static_cast<cuComplex*>(out), ldc, sc, batch),
@@ -95,7 +102,7 @@ void gemm(const ir::library_call& c, const std::vector<const void*>& in, void* o
       return;
     }
     case dtype::complex128: {
-      const cuDoubleComplex alpha{p.alpha_re, p.alpha_im}, beta{0, 0};
+      const cuDoubleComplex alpha{p.alpha_re, p.alpha_im}, beta{p.beta_re, p.beta_im};
       check_blas(cublasZgemmStridedBatched(h, ta, tb, m, n, k, &alpha, static_cast<const cuDoubleComplex*>(A),
                                            lda, sa, static_cast<const cuDoubleComplex*>(B), ldb, sb, &beta,
                                            static_cast<cuDoubleComplex*>(out), ldc, sc, batch),
@@ -103,7 +110,7 @@ void gemm(const ir::library_call& c, const std::vector<const void*>& in, void* o
       return;
     }
     case dtype::float16: {
-      const float alpha = static_cast<float>(p.alpha_re), beta = 0;
+      const float alpha = static_cast<float>(p.alpha_re), beta = static_cast<float>(p.beta_re);
       check_blas(cublasGemmStridedBatchedEx(h, ta, tb, m, n, k, &alpha, A, CUDA_R_16F, lda, sa, B, CUDA_R_16F,
                                             ldb, sb, &beta, out, CUDA_R_16F, ldc, sc, batch,
                                             CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
