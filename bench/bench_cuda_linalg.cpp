@@ -3,6 +3,11 @@
 //   matmul/float64_10000, matmul/float32_10000   nf::matmul(a, b) of 10000 x 10000 matrices
 //   matmul_at_b/float64_10000                   nf::matmul(a.T(), b): the transpose is an op flag
 //   cublas_direct/...                           cublasDgemm / cublasSgemm on buffers of the same size
+//   scaled_matmul/{fused,eager}/float32_1Mx64   2.5 * matmul(x, w) + c, x (2^20 x 64), w (64 x 64), c
+//                                               lazy (0.5 * y): fused, the scalar is GEMM's alpha and
+//                                               c its beta with c's kernel writing the output buffer;
+//                                               eager (nf::eager_scope), a kernel per op. x_eager:
+//                                               fused time over the eager one
 // Compare with bench/peers/cupy_linalg.py (cupy.dot of the same inputs). Counters: TFLOP/s
 // (2 n^3 / time), x_cublas (time over the direct call's), kernels and library_calls per run.
 // Inputs are small multiples of 1/4, so every product entry is exact in float32 and float64: four
@@ -20,6 +25,7 @@
 #include <cublas_v2.h>
 
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "cuda_timing.hpp"
@@ -147,6 +153,62 @@ void BM_direct(benchmark::State& state, bool f64) {
   cudaFree(c);
 }
 
+// 2.5 * matmul(x, w) + 0.5 * y on a tall-skinny product (memory-bound: every pass over the 256 MiB
+// result counts). Entries are exact (multiples of 1/4 and 1/8), checked against the host.
+std::map<std::string, double> epilogue_seconds;
+void BM_scaled_matmul(benchmark::State& state, bool eager) {
+  constexpr std::int64_t rows = std::int64_t(1) << 20, d = 64;
+  static const std::vector<nf::array> in = [] {
+    nf::array x = ((nf::arange(rows * d) % 7 - 3) / 4.0).astype(nf::float32).reshape({rows, d});
+    nf::array w = ((nf::arange(d * d) % 5 - 2) / 4.0).astype(nf::float32).reshape({d, d});
+    nf::array y = ((nf::arange(rows * d) % 3 - 1) / 1.0).astype(nf::float32).reshape({rows, d});
+    return std::vector<nf::array>{x.eval(), w.eval(), y.eval()};
+  }();
+  auto run = [&] {
+    std::optional<nf::eager_scope> e;
+    if (eager) e.emplace();
+    return (2.5 * nf::matmul(in[0], in[1]) + 0.5 * in[2]).eval();
+  };
+  run();
+  nf::cuda::synchronize();
+  event_pair ev;
+  double total = 0;
+  std::uint64_t kernels = 0, calls = 0;
+  nf::array r;
+  for (auto _ : state) {
+    r = nf::array();
+    keep_gpu_busy();
+    nf::reset_stats();
+    ev.record_start();
+    r = run();
+    ev.record_stop();
+    kernels += nf::stats().kernels_launched;
+    calls += nf::stats().library_calls;
+    const double sec = ev.seconds();
+    total += sec;
+    state.SetIterationTime(sec);
+  }
+  const double per = total / double(state.iterations());
+  epilogue_seconds[eager ? "eager" : "fused"] = per;
+  if (!eager && epilogue_seconds.count("eager")) state.counters["x_eager"] = per / epilogue_seconds["eager"];
+  state.counters["kernels"] = double(kernels) / double(state.iterations());
+  state.counters["library_calls"] = double(calls) / double(state.iterations());
+  for (std::int64_t i : {std::int64_t(0), std::int64_t(12345), rows - 1})
+    for (std::int64_t j : {std::int64_t(0), d - 1}) {
+      double want = 0;
+      for (std::int64_t k = 0; k < d; ++k) want += double((i * d + k) % 7 - 3) / 4 * (double((k * d + j) % 5 - 2) / 4);
+      want = 2.5 * want + 0.5 * double((i * d + j) % 3 - 1);
+      const double got = r(i, j).astype(nf::float64).item<double>();
+      if (got != want) {
+        wrong_results = true;
+        state.SkipWithError(("wrong result at (" + std::to_string(i) + ", " + std::to_string(j) + "): " +
+                             std::to_string(got) + " vs " + std::to_string(want))
+                                .c_str());
+        return;
+      }
+    }
+}
+
 void register_all() {
   auto reps = [](benchmark::internal::Benchmark* b) {
     b->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5)->Repetitions(3);
@@ -157,6 +219,8 @@ void register_all() {
   reps(benchmark::RegisterBenchmark("matmul_at_b/float64_10000", BM_matmul, nf::float64, true));
   reps(benchmark::RegisterBenchmark("cublas_direct/float32_10000", BM_direct, false));
   reps(benchmark::RegisterBenchmark("matmul/float32_10000", BM_matmul, nf::float32, false));
+  reps(benchmark::RegisterBenchmark("scaled_matmul/eager/float32_1Mx64", BM_scaled_matmul, true));
+  reps(benchmark::RegisterBenchmark("scaled_matmul/fused/float32_1Mx64", BM_scaled_matmul, false));
 }
 
 }  // namespace

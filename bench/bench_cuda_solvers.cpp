@@ -5,6 +5,8 @@
 //   solve/float64_1000      nf::linalg::solve(a, b) with one right-hand side
 //   solve/float64_1000x1000 ... with 1000 right-hand sides
 //   inv/float64_10000x8x8   a stack of 10000 small matrices (cuBLAS's batched LU)
+//   eigh/, cholesky/, svd/float64_10000x8x8   the same stack (made symmetric positive definite for
+//                           eigh and cholesky): cuSOLVER's syevjBatched, potrfBatched, gesvdjBatched
 //   eigh/float64_1000, cholesky/float64_1000, qr/float64_1000, det/float64_1000
 // Each call includes what the user's call costs: the factorization, the layout changes, and the
 // read-back of LAPACK's info codes (one small device-to-host copy, which waits for the device).
@@ -119,6 +121,54 @@ void BM_inv_stack(benchmark::State& state) {
   record_error(state, (la::norm(nf::matmul(stack, x) - nf::eye(8)) / 100.0 / std::sqrt(8.0)).item<double>());
 }
 
+const nf::array& small_stack() {
+  static const nf::array stack = [] {
+    nf::array i = nf::arange(10000 * 64);
+    nf::array r = ((i * 7919 + 13) % 10007).astype(nf::float64) / 10007.0 - 0.5;
+    return (r.reshape({10000, 8, 8}) + nf::eye(8) * 4.0).eval();
+  }();
+  return stack;
+}
+
+const nf::array& small_spd_stack() {
+  static const nf::array spd = [] {
+    const nf::array& a = small_stack();
+    return (nf::matmul(a, a.swapaxes(-1, -2)) + nf::eye(8) * 8.0).eval();
+  }();
+  return spd;
+}
+
+void BM_eigh_stack(benchmark::State& state) {
+  la::eigh_result r;
+  timed(state, [&] {
+    r = la::eigh(small_spd_stack());
+    r.eigenvalues.eval(), r.eigenvectors.eval();
+  });
+  // ||A V - V diag(w)|| / ||A|| over the stack
+  const nf::array& a = small_spd_stack();
+  const nf::array res = nf::matmul(a, r.eigenvectors) - r.eigenvectors * nf::expand_dims(r.eigenvalues, -2);
+  record_error(state, (la::norm(res.reshape({-1})) / la::norm(a.reshape({-1}))).item<double>());
+}
+
+void BM_cholesky_stack(benchmark::State& state) {
+  nf::array l;
+  timed(state, [&] { l = la::cholesky(small_spd_stack()).eval(); });
+  const nf::array& a = small_spd_stack();
+  const nf::array res = nf::matmul(l, l.swapaxes(-1, -2)) - a;
+  record_error(state, (la::norm(res.reshape({-1})) / la::norm(a.reshape({-1}))).item<double>());
+}
+
+void BM_svd_stack(benchmark::State& state) {
+  la::svd_result r;
+  timed(state, [&] {
+    r = la::svd(small_stack());
+    r.U.eval(), r.S.eval(), r.Vh.eval();
+  });
+  const nf::array& a = small_stack();
+  const nf::array res = nf::matmul(r.U * nf::expand_dims(r.S, -2), r.Vh) - a;
+  record_error(state, (la::norm(res.reshape({-1})) / la::norm(a.reshape({-1}))).item<double>());
+}
+
 void BM_eigh(benchmark::State& state) {
   timed(state, [&] {
     auto r = la::eigh(spd());
@@ -152,6 +202,9 @@ void register_all() {
   reps(benchmark::RegisterBenchmark("solve/float64_1000", BM_solve, 1));
   reps(benchmark::RegisterBenchmark("solve/float64_1000x1000", BM_solve, n));
   reps(benchmark::RegisterBenchmark("inv/float64_10000x8x8", BM_inv_stack));
+  reps(benchmark::RegisterBenchmark("eigh/float64_10000x8x8", BM_eigh_stack));
+  reps(benchmark::RegisterBenchmark("cholesky/float64_10000x8x8", BM_cholesky_stack));
+  reps(benchmark::RegisterBenchmark("svd/float64_10000x8x8", BM_svd_stack));
   reps(benchmark::RegisterBenchmark("eigh/float64_1000", BM_eigh));
   reps(benchmark::RegisterBenchmark("cholesky/float64_1000", BM_cholesky));
   reps(benchmark::RegisterBenchmark("qr/float64_1000", BM_qr));

@@ -4,6 +4,7 @@
 Workloads (names match the C++ benchmark):
   matmul/float64_10000, matmul/float32_10000   cupy.matmul of 10000 x 10000 matrices
   matmul_at_b/float64_10000                    cupy.matmul(a.T, b)
+  scaled_matmul/float32_1Mx64                  2.5 * cupy.matmul(x, w) + 0.5 * y, x (2^20 x 64), w (64 x 64)
 Protocol (bench/README.md): a 512 MiB device-to-device copy keeps the GPU busy while Python enqueues
 the work; cupy.cuda.Event records around the call; the median over the runs after warm-up.
 TFLOP/s = 2 n^3 / time. Inputs are multiples of 1/4 whose products are exact: entries are checked.
@@ -57,6 +58,14 @@ def main(argv):
         print(f"  {name:32s} {ms:9.3f} ms  {tflops:6.2f} TFLOP/s")
         del a, b, lhs, r
         cp.get_default_memory_pool().free_all_blocks()
+    rows_, d = 1 << 20, 64
+    x = ((cp.arange(rows_ * d) % 7 - 3) / 4.0).astype(cp.float32).reshape(rows_, d)
+    w = ((cp.arange(d * d) % 5 - 2) / 4.0).astype(cp.float32).reshape(d, d)
+    y = ((cp.arange(rows_ * d) % 3 - 1) / 1.0).astype(cp.float32).reshape(rows_, d)
+    ms, r = timer.median_ms(lambda: 2.5 * cp.matmul(x, w) + 0.5 * y, RUNS)
+    name = "scaled_matmul/float32_1Mx64"
+    rows.append(dict(workload=name, library="cupy", variant="eager", median_ms=ms, runs=RUNS, device=device))
+    print(f"  {name:32s} {ms:9.3f} ms")
     if out_path:
         with open(out_path, "w") as f:
             json.dump(rows, f, indent=1)

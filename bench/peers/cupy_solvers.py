@@ -2,8 +2,10 @@
 """CuPy peer of bench/bench_cuda_solvers.cpp: the same solvers, inputs and sizes, timed the same way.
 
 Workloads (names match the C++ benchmark): svd, svdvals, inv, solve (1 and 1000 right-hand sides),
-eigh, cholesky, qr and det of 1000 x 1000 float64 matrices, and inv of a stack of 10000 8 x 8 ones; a is ((i*7919 + 13) % 10007) / 10007 - 0.5
-plus 4 on the diagonal, the symmetric positive definite one a a^T + n I.
+eigh, cholesky, qr and det of 1000 x 1000 float64 matrices; inv and svd of a stack of 10000 8 x 8 ones,
+eigh and cholesky of its symmetric positive definite form (CuPy: batched LU, gesvdjBatched,
+syevjBatched, potrfBatched). a is ((i*7919 + 13) % 10007) / 10007 - 0.5 plus 4 on the diagonal, the
+symmetric positive definite one a a^T + n I.
 Protocol (bench/README.md): a 512 MiB device-to-device copy keeps the GPU busy while Python enqueues
 the work; cupy.cuda.Event records around the call; the median over the runs after warm-up. CuPy's
 default (cupyx linalg config 'ignore') does not read LAPACK's info codes back; ndfuse does.
@@ -36,6 +38,7 @@ def main(argv):
     bn = cp.ones((N, N))
     j = cp.arange(10000 * 64, dtype=cp.int64)
     stack = (((j * 7919 + 13) % 10007).astype(cp.float64) / 10007.0 - 0.5).reshape(10000, 8, 8) + 4.0 * cp.eye(8)
+    spd_stack = stack @ cp.swapaxes(stack, -1, -2) + 8.0 * cp.eye(8)
     work = {
         "svd/float64_1000": lambda: cp.linalg.svd(a),
         "svdvals/float64_1000": lambda: cp.linalg.svd(a, compute_uv=False),
@@ -43,6 +46,9 @@ def main(argv):
         "solve/float64_1000": lambda: cp.linalg.solve(a, b1),
         "solve/float64_1000x1000": lambda: cp.linalg.solve(a, bn),
         "inv/float64_10000x8x8": lambda: cp.linalg.inv(stack),
+        "eigh/float64_10000x8x8": lambda: cp.linalg.eigh(spd_stack),
+        "cholesky/float64_10000x8x8": lambda: cp.linalg.cholesky(spd_stack),
+        "svd/float64_10000x8x8": lambda: cp.linalg.svd(stack),
         "eigh/float64_1000": lambda: cp.linalg.eigh(spd),
         "cholesky/float64_1000": lambda: cp.linalg.cholesky(spd),
         "qr/float64_1000": lambda: cp.linalg.qr(a),
@@ -59,7 +65,7 @@ def main(argv):
 
     for name in (
         "inv/float64_1000", "solve/float64_1000", "solve/float64_1000x1000", "inv/float64_10000x8x8",
-        "cholesky/float64_1000",
+        "cholesky/float64_1000", "cholesky/float64_10000x8x8",
     ):
         fn = work[name]
 

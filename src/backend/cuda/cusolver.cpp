@@ -1,5 +1,6 @@
 // Dense solvers through cuSOLVER: the twin of src/backend/cpu/lapack.cpp. One call per matrix of
-// the batch, through the 64-bit generic API (one code path for the four dtypes).
+// the batch through the 64-bit generic API (one code path for the four dtypes), or one batched call
+// for a stack of small matrices (below).
 //
 // Layout. cuSOLVER is column-major and the contract (ir/library.hpp) is C order. A C-order m x n
 // buffer already is the column-major A^T, and most routines are used on it as it stands:
@@ -13,7 +14,9 @@
 // Where a factor is needed the other way round, cublas<t>geam transposes it (cublas.cpp).
 //
 // Stacks of small matrices (n <= 32) solve and invert through cuBLAS's batched LU (one launch per
-// step for the whole stack); larger ones loop over cuSOLVER's calls, which are then the bigger cost.
+// step for the whole stack), and factor through cuSOLVER's batched forms: potrfBatched (cholesky),
+// syevjBatched (eigh) and gesvdjBatched (svd; Jacobi, accurate to machine precision). Larger ones,
+// and qr (cuSOLVER has no batched orgqr), loop over the 64-bit calls, which are then the bigger cost.
 //
 // SVD routine: gesvdp (polar decomposition) where the economy factors are wanted (and for square
 // matrices), gesvd for full_matrices of non-square ones (gesvdp has no full form) and where the
@@ -30,6 +33,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "backend/cuda/cublas.hpp"
@@ -130,6 +134,141 @@ P* at(void* base, std::int64_t elements, std::size_t itemsz) {
 }
 const char* at(const void* base, std::int64_t elements, std::size_t itemsz) {
   return static_cast<const char*>(base) + elements * static_cast<std::int64_t>(itemsz);
+}
+
+// --- the typed batched routines (no generic 64-bit forms exist) ----------------------------------
+
+// Stacks of matrices up to this size factor in one batched call (syevjBatched and gesvdjBatched
+// take nothing larger); larger ones loop over the 64-bit API, where each call is the bigger cost.
+constexpr std::int64_t batched_max_n = 32;
+
+bool batched(const ir::library_call& c) {
+  return c.rows > 1 && std::max(c.linalg.m, c.linalg.n) <= batched_max_n;
+}
+
+// Picks the routine of dtype dt among the four typed ones and casts the typeless pointers to its
+// element types: R the real type, E the element type (R, or cuComplex / cuDoubleComplex).
+template <class F>
+void by_dtype(dtype dt, F&& f) {
+  switch (dt) {
+    case dtype::float32:
+      return f(float{}, float{});
+    case dtype::float64:
+      return f(double{}, double{});
+    case dtype::complex64:
+      return f(float{}, cuComplex{});
+    case dtype::complex128:
+      return f(double{}, cuDoubleComplex{});
+    default:
+      throw error(std::string("cuda backend: no cuSOLVER type for ") + std::string(dtype_name(dt)));
+  }
+}
+
+// The column-major upper Cholesky factor of each n x n matrix of `ptrs` (an array of `count` device
+// addresses), in place.
+void potrf_batched(dtype dt, int n, void** ptrs, int* info, int count) {
+  cusolverDnHandle_t h = handle_here().handle;
+  const auto up = CUBLAS_FILL_MODE_UPPER;
+  by_dtype(dt, [&](auto, auto e) {
+    using E = decltype(e);
+    if constexpr (std::is_same_v<E, float>)
+      check_solver(cusolverDnSpotrfBatched(h, up, n, reinterpret_cast<float**>(ptrs), n, info, count), "Spotrf");
+    else if constexpr (std::is_same_v<E, double>)
+      check_solver(cusolverDnDpotrfBatched(h, up, n, reinterpret_cast<double**>(ptrs), n, info, count), "Dpotrf");
+    else if constexpr (std::is_same_v<E, cuComplex>)
+      check_solver(cusolverDnCpotrfBatched(h, up, n, reinterpret_cast<cuComplex**>(ptrs), n, info, count),
+                   "Cpotrf");
+    else
+      check_solver(cusolverDnZpotrfBatched(h, up, n, reinterpret_cast<cuDoubleComplex**>(ptrs), n, info, count),
+                   "Zpotrf");
+  });
+}
+
+struct syevj_deleter {
+  void operator()(syevjInfo* p) const { cusolverDnDestroySyevjInfo(p); }
+};
+struct gesvdj_deleter {
+  void operator()(gesvdjInfo* p) const { cusolverDnDestroyGesvdjInfo(p); }
+};
+
+// Jacobi eigendecomposition of `count` contiguous n x n column-major Hermitian matrices at `a` (the
+// `fill` triangle read): eigenvalues ascending into w (n per matrix); with vectors, a overwritten
+// by them. Default tolerance (machine precision) and sweep limit; info > 0: no convergence.
+void syevj_batched(dtype dt, cusolverEigMode_t job, cublasFillMode_t fill, int n, void* a, void* w, int* info,
+                   int count) {
+  cusolverDnHandle_t h = handle_here().handle;
+  syevjInfo_t raw = nullptr;
+  check_solver(cusolverDnCreateSyevjInfo(&raw), "CreateSyevjInfo");
+  std::unique_ptr<syevjInfo, syevj_deleter> params(raw);
+  by_dtype(dt, [&](auto r, auto e) {
+    using R = decltype(r);
+    using E = decltype(e);
+    E* A = static_cast<E*>(a);
+    R* W = static_cast<R*>(w);
+    int lwork = 0;
+    if constexpr (std::is_same_v<E, float>)
+      check_solver(cusolverDnSsyevjBatched_bufferSize(h, job, fill, n, A, n, W, &lwork, raw, count), "Ssyevj size");
+    else if constexpr (std::is_same_v<E, double>)
+      check_solver(cusolverDnDsyevjBatched_bufferSize(h, job, fill, n, A, n, W, &lwork, raw, count), "Dsyevj size");
+    else if constexpr (std::is_same_v<E, cuComplex>)
+      check_solver(cusolverDnCheevjBatched_bufferSize(h, job, fill, n, A, n, W, &lwork, raw, count), "Cheevj size");
+    else
+      check_solver(cusolverDnZheevjBatched_bufferSize(h, job, fill, n, A, n, W, &lwork, raw, count), "Zheevj size");
+    scratch work(sizeof(E) * std::max(lwork, 1));
+    E* wk = work.get<E>();
+    if constexpr (std::is_same_v<E, float>)
+      check_solver(cusolverDnSsyevjBatched(h, job, fill, n, A, n, W, wk, lwork, info, raw, count), "Ssyevj");
+    else if constexpr (std::is_same_v<E, double>)
+      check_solver(cusolverDnDsyevjBatched(h, job, fill, n, A, n, W, wk, lwork, info, raw, count), "Dsyevj");
+    else if constexpr (std::is_same_v<E, cuComplex>)
+      check_solver(cusolverDnCheevjBatched(h, job, fill, n, A, n, W, wk, lwork, info, raw, count), "Cheevj");
+    else
+      check_solver(cusolverDnZheevjBatched(h, job, fill, n, A, n, W, wk, lwork, info, raw, count), "Zheevj");
+  });
+}
+
+// Jacobi SVD of `count` contiguous m x n column-major matrices at `a` (overwritten): singular values
+// descending into s (min(m, n) per matrix); with vectors, the full U (m x m) and V (n x n, not V^H),
+// column-major, contiguous per matrix. info > 0: no convergence.
+void gesvdj_batched(dtype dt, cusolverEigMode_t job, int m, int n, void* a, void* s, void* u, void* v, int* info,
+                    int count) {
+  cusolverDnHandle_t h = handle_here().handle;
+  gesvdjInfo_t raw = nullptr;
+  check_solver(cusolverDnCreateGesvdjInfo(&raw), "CreateGesvdjInfo");
+  std::unique_ptr<gesvdjInfo, gesvdj_deleter> params(raw);
+  by_dtype(dt, [&](auto r, auto e) {
+    using R = decltype(r);
+    using E = decltype(e);
+    E *A = static_cast<E*>(a), *U = static_cast<E*>(u), *V = static_cast<E*>(v);
+    R* S = static_cast<R*>(s);
+    int lwork = 0;
+    if constexpr (std::is_same_v<E, float>)
+      check_solver(cusolverDnSgesvdjBatched_bufferSize(h, job, m, n, A, m, S, U, m, V, n, &lwork, raw, count),
+                   "Sgesvdj size");
+    else if constexpr (std::is_same_v<E, double>)
+      check_solver(cusolverDnDgesvdjBatched_bufferSize(h, job, m, n, A, m, S, U, m, V, n, &lwork, raw, count),
+                   "Dgesvdj size");
+    else if constexpr (std::is_same_v<E, cuComplex>)
+      check_solver(cusolverDnCgesvdjBatched_bufferSize(h, job, m, n, A, m, S, U, m, V, n, &lwork, raw, count),
+                   "Cgesvdj size");
+    else
+      check_solver(cusolverDnZgesvdjBatched_bufferSize(h, job, m, n, A, m, S, U, m, V, n, &lwork, raw, count),
+                   "Zgesvdj size");
+    scratch work(sizeof(E) * std::max(lwork, 1));
+    E* wk = work.get<E>();
+    if constexpr (std::is_same_v<E, float>)
+      check_solver(cusolverDnSgesvdjBatched(h, job, m, n, A, m, S, U, m, V, n, wk, lwork, info, raw, count),
+                   "Sgesvdj");
+    else if constexpr (std::is_same_v<E, double>)
+      check_solver(cusolverDnDgesvdjBatched(h, job, m, n, A, m, S, U, m, V, n, wk, lwork, info, raw, count),
+                   "Dgesvdj");
+    else if constexpr (std::is_same_v<E, cuComplex>)
+      check_solver(cusolverDnCgesvdjBatched(h, job, m, n, A, m, S, U, m, V, n, wk, lwork, info, raw, count),
+                   "Cgesvdj");
+    else
+      check_solver(cusolverDnZgesvdjBatched(h, job, m, n, A, m, S, U, m, V, n, wk, lwork, info, raw, count),
+                   "Zgesvdj");
+  });
 }
 
 // --- solve, inv, lu -----------------------------------------------------------------------------
@@ -237,6 +376,13 @@ void cholesky(const ir::library_call& c, const std::vector<const void*>& in, con
   const std::size_t sz = itemsize(c.dt);
   const cudaDataType t = type_of(c.dt);
   copy(out[0], in[0], sz * n * n * c.rows);
+  if (batched(c)) {
+    scratch ptrs(sizeof(void*) * c.rows);
+    matrix_pointers(ptrs.get<void*>(), out[0], static_cast<std::int64_t>(sz) * n * n, c.rows);
+    potrf_batched(c.dt, static_cast<int>(n), ptrs.get<void*>(), static_cast<int*>(out[1]),
+                  static_cast<int>(c.rows));
+    return;
+  }
   workspace w;
   std::size_t d = 0, hb = 0;
   check_solver(
@@ -353,6 +499,14 @@ void eigh(const ir::library_call& c, const std::vector<const void*>& in, const s
   // A's upper triangle is the column-major lower one of the buffer.
   const auto fill = p.upper ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
   const auto job = p.compute_uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+  int* info = static_cast<int*>(out[p.compute_uv ? 2 : 1]);
+  if (batched(c)) {
+    scratch vs(sz * n * n * c.rows);
+    copy(vs.get(), in[0], sz * n * n * c.rows);
+    syevj_batched(c.dt, job, fill, static_cast<int>(n), vs.get(), out[0], info, static_cast<int>(c.rows));
+    if (p.compute_uv) transpose_stack(c.dt, c.rows, n, n, vs.get(), out[1], true);
+    return;
+  }
   scratch v(sz * n * n);
   workspace w;
   std::size_t d = 0, hb = 0;
@@ -360,7 +514,6 @@ void eigh(const ir::library_call& c, const std::vector<const void*>& in, const s
       cusolverDnXsyevd_bufferSize(h.handle, h.params, job, fill, n, t, v.get(), n, rt, out[0], t, &d, &hb),
       "Xsyevd_bufferSize");
   w.size(d, hb);
-  int* info = static_cast<int*>(out[p.compute_uv ? 2 : 1]);
   for (std::int64_t b = 0; b < c.rows; ++b) {
     copy(v.get(), at(in[0], b * n * n, sz), sz * n * n);
     check_solver(
@@ -400,7 +553,42 @@ void eig(const ir::library_call& c, const std::vector<const void*>& in, const st
 
 // --- svd ----------------------------------------------------------------------------------------
 
+// A stack of small matrices: one gesvdjBatched call on X (as in svd below: A^T when A is wide or
+// square, conj(A) transposed in when tall), which gives the full U_X and V_X (not V^H).
+void svd_batched(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+  const auto& p = c.linalg;
+  const std::int64_t m = p.m, n = p.n, k = std::min(m, n), count = c.rows;
+  const std::int64_t u_cols = p.full_matrices ? m : k, v_rows = p.full_matrices ? n : k;
+  const std::size_t sz = itemsize(c.dt);
+  const bool wide = m <= n;
+  const std::int64_t rows = wide ? n : m, cols = wide ? m : n;
+  const auto job = p.compute_uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+  int* info = static_cast<int*>(out[p.compute_uv ? 3 : 1]);
+  scratch x(sz * m * n * count), left(sz * rows * rows * count), right(sz * cols * cols * count);
+  if (wide)
+    copy(x.get(), in[0], sz * m * n * count);
+  else
+    transpose_stack(c.dt, count, m, n, in[0], x.get(), true);
+  gesvdj_batched(c.dt, job, static_cast<int>(rows), static_cast<int>(cols), x.get(), out[0], left.get(),
+                 right.get(), info, static_cast<int>(count));
+  if (!p.compute_uv) return;
+  if (wide) {
+    // A = conj(V_X) S U_X^T. V^H: the first v_rows columns of U_X as they lie (each column one row);
+    // U (m x m): conj(V_X) in C order, V_X conjugate-transposed.
+    check_cuda(cudaMemcpy2DAsync(out[2], sz * v_rows * n, left.get(), sz * rows * rows, sz * v_rows * n, count,
+                                 cudaMemcpyDeviceToDevice, current_stream()),
+               "cudaMemcpy2DAsync");
+    transpose_stack(c.dt, count, m, m, right.get(), out[1], true);
+  } else {
+    // X = conj(A) = U' S V'^H, so A = conj(U') S V'^T. U: the first u_cols columns of U' conjugate-
+    // transposed into C order; V^H (n x n): V' as it lies.
+    transpose_blocks(c.dt, count, u_cols, m, left.get(), m, m * m, out[1], true);
+    copy(out[2], right.get(), sz * n * n * count);
+  }
+}
+
 void svd(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+  if (batched(c)) return svd_batched(c, in, out);  // Jacobi: accurate small values too
   const auto& h = handle_here();
   const auto& p = c.linalg;
   const std::int64_t m = p.m, n = p.n, k = std::min(m, n);

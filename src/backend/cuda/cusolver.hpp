@@ -20,6 +20,10 @@ void identity_matrix(dtype dt, std::int64_t n, void* out);
 // cols x rows matrices at `out`: one kernel of library.cu for a whole stack of small matrices.
 void transpose_stack(dtype dt, std::int64_t count, std::int64_t rows, std::int64_t cols, const void* in,
                      void* out, bool conjugate);
+// The general form: the rows x cols block at the start of each input matrix, whose rows are `in_ld`
+// elements apart and whose matrices `in_stride` elements apart, transposed into C-order cols x rows.
+void transpose_blocks(dtype dt, std::int64_t count, std::int64_t rows, std::int64_t cols, const void* in,
+                      std::int64_t in_ld, std::int64_t in_stride, void* out, bool conjugate);
 
 // out[b] = base + b * stride_bytes for b < count, written on the device (the batched routines' arrays
 // of matrix addresses, without a host-to-device copy that would stall the host).
