@@ -7,12 +7,14 @@
 // Float and complex results are sums of products, so each element may carry rounding error relative to
 // the magnitude of its terms, not of its value: the generator writes `scale`, the largest element of the
 // same op applied to |operands|, and an element passes when |got - expected| <= rtol * scale with rtol
-// 1e-12 (float64, complex128), 1e-5 (float32, complex64) or 2e-3 (float16). dtype and shape must match
-// exactly.
+// 1e-12 (float64, complex128), 1e-5 (float32, complex64) or 2e-3 (float16), that of the operands'
+// product where it is less precise than the result (an epilogue adding a float64 c to a float32
+// product). dtype and shape must match exactly.
 //
 // The fusion cases check, through nf::stats(), that a product reads a transposed evaluated buffer
 // through the library call's op flags (one call, no kernel, no copy) and that an integer product is a
 // fused kernel, against products computed here with plain loops over the host data.
+#include <algorithm>
 #include <complex>
 #include <cstdint>
 #include <vector>
@@ -101,13 +103,14 @@ double rtol_for(nf::dtype t) {
 // "" when `got` matches `expected`: dtype and shape exactly, values exactly for integer and bool
 // results, within rtol(dtype) * scale for float and complex ones.
 std::string compare_product(const nf::host_array& got, const nf::host_array& expected,
-                            const std::string& scale) {
+                            const std::string& scale, nf::dtype product_dt) {
   const auto no_context = [](std::size_t) { return std::string(); };
   const std::string problem =
       oracle::compare(got, expected, oracle::tolerance{}, no_context, /*values=*/false);
   if (!problem.empty()) return problem;
   if (!nf::is_inexact(expected.dtype)) return oracle::compare(got, expected, oracle::tolerance{});  // exact
-  const double bound = rtol_for(expected.dtype) * std::stod(scale);
+  // An epilogue's product may be less precise than its result (float32 @ float32 + float64 c).
+  const double bound = std::max(rtol_for(expected.dtype), rtol_for(product_dt)) * std::stod(scale);
   const std::size_t n = oracle::element_count(expected);
   std::string out;
   std::size_t bad = 0;
@@ -170,7 +173,10 @@ TEST_CASE("linalg oracle: matrix products against NumPy", "[oracle][linalg]") {
         problem = oracle::expect_throw(oracle::split(expect, ':')[1], [&] { return run_op(op, operands); });
       } else {
         const nf::array got = run_op(op, operands);
-        problem = compare_product(got.to_host(), oracle::read_npy(dir + "/" + expect), row[4]);
+        const nf::dtype product_dt =
+            operands.size() >= 2 ? nf::promote_types(operands[0].dtype(), operands[1].dtype()) : got.dtype();
+        problem = compare_product(got.to_host(), oracle::read_npy(dir + "/" + expect), row[4],
+                                  nf::is_inexact(product_dt) ? product_dt : got.dtype());
         // The operands are unchanged (nothing writes into or donates a buffer a handle still holds).
         for (std::size_t k = 0; k < files.size() && problem.empty(); ++k) {
           problem = oracle::compare(loaded[k].to_host(), oracle::read_npy(dir + "/" + files[k]),
