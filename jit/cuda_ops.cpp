@@ -86,6 +86,8 @@ const char* cuda_type(dtype t) {
       return "nf_complex64";
     case dtype::complex128:
       return "nf_complex128";
+    case dtype::bfloat16:
+      return "nf_bfloat16";
   }
   return "?";
 }

@@ -24,8 +24,8 @@
 namespace oracle {
 
 inline const char* const dtype_names[nf::dtype_count] = {
-    "bool",   "int8",   "int16",   "int32",   "int64",   "uint8",     "uint16",
-    "uint32", "uint64", "float16", "float32", "float64", "complex64", "complex128"};
+    "bool",   "int8",    "int16",   "int32",   "int64",     "uint8",      "uint16",  "uint32",
+    "uint64", "float16", "float32", "float64", "complex64", "complex128", "bfloat16"};
 
 inline std::string name_of(nf::dtype t) {
   return dtype_names[static_cast<int>(t)];

@@ -278,7 +278,8 @@ TEST_CASE("an int32 matmul is a fused kernel, no library call, and wraps as NumP
   CHECK(got == want);
 }
 
-TEST_CASE("scalars and an added matrix around a product fold into GEMM's alpha and beta", "[linalg][fusion]") {
+TEST_CASE("scalars and an added matrix around a product fold into GEMM's alpha and beta",
+          "[linalg][fusion]") {
   const std::int64_t m = 13, k = 21, n = 8;
   const auto ha = dyadic(m * k, 7), hb = dyadic(k * n, 8), hc = dyadic(m * n, 9);
   const nf::array a = evaluated(nf::asarray(ha, {m, k}));

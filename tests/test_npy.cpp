@@ -21,10 +21,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// NumPy's names, in ndfuse's dtype enum order.
+// NumPy's names, in ndfuse's dtype enum order (bfloat16: ml_dtypes' name; NumPy has none).
 constexpr std::array<const char*, nf::dtype_count> numpy_names = {
-    "bool",   "int8",   "int16",   "int32",   "int64",   "uint8",     "uint16",
-    "uint32", "uint64", "float16", "float32", "float64", "complex64", "complex128"};
+    "bool",   "int8",    "int16",   "int32",   "int64",     "uint8",      "uint16",  "uint32",
+    "uint64", "float16", "float32", "float64", "complex64", "complex128", "bfloat16"};
 const char* numpy_name(nf::dtype t) {
   return numpy_names[static_cast<std::size_t>(t)];
 }
@@ -362,6 +362,13 @@ TEST_CASE("nf::save round-trips every dtype and leaves no partial file when it f
     }
     const nf::array a = nf::array::from_host_copy(t, {2, 5, 3}, bytes.data());
     const std::string p = (dir / (std::string(numpy_name(t)) + ".npy")).string();
+    if (t == nf::dtype::bfloat16) {
+      // The .npy format has no bfloat16 (ml_dtypes writes anonymous 'V2' bytes): save refuses it at
+      // the call and writes nothing.
+      CHECK_THROWS_AS(nf::save(p, a), nf::dtype_error);
+      CHECK_FALSE(fs::exists(p));
+      continue;
+    }
     nf::save(p, a);
     const nf::host_array back = nf::load(p).to_host();
     CHECK(back.dtype == t);

@@ -28,6 +28,16 @@ struct uint2 {
 struct alignas(16) uint4 {
   unsigned x, y, z, w;
 };
+inline float __uint_as_float(unsigned u) {
+  float f;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+}
+inline unsigned __float_as_uint(float f) {
+  unsigned u;
+  std::memcpy(&u, &f, sizeof u);
+  return u;
+}
 #include "../jit/prelude/nf_prelude.cuh"
 #undef __device__
 #undef __forceinline__
@@ -91,6 +101,10 @@ struct dev<dtype::uint64> {
 template <>
 struct dev<dtype::float16> {
   using type = nf_float16;
+};
+template <>
+struct dev<dtype::bfloat16> {
+  using type = nf_bfloat16;
 };
 template <>
 struct dev<dtype::float32> {
@@ -208,6 +222,12 @@ std::vector<store_t<D>> values() {
       h.bits = b;
       out.push_back(h);
     }
+  } else if constexpr (D == dtype::bfloat16) {
+    std::vector<std::uint16_t> bits;
+    for (double v : real_values) bits.push_back(ir::double_to_bfloat16(v));
+    for (std::uint16_t b : {0x0001, 0x007f, 0x7f7f, 0x8080, 0x3f81})
+      bits.push_back(b);  // subnormals, extremes
+    for (std::uint16_t b : bits) out.push_back(nf::bfloat16_t::from_bits(b));
   } else if constexpr (std::is_floating_point_v<S>) {
     for (double v : real_values) out.push_back(static_cast<S>(v));
     for (double v : random_magnitudes(40, 3)) out.push_back(static_cast<S>(v));
@@ -249,11 +269,14 @@ std::string compare(const void* host, const void* device, double tol) {
       if (std::isfinite(part)) scale = std::max(scale, std::fabs(part));
     if (same_real(h.real(), d.real(), tol, scale) && same_real(h.imag(), d.imag(), tol, scale)) return "";
     return "host " + show(h.real(), h.imag()) + "device " + show(d.real(), d.imag());
-  } else if constexpr (D == dtype::float16 || std::is_floating_point_v<S>) {
+  } else if constexpr (ir::narrow_float_v<D> || std::is_floating_point_v<S>) {
     double h, d;
     if constexpr (D == dtype::float16) {
       h = ir::half_to_float(from_bytes<std::uint16_t>(host));
       d = ir::half_to_float(from_bytes<std::uint16_t>(device));
+    } else if constexpr (D == dtype::bfloat16) {
+      h = ir::bfloat16_to_float(from_bytes<std::uint16_t>(host));
+      d = ir::bfloat16_to_float(from_bytes<std::uint16_t>(device));
     } else {
       h = from_bytes<S>(host);
       d = from_bytes<S>(device);
@@ -272,6 +295,8 @@ std::string show_input(const store_t<D>& v) {
     return "(" + std::to_string(v.real()) + ", " + std::to_string(v.imag()) + ")";
   else if constexpr (D == dtype::float16)
     return std::to_string(ir::half_to_float(v.bits));
+  else if constexpr (D == dtype::bfloat16)
+    return std::to_string(ir::bfloat16_to_float(v.bits));
   else
     return std::to_string(static_cast<double>(v));
 }

@@ -26,8 +26,12 @@ enum class dtype : std::uint8_t {
   float64,
   complex64,
   complex128,
+  // Last, so the NumPy dtypes keep their indices. Not a NumPy dtype: promotion follows ml_dtypes'
+  // safe casts (bool, int8 and uint8 cast to it; it casts to float32 and wider), so it pairs with
+  // float16 and int16 in float32, as NumPy pairs float16 with int16.
+  bfloat16,
 };
-inline constexpr int dtype_count = 14;
+inline constexpr int dtype_count = 15;
 
 inline constexpr dtype bool_ = dtype::bool_;
 inline constexpr dtype int8 = dtype::int8;
@@ -43,6 +47,7 @@ inline constexpr dtype float32 = dtype::float32;
 inline constexpr dtype float64 = dtype::float64;
 inline constexpr dtype complex64 = dtype::complex64;
 inline constexpr dtype complex128 = dtype::complex128;
+inline constexpr dtype bfloat16 = dtype::bfloat16;
 
 // The kind of a value: NEP 50 orders weak Python-like scalars by kind alone.
 enum class dtype_kind : std::uint8_t {
@@ -91,6 +96,20 @@ struct float16_t {
   explicit operator float() const;
 };
 
+// Host storage of bfloat16: the upper 16 bits of a float32. Arithmetic happens in float32 and rounds
+// once per op (to nearest even), as ml_dtypes, JAX and PyTorch do.
+struct bfloat16_t {
+  std::uint16_t bits = 0;
+  bfloat16_t() = default;
+  explicit bfloat16_t(float f);
+  explicit operator float() const;
+  static bfloat16_t from_bits(std::uint16_t b) {
+    bfloat16_t x;
+    x.bits = b;
+    return x;
+  }
+};
+
 template <class T>
 struct dtype_of_t;
 #define NDFUSE_DTYPE_OF(T, D)         \
@@ -110,6 +129,7 @@ NDFUSE_DTYPE_OF(std::uint32_t, dtype::uint32);
 NDFUSE_DTYPE_OF(unsigned long, dtype::uint64);
 NDFUSE_DTYPE_OF(unsigned long long, dtype::uint64);
 NDFUSE_DTYPE_OF(float16_t, dtype::float16);
+NDFUSE_DTYPE_OF(bfloat16_t, dtype::bfloat16);
 NDFUSE_DTYPE_OF(float, dtype::float32);
 NDFUSE_DTYPE_OF(double, dtype::float64);
 NDFUSE_DTYPE_OF(std::complex<float>, dtype::complex64);

@@ -15,7 +15,7 @@ __device__ __forceinline__ T nf_add(T a, T b) {
   else if constexpr (nf_is_int<T>)
     return (T)((nf_wide<T>)(nf_unsigned<T>)a + (nf_unsigned<T>)b);
   else if constexpr (nf_is_half<T>)
-    return nf_half_from(nf_up(a) + nf_up(b));
+    return nf_down<T>(nf_up(a) + nf_up(b));
   else if constexpr (nf_is_complex<T>)
     return {a.re + b.re, a.im + b.im};
   else
@@ -29,7 +29,7 @@ __device__ __forceinline__ T nf_subtract(T a, T b) {
   else if constexpr (nf_is_int<T>)
     return (T)((nf_wide<T>)(nf_unsigned<T>)a - (nf_unsigned<T>)b);
   else if constexpr (nf_is_half<T>)
-    return nf_half_from(nf_up(a) - nf_up(b));
+    return nf_down<T>(nf_up(a) - nf_up(b));
   else if constexpr (nf_is_complex<T>)
     return {a.re - b.re, a.im - b.im};
   else
@@ -43,7 +43,7 @@ __device__ __forceinline__ T nf_multiply(T a, T b) {
   else if constexpr (nf_is_int<T>)
     return (T)((nf_wide<T>)(nf_unsigned<T>)a * (nf_wide<T>)(nf_unsigned<T>)b);
   else if constexpr (nf_is_half<T>)
-    return nf_half_from(nf_up(a) * nf_up(b));
+    return nf_down<T>(nf_up(a) * nf_up(b));
   else if constexpr (nf_is_complex<T>)
     return nf_cmul_fused(a, b);
   else
@@ -82,7 +82,7 @@ __device__ __forceinline__ T nf_true_divide(T a, T b) {
   if constexpr (nf_is_complex<T>)
     return nf_complex_divide(a, b);
   else if constexpr (nf_is_half<T>)
-    return nf_half_from(nf_up(a) / nf_up(b));
+    return nf_down<T>(nf_up(a) / nf_up(b));
   else if constexpr (nf_is_real<T>)
     return a / b;
   else
@@ -126,7 +126,7 @@ __device__ __forceinline__ T nf_floor_divide(T a, T b) {
       return (T)(a / b);
     }
   } else if constexpr (nf_is_half<T>) {
-    return nf_half_from(nf_floor_divide(nf_up(a), nf_up(b)));
+    return nf_down<T>(nf_floor_divide(nf_up(a), nf_up(b)));
   } else if constexpr (nf_is_real<T>) {
     if (b == 0) return a / b;
     T mod;
@@ -149,7 +149,7 @@ __device__ __forceinline__ T nf_remainder(T a, T b) {
       return (T)(a % b);
     }
   } else if constexpr (nf_is_half<T>) {
-    return nf_half_from(nf_remainder(nf_up(a), nf_up(b)));
+    return nf_down<T>(nf_remainder(nf_up(a), nf_up(b)));
   } else if constexpr (nf_is_real<T>) {
     if (b == 0) return fmod(a, b);
     T mod;
@@ -169,7 +169,7 @@ __device__ __forceinline__ T nf_fmod(T a, T b) {
     }
     return (T)(a % b);  // truncated, sign of the dividend, as C
   } else if constexpr (nf_is_half<T>) {
-    return nf_half_from(fmodf(nf_up(a), nf_up(b)));
+    return nf_down<T>(fmodf(nf_up(a), nf_up(b)));
   } else if constexpr (nf_is_real<T>) {
     return fmod(a, b);
   } else {
@@ -199,7 +199,7 @@ __device__ __forceinline__ T nf_power(T a, T b) {
     }
     return (T)(U)out;
   } else if constexpr (nf_is_half<T>) {
-    return nf_half_from(powf(nf_up(a), nf_up(b)));
+    return nf_down<T>(powf(nf_up(a), nf_up(b)));
   } else if constexpr (nf_is_real<T>) {
     return pow(a, b);
   } else {
@@ -219,7 +219,7 @@ __device__ __forceinline__ T nf_negative(T a) {
   else if constexpr (nf_is_int<T>)
     return (T)((nf_wide<T>)0 - (nf_unsigned<T>)a);
   else if constexpr (nf_is_half<T>)
-    return nf_float16{(unsigned short)(a.bits ^ 0x8000u)};
+    return T{(unsigned short)(a.bits ^ 0x8000u)};
   else if constexpr (nf_is_complex<T>)
     return {-a.re, -a.im};
   else
@@ -248,7 +248,7 @@ __device__ __forceinline__ auto nf_absolute(T a) {
   if constexpr (nf_is_sint<T>)
     return a < 0 ? (T)((nf_wide<T>)0 - (nf_unsigned<T>)a) : a;  // abs(MIN) == MIN
   else if constexpr (nf_is_half<T>)
-    return nf_float16{(unsigned short)(a.bits & 0x7fffu)};
+    return T{(unsigned short)(a.bits & 0x7fffu)};
   else if constexpr (nf_is_real<T>)
     return fabs(a);
   else if constexpr (nf_is_complex<T>)
@@ -265,7 +265,7 @@ __device__ __forceinline__ T nf_sign(T a) {
     return (T)((a > 0) - (a < 0));
   } else if constexpr (nf_is_half<T>) {
     const float f = nf_up(a);
-    return isnan(f) ? a : nf_half_from(nf_sign(f));
+    return isnan(f) ? a : nf_down<T>(nf_sign(f));
   } else if constexpr (nf_is_real<T>) {
     return a > 0 ? T(1) : (a < 0 ? T(-1) : (a == 0 ? T(0) : a));  // sign(-0.0) is +0.0, NaN stays
   } else if constexpr (nf_is_complex<T>) {
@@ -309,7 +309,7 @@ __device__ __forceinline__ T nf_reciprocal(T a) {
     }
     return (T)(T(1) / a);
   } else if constexpr (nf_is_half<T>) {
-    return nf_half_from(1.0f / nf_up(a));
+    return nf_down<T>(1.0f / nf_up(a));
   } else if constexpr (nf_is_real<T>) {
     return T(1) / a;
   } else if constexpr (nf_is_complex<T>) {

@@ -187,7 +187,7 @@ __device__ __forceinline__ T nf_fmin(T a, T b) {
 template <class T>
 __device__ __forceinline__ T nf_floor(T a) {
   if constexpr (nf_is_half<T>)
-    return nf_half_from(floorf(nf_up(a)));
+    return nf_down<T>(floorf(nf_up(a)));
   else if constexpr (nf_is_real<T>)
     return floor(a);
   else
@@ -196,7 +196,7 @@ __device__ __forceinline__ T nf_floor(T a) {
 template <class T>
 __device__ __forceinline__ T nf_ceil(T a) {
   if constexpr (nf_is_half<T>)
-    return nf_half_from(ceilf(nf_up(a)));
+    return nf_down<T>(ceilf(nf_up(a)));
   else if constexpr (nf_is_real<T>)
     return ceil(a);
   else
@@ -205,7 +205,7 @@ __device__ __forceinline__ T nf_ceil(T a) {
 template <class T>
 __device__ __forceinline__ T nf_trunc(T a) {
   if constexpr (nf_is_half<T>)
-    return nf_half_from(truncf(nf_up(a)));
+    return nf_down<T>(truncf(nf_up(a)));
   else if constexpr (nf_is_real<T>)
     return trunc(a);
   else
@@ -214,7 +214,7 @@ __device__ __forceinline__ T nf_trunc(T a) {
 template <class T>
 __device__ __forceinline__ T nf_rint(T a) {
   if constexpr (nf_is_half<T>)
-    return nf_half_from(rintf(nf_up(a)));
+    return nf_down<T>(rintf(nf_up(a)));
   else if constexpr (nf_is_real<T>)
     return rint(a);
   else if constexpr (nf_is_complex<T>)

@@ -5,26 +5,32 @@
 #define NF_MATH_CUH
 #include "nf_types.cuh"
 
-#define NF_REAL_UNARY(name, f32, f64)                        \
-  __device__ __forceinline__ float name(float a) {           \
-    return f32(a);                                           \
-  }                                                          \
-  __device__ __forceinline__ double name(double a) {         \
-    return f64(a);                                           \
-  }                                                          \
-  __device__ __forceinline__ nf_float16 name(nf_float16 a) { \
-    return nf_half_from(f32(nf_half_to_float(a)));           \
+#define NF_REAL_UNARY(name, f32, f64)                          \
+  __device__ __forceinline__ float name(float a) {             \
+    return f32(a);                                             \
+  }                                                            \
+  __device__ __forceinline__ double name(double a) {           \
+    return f64(a);                                             \
+  }                                                            \
+  __device__ __forceinline__ nf_float16 name(nf_float16 a) {   \
+    return nf_half_from(f32(nf_half_to_float(a)));             \
+  }                                                            \
+  __device__ __forceinline__ nf_bfloat16 name(nf_bfloat16 a) { \
+    return nf_bf16_from(f32(nf_bf16_to_float(a)));             \
   }
 
-#define NF_REAL_BINARY(name, f32, f64)                                     \
-  __device__ __forceinline__ float name(float a, float b) {                \
-    return f32(a, b);                                                      \
-  }                                                                        \
-  __device__ __forceinline__ double name(double a, double b) {             \
-    return f64(a, b);                                                      \
-  }                                                                        \
-  __device__ __forceinline__ nf_float16 name(nf_float16 a, nf_float16 b) { \
-    return nf_half_from(f32(nf_half_to_float(a), nf_half_to_float(b)));    \
+#define NF_REAL_BINARY(name, f32, f64)                                        \
+  __device__ __forceinline__ float name(float a, float b) {                   \
+    return f32(a, b);                                                         \
+  }                                                                           \
+  __device__ __forceinline__ double name(double a, double b) {                \
+    return f64(a, b);                                                         \
+  }                                                                           \
+  __device__ __forceinline__ nf_float16 name(nf_float16 a, nf_float16 b) {    \
+    return nf_half_from(f32(nf_half_to_float(a), nf_half_to_float(b)));       \
+  }                                                                           \
+  __device__ __forceinline__ nf_bfloat16 name(nf_bfloat16 a, nf_bfloat16 b) { \
+    return nf_bf16_from(f32(nf_bf16_to_float(a), nf_bf16_to_float(b)));       \
   }
 
 NF_REAL_UNARY(nf_exp, expf, exp)

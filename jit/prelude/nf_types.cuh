@@ -20,6 +20,12 @@ struct nf_float16 {
   unsigned short bits;
 };
 
+// bfloat16: the upper half of a float32's bits. Arithmetic happens in float32 and rounds once per
+// op, as for float16.
+struct nf_bfloat16 {
+  unsigned short bits;
+};
+
 // Complex numbers as NumPy stores them: real part, then imaginary part.
 template <class R>
 struct alignas(2 * sizeof(R)) nf_complex {
@@ -44,10 +50,11 @@ constexpr bool nf_is_uint = nf_is_same<T, nf_uint8> || nf_is_same<T, nf_uint16> 
                             nf_is_same<T, nf_uint64>;
 template <class T>
 constexpr bool nf_is_int = nf_is_sint<T> || nf_is_uint<T>;
+// The 16-bit floats (float16 and bfloat16): stored as bits, computed in float32.
 template <class T>
-constexpr bool nf_is_half = nf_is_same<T, nf_float16>;
+constexpr bool nf_is_half = nf_is_same<T, nf_float16> || nf_is_same<T, nf_bfloat16>;
 template <class T>
-constexpr bool nf_is_real = nf_is_same<T, float> || nf_is_same<T, double>;  // float16 excluded
+constexpr bool nf_is_real = nf_is_same<T, float> || nf_is_same<T, double>;  // 16-bit floats excluded
 template <class T>
 constexpr bool nf_is_complex = false;
 template <class R>
@@ -116,6 +123,30 @@ nf_float16 nf_half_from(float f);
 nf_float16 nf_half_from(double d);
 #endif
 
+// --- bfloat16 conversions (integer arithmetic: no sm_80 instruction needed) -------------------------
+__device__ __forceinline__ float nf_bf16_to_float(nf_bfloat16 b) {
+  return __uint_as_float((unsigned)b.bits << 16);
+}
+__device__ __forceinline__ nf_bfloat16 nf_bf16_from(float f) {
+  const unsigned u = __float_as_uint(f);
+  nf_bfloat16 b;
+  if ((u & 0x7fffffffu) > 0x7f800000u)
+    b.bits = (unsigned short)((u >> 16) | 0x40u);  // a quiet NaN of the same sign
+  else  // just under half a unit plus the kept lowest bit: ties to even, carrying up to infinity
+    b.bits = (unsigned short)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+  return b;
+}
+// Straight from double, rounding once: to 8 significant bits (2^-133 steps below float32's normal
+// range), which is then exact in float32.
+__device__ __forceinline__ nf_bfloat16 nf_bf16_from(double d) {
+  if (d != d || d == 0 || d - d != 0) return nf_bf16_from((float)d);  // NaN, zero, infinity
+  int e;
+  frexp(d, &e);
+  const int unit = e - 8 > -133 ? e - 8 : -133;
+  const double r = ldexp(rint(ldexp(d, -unit)), unit);
+  return nf_bf16_from((float)r);  // exact, or beyond 2^128: infinity
+}
+
 // The type an op computes in (float for float16), and the way back.
 template <class T>
 __device__ __forceinline__ T nf_up(T x) {
@@ -124,10 +155,15 @@ __device__ __forceinline__ T nf_up(T x) {
 __device__ __forceinline__ float nf_up(nf_float16 x) {
   return nf_half_to_float(x);
 }
+__device__ __forceinline__ float nf_up(nf_bfloat16 x) {
+  return nf_bf16_to_float(x);
+}
 template <class T, class C>
 __device__ __forceinline__ T nf_down(C x) {
-  if constexpr (nf_is_half<T>)
+  if constexpr (nf_is_same<T, nf_float16>)
     return nf_half_from(x);
+  else if constexpr (nf_is_same<T, nf_bfloat16>)
+    return nf_bf16_from(x);
   else
     return x;
 }
@@ -171,18 +207,23 @@ __device__ __forceinline__ bool nf_truthy(T a) {
   if constexpr (nf_is_complex<T>)
     return a.re != 0 || a.im != 0;
   else if constexpr (nf_is_half<T>)
-    return nf_half_to_float(a) != 0.0f;
+    return nf_up(a) != 0.0f;
   else
     return a != T(0);
 }
 
 // --- Casts (NumPy's unsafe casting, as the CPU backend's loops_cast.cpp) ---------------------------
 // Float to integer as NumPy behaves on x86-64, where C leaves it undefined: out-of-range and NaN
-// give INT64_MIN, which then wraps to narrower types (PTX's cvt would saturate instead).
+// go through int32 for targets of up to 32 bits (INT32_MIN) and through int64 for the rest (INT64_MIN),
+// then wrap to the target (PTX's cvt would saturate instead); see the CPU backend's loops_cast.cpp.
 template <class To>
 __device__ __forceinline__ To nf_float_to_int(double d) {
   if constexpr (nf_is_same<To, nf_uint64>) {
     if (d >= 0 && d < 18446744073709551616.0) return (nf_uint64)d;
+  }
+  if constexpr (sizeof(To) < 4 || nf_is_same<To, nf_int32>) {  // through int32, as x86-64's cvttsd2si
+    if (!(d > -2147483649.0 && d < 2147483648.0)) return (To)(nf_int32)(-2147483647 - 1);
+    return (To)(nf_int32)d;
   }
   if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
     return (To)(nf_int64)(-9223372036854775807LL - 1);
@@ -197,11 +238,13 @@ __device__ __forceinline__ To nf_cast(From x) {
     return nf_truthy(x);
   } else if constexpr (nf_is_half<To>) {
     if constexpr (nf_is_complex<From>)
-      return nf_half_from((double)x.re);
+      return nf_down<To>((double)x.re);
     else if constexpr (nf_is_same<From, float>)
-      return nf_half_from(x);
+      return nf_down<To>(x);
+    else if constexpr (nf_is_half<From>)
+      return nf_down<To>(nf_up(x));  // float16 <-> bfloat16: exact in float32, rounded once
     else
-      return nf_half_from((double)x);  // integers go through double, as on the host
+      return nf_down<To>((double)x);  // integers go through double, as on the host
   } else if constexpr (nf_is_complex<To>) {
     typedef decltype(To{}.re) R;
     if constexpr (nf_is_complex<From>)

@@ -132,6 +132,9 @@ ir::scalar_bits scalar_to_bits(const scalar& s, dtype t, const char* op) {
     case dtype::float16:
       put(b, ir::double_to_half(re));
       break;
+    case dtype::bfloat16:
+      put(b, ir::double_to_bfloat16(re));
+      break;
     case dtype::float32:
       put(b, static_cast<float>(re));
       break;

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "frontend/build.hpp"
+#include "ir/host_types.hpp"
 #include "ndfuse/math.hpp"
 
 namespace ndfuse {
@@ -46,11 +47,11 @@ double as_double(const scalar& v) {
 // A double rounded to the precision of float dtype t (NumPy fills arange in the target dtype).
 double round_to(dtype t, double x) {
   if (t == dtype::float32 || t == dtype::complex64) return static_cast<float>(x);
-  if (t == dtype::float16) {
+  if (t == dtype::float16 || t == dtype::bfloat16) {
     auto bits = frontend::scalar_to_bits(scalar(x), t, "arange");
-    float16_t h;
-    std::memcpy(&h.bits, bits.bytes, 2);
-    return static_cast<float>(h);
+    std::uint16_t h = 0;
+    std::memcpy(&h, bits.bytes, 2);
+    return t == dtype::float16 ? ir::half_to_float(h) : ir::bfloat16_to_float(h);
   }
   return x;
 }

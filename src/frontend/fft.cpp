@@ -55,8 +55,9 @@ using ir::fft_kind;
 // The complex dtype NumPy's pocketfft loops run in: single precision for float16, float32 and
 // complex64 inputs, double for everything else (float64, complex128, integers, bool).
 dtype complex_for(dtype t) {
-  return t == dtype::float16 || t == dtype::float32 || t == dtype::complex64 ? dtype::complex64
-                                                                             : dtype::complex128;
+  return t == dtype::float16 || t == dtype::bfloat16 || t == dtype::float32 || t == dtype::complex64
+             ? dtype::complex64
+             : dtype::complex128;
 }
 dtype real_part_of(dtype complex) {
   return complex == dtype::complex64 ? dtype::float32 : dtype::float64;
@@ -64,7 +65,7 @@ dtype real_part_of(dtype complex) {
 
 // NumPy's result_type(a.real.dtype, 1.0): the dtype the norm factor is computed in.
 dtype factor_dtype(dtype t) {
-  if (t == dtype::float16) return dtype::float16;
+  if (t == dtype::float16 || t == dtype::bfloat16) return t;
   if (t == dtype::float32 || t == dtype::complex64) return dtype::float32;
   return dtype::float64;
 }
@@ -200,8 +201,8 @@ array run_steps(const array& a, const std::vector<step>& steps, norm_mode norm, 
   }
   // irfft's output dtype is NumPy's result_type(input.real.dtype, 1.0): float16 stays float16 when
   // the complex-to-real step reads the float16 input itself.
-  const bool half_out =
-      a.dtype() == dtype::float16 && steps.size() == 1 && steps[0].kind == fft_kind::fft_kind_c2r;
+  const bool half_out = (a.dtype() == dtype::float16 || a.dtype() == dtype::bfloat16) && steps.size() == 1 &&
+                        steps[0].kind == fft_kind::fft_kind_c2r;
   p.x = a.astype(steps.front().kind == fft_kind::fft_kind_r2c ? real_part_of(complex_dt) : complex_dt);
 
   std::vector<step> group;
@@ -229,7 +230,7 @@ array run_steps(const array& a, const std::vector<step>& steps, norm_mode norm, 
   flush();
   array out = p.x;
   if (p.scale != 1.0) out = multiply(out, p.scale);
-  return half_out ? out.astype(dtype::float16) : out;
+  return half_out ? out.astype(a.dtype()) : out;
 }
 
 void reject_complex(const array& a, const char* op) {

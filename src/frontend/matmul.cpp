@@ -24,8 +24,8 @@ namespace frontend {
 namespace {
 
 bool gemm_dtype(dtype t) {
-  return t == dtype::float16 || t == dtype::float32 || t == dtype::float64 || t == dtype::complex64 ||
-         t == dtype::complex128;
+  return t == dtype::float16 || t == dtype::bfloat16 || t == dtype::float32 || t == dtype::float64 ||
+         t == dtype::complex64 || t == dtype::complex128;
 }
 
 // The (one) element stride that walks the batch axes of `shape` (all but the last two) in C order
@@ -93,7 +93,7 @@ std::optional<double> power_of_two(const ir::node& s) {
       break;
     }
     default:
-      return std::nullopt;  // float16: products round to half precision, a scale could overflow
+      return std::nullopt;  // float16, bfloat16: products round to 16 bits, a scale could overflow
   }
   int e = 0;
   if (!std::isfinite(v) || v == 0 || std::abs(std::frexp(v, &e)) != 0.5) return std::nullopt;

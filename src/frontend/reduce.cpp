@@ -95,6 +95,9 @@ ir::scalar_bits extreme_bits(dtype t, bool high, bool nan) {
     case dtype::float16:
       put<std::uint16_t>(b, ir::double_to_half(v));
       break;
+    case dtype::bfloat16:
+      put<std::uint16_t>(b, ir::double_to_bfloat16(v));
+      break;
     case dtype::float32:
       put<float>(b, static_cast<float>(v));
       break;

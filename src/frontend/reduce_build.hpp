@@ -30,10 +30,10 @@ array reduce_arg(const array& x, ir::reduce_kind kind, std::uint64_t mask, bool 
 // NumPy's accumulator dtype for sum/prod/cumsum: small ints widen to int64 / uint64, bool to int64.
 dtype sum_dtype(dtype t);
 
-// The dtype a fold of `result` accumulates in: float16 sums in float32 and rounds once at the end,
-// as NumPy's half loops do; every other dtype accumulates in itself.
+// The dtype a fold of `result` accumulates in: float16 and bfloat16 sum in float32 and round once
+// at the end, as NumPy's half loops do; every other dtype accumulates in itself.
 inline dtype accumulator_for(dtype result) {
-  return result == dtype::float16 ? dtype::float32 : result;
+  return result == dtype::float16 || result == dtype::bfloat16 ? dtype::float32 : result;
 }
 
 // x as an inexact dtype, as numpy.linalg and mean see it: ints and bool become float64.

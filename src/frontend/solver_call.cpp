@@ -16,6 +16,7 @@ dtype solver_dtype(dtype t, const char* op) {
     case dtype::complex128:
       return t;
     case dtype::float16:
+    case dtype::bfloat16:
       throw dtype_error(std::string(op) + ": array type " + std::string(dtype_name(t)) +
                         " is unsupported in linalg");
     default:

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "io/float_format.hpp"
+#include "ir/host_types.hpp"
 
 namespace ndfuse::io {
 
@@ -58,7 +59,7 @@ class integer_format final : public element_formatter {
   std::size_t width_ = 0;
 };
 
-enum class float_kind { float_kind_half, float_kind_single, float_kind_double };
+enum class float_kind { float_kind_half, float_kind_bfloat16, float_kind_single, float_kind_double };
 
 struct float_value {
   float_bits bits;
@@ -67,6 +68,9 @@ struct float_value {
 
 float_value make_value(std::uint16_t half_bits) {
   return {decompose_half(half_bits), half_bits_to_float(half_bits)};
+}
+float_value make_value(bfloat16_t b) {
+  return {decompose_bfloat16(b.bits), ir::bfloat16_to_float(b.bits)};
 }
 float_value make_value(float f) {
   return {decompose(f), f};
@@ -81,6 +85,8 @@ double in_kind(double v, float_kind kind) {
   switch (kind) {
     case float_kind::float_kind_half:
       return round_to_half(v);
+    case float_kind::float_kind_bfloat16:
+      return ir::bfloat16_to_float(ir::double_to_bfloat16(v));
     case float_kind::float_kind_single:
       return static_cast<float>(v);
     case float_kind::float_kind_double:
@@ -156,11 +162,12 @@ class floating_format {
     }
     if (!any_nonzero) return;
     // 10**min(8, finfo(dtype).precision)
-    const double cutoff = kind == float_kind::float_kind_half     ? 1e3
+    const double cutoff = kind == float_kind::float_kind_bfloat16 ? 1e2
+                          : kind == float_kind::float_kind_half   ? 1e3
                           : kind == float_kind::float_kind_single ? 1e6
                                                                   : 1e8;
     double ratio = max_val / min_val;
-    if (kind == float_kind::float_kind_single || kind == float_kind::float_kind_half) {
+    if (kind != float_kind::float_kind_double) {
       ratio = static_cast<float>(max_val) / static_cast<float>(min_val);
     }
     ratio = in_kind(ratio, kind);
@@ -225,6 +232,8 @@ template <class T>
 float_value value_at(const host_array& h, std::size_t i) {
   if constexpr (std::is_same_v<T, float16_t>) {
     return make_value(load_element<std::uint16_t>(h, i));
+  } else if constexpr (std::is_same_v<T, bfloat16_t>) {
+    return make_value(bfloat16_t::from_bits(load_element<std::uint16_t>(h, i)));
   } else {
     return make_value(load_element<T>(h, i));
   }
@@ -234,6 +243,8 @@ float_kind kind_of_element(dtype t) {
   switch (t) {
     case dtype::float16:
       return float_kind::float_kind_half;
+    case dtype::bfloat16:
+      return float_kind::float_kind_bfloat16;
     case dtype::float32:
     case dtype::complex64:
       return float_kind::float_kind_single;
@@ -317,6 +328,8 @@ std::unique_ptr<element_formatter> make_element_formatter(const host_array& h,
       return std::make_unique<integer_format<std::uint64_t>>(h, shown);
     case dtype::float16:
       return std::make_unique<real_format<float16_t>>(h, shown);
+    case dtype::bfloat16:
+      return std::make_unique<real_format<bfloat16_t>>(h, shown);
     case dtype::float32:
       return std::make_unique<real_format<float>>(h, shown);
     case dtype::float64:

@@ -269,6 +269,10 @@ float_bits decompose_half(std::uint16_t bits) {
   return decompose_ieee(bits, 10, 5);
 }
 
+float_bits decompose_bfloat16(std::uint16_t bits) {
+  return decompose_ieee(bits, 7, 8);
+}
+
 float half_bits_to_float(std::uint16_t bits) {
   const float_bits b = decompose_half(bits);
   float mag;

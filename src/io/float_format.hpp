@@ -22,6 +22,7 @@ struct float_bits {
 float_bits decompose(double v);
 float_bits decompose(float v);
 float_bits decompose_half(std::uint16_t bits);
+float_bits decompose_bfloat16(std::uint16_t bits);
 
 float half_bits_to_float(std::uint16_t bits);
 // Rounds to the nearest float16 value (ties to even), returned widened to double.

@@ -306,6 +306,11 @@ std::string npy_descr(dtype t) {
     case dtype::complex128:
       code = "c16";
       break;
+    case dtype::bfloat16:
+      // ml_dtypes writes raw 'V2' bytes, which no reader can tell from any other 2-byte record.
+      throw dtype_error(
+          "save: the .npy format has no bfloat16; save x.astype(nf::float32), which holds every bfloat16 "
+          "value exactly");
   }
   return std::string(1, order) + code;
 }

@@ -158,6 +158,8 @@ const char* numpy_dtype_name(dtype t) {
       return "complex64";
     case dtype::complex128:
       return "complex128";
+    case dtype::bfloat16:
+      return "bfloat16";
   }
   return "unknown";
 }

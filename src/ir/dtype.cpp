@@ -12,9 +12,9 @@ namespace ndfuse {
 namespace {
 
 constexpr std::array<std::string_view, dtype_count> dtype_names = {
-    "bool",   "int8",   "int16",   "int32",   "int64",   "uint8",     "uint16",
-    "uint32", "uint64", "float16", "float32", "float64", "complex64", "complex128"};
-constexpr std::array<std::size_t, dtype_count> dtype_sizes = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 8, 16};
+    "bool",   "int8",    "int16",   "int32",   "int64",     "uint8",      "uint16",  "uint32",
+    "uint64", "float16", "float32", "float64", "complex64", "complex128", "bfloat16"};
+constexpr std::array<std::size_t, dtype_count> dtype_sizes = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 8, 16, 2};
 
 int index(dtype t) {
   return static_cast<int>(t);
@@ -45,6 +45,10 @@ dtype float_for_int(dtype t) {
 bool safe_cast(dtype from, dtype to) {
   if (from == to || from == dtype::bool_) return true;
   if (to == dtype::bool_) return false;
+  // bfloat16 (8 significant bits, float32's exponent) holds int8 and uint8 exactly, and float32
+  // holds it; float16 and bfloat16 each have values the other lacks.
+  if (to == dtype::bfloat16) return from == dtype::int8 || from == dtype::uint8;
+  if (from == dtype::bfloat16) return is_complex(to) || (is_floating(to) && itemsize(to) >= 4);
   if (is_signed_integer(from)) {
     if (is_signed_integer(to)) return int_bits(to) >= int_bits(from);
     if (is_unsigned_integer(to)) return false;
@@ -68,9 +72,9 @@ bool safe_cast(dtype from, dtype to) {
 
 // NumPy's order of candidate results for promote_types.
 constexpr std::array<dtype, dtype_count> promotion_order = {
-    dtype::bool_,   dtype::int8,    dtype::uint8,     dtype::int16,     dtype::uint16,
-    dtype::int32,   dtype::uint32,  dtype::int64,     dtype::uint64,    dtype::float16,
-    dtype::float32, dtype::float64, dtype::complex64, dtype::complex128};
+    dtype::bool_,    dtype::int8,    dtype::uint8,   dtype::int16,     dtype::uint16,
+    dtype::int32,    dtype::uint32,  dtype::int64,   dtype::uint64,    dtype::float16,
+    dtype::bfloat16, dtype::float32, dtype::float64, dtype::complex64, dtype::complex128};
 
 }  // namespace
 
@@ -88,6 +92,7 @@ dtype dtype_from_name(std::string_view name) {
   if (name == "float" || name == "double" || name == "f8") return dtype::float64;
   if (name == "f4") return dtype::float32;
   if (name == "f2" || name == "half") return dtype::float16;
+  if (name == "bf16") return dtype::bfloat16;
   if (name == "complex" || name == "c16") return dtype::complex128;
   if (name == "c8") return dtype::complex64;
   if (name == "int" || name == "i8") return dtype::int64;
@@ -121,7 +126,7 @@ bool is_integer(dtype t) {
   return is_signed_integer(t) || is_unsigned_integer(t);
 }
 bool is_floating(dtype t) {
-  return t >= dtype::float16 && t <= dtype::float64;
+  return (t >= dtype::float16 && t <= dtype::float64) || t == dtype::bfloat16;
 }
 bool is_complex(dtype t) {
   return t == dtype::complex64 || t == dtype::complex128;
@@ -171,7 +176,7 @@ dtype weak_promote(dtype t, dtype_kind kind) {
     case dtype_kind::dtype_kind_float:
       return dtype::float64;
     case dtype_kind::dtype_kind_complex:
-      if (t == dtype::float16 || t == dtype::float32) return dtype::complex64;
+      if (t == dtype::float16 || t == dtype::bfloat16 || t == dtype::float32) return dtype::complex64;
       return dtype::complex128;
   }
   return t;

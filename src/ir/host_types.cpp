@@ -1,7 +1,9 @@
 // IEEE binary16 conversions. Narrowing rounds to nearest, ties to even, straight from the source
 // precision (a double is not first rounded to float, which could round twice); NaN keeps the top of
 // its payload and its sign, as NumPy's npy_half conversions do.
+#include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 
 #include "ir/host_types.hpp"
@@ -11,6 +13,10 @@ namespace ndfuse {
 float16_t::float16_t(float f) : bits(ir::float_to_half(f)) {}
 float16_t::operator float() const {
   return ir::half_to_float(bits);
+}
+bfloat16_t::bfloat16_t(float f) : bits(ir::float_to_bfloat16(f)) {}
+bfloat16_t::operator float() const {
+  return ir::bfloat16_to_float(bits);
 }
 
 }  // namespace ndfuse
@@ -81,6 +87,34 @@ std::uint16_t float_to_half(float f) {
 
 std::uint16_t double_to_half(double d) {
   return narrow_to_half<std::uint64_t, 52, 1023>(std::bit_cast<std::uint64_t>(d));
+}
+
+float bfloat16_to_float(std::uint16_t b) {
+  return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16);
+}
+
+std::uint16_t float_to_bfloat16(float f) {
+  const auto u = std::bit_cast<std::uint32_t>(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<std::uint16_t>((u >> 16) | 0x40u);  // quiet NaN
+  // Adding just under half a unit of the kept bits (plus the kept lowest bit) rounds to nearest even,
+  // and carries into the exponent, up to infinity, exactly where rounding should.
+  return static_cast<std::uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+std::uint16_t double_to_bfloat16(double d) {
+  const std::uint16_t sign = std::signbit(d) ? 0x8000u : 0u;
+  if (std::isnan(d)) return sign | 0x7fc0u;
+  const double a = std::fabs(d);
+  if (a == 0) return sign;
+  if (std::isinf(a)) return sign | 0x7f80u;
+  // Round to 8 significant bits (subnormals: to multiples of 2^-133) with nearbyint, which rounds to
+  // nearest even; the result is exact in float32, whose upper half it then is.
+  int e = 0;
+  std::frexp(a, &e);
+  const int unit = std::max(e - 8, -133);
+  const double r = std::ldexp(std::nearbyint(std::ldexp(a, -unit)), unit);
+  if (r >= 0x1p128) return sign | 0x7f80u;
+  return sign | static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(static_cast<float>(r)) >> 16);
 }
 
 }  // namespace ndfuse::ir

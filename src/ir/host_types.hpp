@@ -67,11 +67,19 @@ template <>
 struct storage_of<dtype::complex128> {
   using type = std::complex<double>;
 };
+template <>
+struct storage_of<dtype::bfloat16> {
+  using type = bfloat16_t;
+};
 template <dtype D>
 using storage_t = typename storage_of<D>::type;
 
+// The 16-bit floats, stored as bits and computed in float32.
 template <dtype D>
-using compute_t = std::conditional_t<D == dtype::float16, float, storage_t<D>>;
+inline constexpr bool narrow_float_v = D == dtype::float16 || D == dtype::bfloat16;
+
+template <dtype D>
+using compute_t = std::conditional_t<narrow_float_v<D>, float, storage_t<D>>;
 
 template <class T>
 struct is_complex_t : std::false_type {};
@@ -84,11 +92,17 @@ inline constexpr bool is_complex_v = is_complex_t<T>::value;
 float half_to_float(std::uint16_t h);
 std::uint16_t float_to_half(float f);
 std::uint16_t double_to_half(double d);  // rounds once, directly from double, as NumPy's casts do
+// bfloat16: the upper half of a float32's bits, rounded to nearest even (NaN stays NaN).
+float bfloat16_to_float(std::uint16_t b);
+std::uint16_t float_to_bfloat16(float f);
+std::uint16_t double_to_bfloat16(double d);  // rounds once, directly from double
 
 template <dtype D>
 inline compute_t<D> to_compute(storage_t<D> v) {
   if constexpr (D == dtype::float16)
     return half_to_float(v.bits);
+  else if constexpr (D == dtype::bfloat16)
+    return bfloat16_to_float(v.bits);
   else
     return v;
 }
@@ -98,6 +112,10 @@ inline storage_t<D> to_storage(compute_t<D> v) {
     float16_t h;
     h.bits = float_to_half(v);
     return h;
+  } else if constexpr (D == dtype::bfloat16) {
+    bfloat16_t b;
+    b.bits = float_to_bfloat16(v);
+    return b;
   } else {
     return v;
   }

@@ -26,7 +26,12 @@ std::vector<op_loop> parse_loops(std::string_view types) {
     if (!uniform) continue;
     bool seen = false;
     for (const auto& l : loops) seen = seen || l.in == *in;
-    if (!seen) loops.push_back({*in, *out});
+    if (seen) continue;
+    loops.push_back({*in, *out});
+    // bfloat16's loop follows float16's (see loop_output): a bfloat16 operand, which does not cast
+    // to float16 safely, takes it before float32's.
+    if (*in == dtype::float16)
+      loops.push_back({dtype::bfloat16, *out == dtype::float16 ? dtype::bfloat16 : *out});
   }
   return loops;
 }

@@ -53,8 +53,14 @@ constexpr std::optional<dtype> dtype_from_typechar(char c) {
 }
 
 // In an op's `types` (NumPy's ufunc.types, space separated, e.g. "??->? bb->b ff->f"), the output
-// dtype of the loop whose inputs are all `in`, or nullopt when there is none.
+// dtype of the loop whose inputs are all `in`, or nullopt when there is none. NumPy has no
+// bfloat16: it has a loop wherever float16 has one ('e'), computing in float32 the same way, with a
+// bfloat16 result where float16's is float16 (ml_dtypes registers its ufunc loops alike).
 constexpr std::optional<dtype> loop_output(std::string_view types, dtype in) {
+  if (in == dtype::bfloat16) {
+    auto out = loop_output(types, dtype::float16);
+    return out == dtype::float16 ? std::optional<dtype>(dtype::bfloat16) : out;
+  }
   std::size_t pos = 0;
   while (pos < types.size()) {
     std::size_t end = types.find(' ', pos);
@@ -92,7 +98,7 @@ inline constexpr auto all_dtypes = hana::make_tuple(
     dtype_c<dtype::bool_>{}, dtype_c<dtype::int8>{}, dtype_c<dtype::int16>{}, dtype_c<dtype::int32>{},
     dtype_c<dtype::int64>{}, dtype_c<dtype::uint8>{}, dtype_c<dtype::uint16>{}, dtype_c<dtype::uint32>{},
     dtype_c<dtype::uint64>{}, dtype_c<dtype::float16>{}, dtype_c<dtype::float32>{}, dtype_c<dtype::float64>{},
-    dtype_c<dtype::complex64>{}, dtype_c<dtype::complex128>{});
+    dtype_c<dtype::complex64>{}, dtype_c<dtype::complex128>{}, dtype_c<dtype::bfloat16>{});
 static_assert(decltype(hana::length(all_dtypes))::value == dtype_count);
 
 #define NDFUSE_OP_TYPE(name, arity) ops::name,

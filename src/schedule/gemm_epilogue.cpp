@@ -50,7 +50,8 @@ std::optional<cplx> scalar_value(const ir::node& s) {
 
 bool power_of_two(cplx v) {
   int e = 0;
-  return v.imag() == 0 && std::isfinite(v.real()) && v.real() != 0 && std::abs(std::frexp(v.real(), &e)) == 0.5;
+  return v.imag() == 0 && std::isfinite(v.real()) && v.real() != 0 &&
+         std::abs(std::frexp(v.real(), &e)) == 0.5;
 }
 
 // The gemm call `in` computes, when `n` may absorb it: pending, read by `n` alone, same dtype and

@@ -1,7 +1,7 @@
 // Matrix products on the CPU backend: OpenBLAS's cblas_?gemm, one call per batch element, in
 // row-major terms (ir/library.hpp's gemm_operand maps onto CblasNoTrans / CblasTrans /
-// CblasConjTrans directly). float16 has no BLAS routine: its matrices are widened to float32, and
-// the float32 products rounded once, which is what NumPy's float16 matmul computes.
+// CblasConjTrans directly). float16 and bfloat16 have no BLAS routine: their matrices are widened to
+// float32, and the float32 products rounded once, which is what NumPy's float16 matmul computes.
 #include "backend/cpu/blas.hpp"
 
 #include <cblas.h>
@@ -31,15 +31,17 @@ void batched(const ir::gemm_params& p, const void* a, const void* b, void* out, 
          alpha);
 }
 
-// The float16 operand's matrix i widened to a C-order float32 rows x cols matrix.
-std::vector<float> widened(const ir::gemm_operand& g, const void* data, std::int64_t i, std::int64_t rows,
-                           std::int64_t cols) {
+// The 16-bit float operand's matrix i widened to a C-order float32 rows x cols matrix.
+float widen(dtype t, std::uint16_t bits) {
+  return t == dtype::float16 ? ir::half_to_float(bits) : ir::bfloat16_to_float(bits);
+}
+std::vector<float> widened(dtype t, const ir::gemm_operand& g, const void* data, std::int64_t i,
+                           std::int64_t rows, std::int64_t cols) {
   const auto* h = static_cast<const std::uint16_t*>(data) + i * g.batch_stride;
   std::vector<float> out(static_cast<std::size_t>(rows * cols));
   for (std::int64_t r = 0; r < rows; ++r)
     for (std::int64_t c = 0; c < cols; ++c)
-      out[static_cast<std::size_t>(r * cols + c)] =
-          ir::half_to_float(h[g.transposed ? r + c * g.ld : r * g.ld + c]);
+      out[static_cast<std::size_t>(r * cols + c)] = widen(t, h[g.transposed ? r + c * g.ld : r * g.ld + c]);
   return out;
 }
 
@@ -58,7 +60,8 @@ void gemm(const ir::library_call& c, const std::vector<const void*>& in, void* o
       batched<float>(
           p, in[0], in[1], out,
           [&](auto ta, auto tb, const float* A, const float* B, float* C, float al) {
-            cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, al, A, lda, B, ldb, static_cast<float>(p.beta_re), C, n);
+            cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, al, A, lda, B, ldb, static_cast<float>(p.beta_re), C,
+                        n);
           },
           static_cast<float>(p.alpha_re));
       return;
@@ -92,17 +95,20 @@ void gemm(const ir::library_call& c, const std::vector<const void*>& in, void* o
           T(p.alpha_re, p.alpha_im));
       return;
     }
-    case dtype::float16: {
+    case dtype::float16:
+    case dtype::bfloat16: {
+      const dtype t = c.dt;
       std::vector<float> product(static_cast<std::size_t>(p.m * p.n));
       auto* C = static_cast<std::uint16_t*>(out);
       for (std::int64_t i = 0; i < p.batch; ++i) {
-        const auto A = widened(p.a, in[0], i, p.m, p.k), B = widened(p.b, in[1], i, p.k, p.n);
+        const auto A = widened(t, p.a, in[0], i, p.m, p.k), B = widened(t, p.b, in[1], i, p.k, p.n);
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, static_cast<float>(p.alpha_re),
                     A.data(), k, B.data(), n, 0.0f, product.data(), n);
         for (std::size_t e = 0; e < product.size(); ++e) {
           auto& o = C[i * p.m * p.n + std::int64_t(e)];
-          const float with_c = p.has_c() ? product[e] + static_cast<float>(p.beta_re) * ir::half_to_float(o) : product[e];
-          o = ir::float_to_half(with_c);
+          const float with_c =
+              p.has_c() ? product[e] + static_cast<float>(p.beta_re) * widen(t, o) : product[e];
+          o = t == dtype::float16 ? ir::float_to_half(with_c) : ir::float_to_bfloat16(with_c);
         }
       }
       return;

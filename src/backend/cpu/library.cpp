@@ -41,6 +41,7 @@ void with_dtype(dtype t, F&& f) {
     NDFUSE_CASE(float64)
     NDFUSE_CASE(complex64)
     NDFUSE_CASE(complex128)
+    NDFUSE_CASE(bfloat16)
 #undef NDFUSE_CASE
   }
 }

@@ -11,13 +11,19 @@ namespace {
 template <class T>
 constexpr bool is_cplx = ir::is_complex_v<T>;
 
-// Float to integer as NumPy's C casts behave on x86-64 (where the C standard says undefined):
-// out-of-range and NaN give INT64_MIN, which then wraps to narrower types.
+// Float to integer as NumPy's C casts behave on x86-64 (where the C standard says undefined): types
+// of up to 16 bits and int32 convert through int32 (cvttsd2si, 32-bit: out-of-range and NaN give
+// INT32_MIN) and wrap; int64 and uint32 through int64 (INT64_MIN), uint64 directly where it fits.
 template <class To, class F>
 To float_to_int(F v) {
   double d = static_cast<double>(v);
   if constexpr (std::is_same_v<To, std::uint64_t>) {
     if (d >= 0 && d < 18446744073709551616.0) return static_cast<std::uint64_t>(d);
+  }
+  if constexpr (sizeof(To) < 4 || std::is_same_v<To, std::int32_t>) {
+    if (!(d > -2147483649.0 && d < 2147483648.0))
+      return static_cast<To>(std::numeric_limits<std::int32_t>::min());
+    return static_cast<To>(static_cast<std::int32_t>(d));
   }
   if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
     return static_cast<To>(std::numeric_limits<std::int64_t>::min());
@@ -41,6 +47,15 @@ ir::storage_t<To> convert(ir::storage_t<From> x) {
     else
       h.bits = ir::double_to_half(static_cast<double>(v));
     return h;
+  } else if constexpr (To == dtype::bfloat16) {
+    bfloat16_t b;
+    if constexpr (is_cplx<F>)
+      b.bits = ir::double_to_bfloat16(static_cast<double>(v.real()));
+    else if constexpr (std::is_same_v<F, float>)
+      b.bits = ir::float_to_bfloat16(v);
+    else
+      b.bits = ir::double_to_bfloat16(static_cast<double>(v));
+    return b;
   } else if constexpr (is_cplx<T>) {
     using R = typename T::value_type;
     if constexpr (is_cplx<F>)

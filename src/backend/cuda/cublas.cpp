@@ -2,7 +2,7 @@
 // computed as its transpose, C^T = op(B)^T op(A)^T, which reads each C-order operand as the
 // column-major transpose it already is. A row-major operand is then CUBLAS_OP_N, a transposed one
 // CUBLAS_OP_T (CUBLAS_OP_C when conjugated), with the same leading dimension: no copies.
-// float16 runs on tensor cores with float32 accumulation (cublasGemmStridedBatchedEx); float32
+// float16 and bfloat16 run on tensor cores with float32 accumulation (cublasGemmStridedBatchedEx); float32
 // stays IEEE unless TF32 is allowed (nf::config::allow_tf32, NDFUSE_ALLOW_TF32).
 #include "backend/cuda/cublas.hpp"
 
@@ -109,11 +109,13 @@ void gemm(const ir::library_call& c, const std::vector<const void*>& in, void* o
                  "cublasZgemmStridedBatched");
       return;
     }
-    case dtype::float16: {
+    case dtype::float16:
+    case dtype::bfloat16: {
+      // Tensor cores, float32 accumulation, one rounding to 16 bits.
+      const cudaDataType t = c.dt == dtype::float16 ? CUDA_R_16F : CUDA_R_16BF;
       const float alpha = static_cast<float>(p.alpha_re), beta = static_cast<float>(p.beta_re);
-      check_blas(cublasGemmStridedBatchedEx(h, ta, tb, m, n, k, &alpha, A, CUDA_R_16F, lda, sa, B, CUDA_R_16F,
-                                            ldb, sb, &beta, out, CUDA_R_16F, ldc, sc, batch,
-                                            CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+      check_blas(cublasGemmStridedBatchedEx(h, ta, tb, m, n, k, &alpha, A, t, lda, sa, B, t, ldb, sb, &beta,
+                                            out, t, ldc, sc, batch, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                  "cublasGemmStridedBatchedEx");
       return;
     }

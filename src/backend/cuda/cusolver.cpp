@@ -172,15 +172,18 @@ void potrf_batched(dtype dt, int n, void** ptrs, int* info, int count) {
   by_dtype(dt, [&](auto, auto e) {
     using E = decltype(e);
     if constexpr (std::is_same_v<E, float>)
-      check_solver(cusolverDnSpotrfBatched(h, up, n, reinterpret_cast<float**>(ptrs), n, info, count), "Spotrf");
+      check_solver(cusolverDnSpotrfBatched(h, up, n, reinterpret_cast<float**>(ptrs), n, info, count),
+                   "Spotrf");
     else if constexpr (std::is_same_v<E, double>)
-      check_solver(cusolverDnDpotrfBatched(h, up, n, reinterpret_cast<double**>(ptrs), n, info, count), "Dpotrf");
+      check_solver(cusolverDnDpotrfBatched(h, up, n, reinterpret_cast<double**>(ptrs), n, info, count),
+                   "Dpotrf");
     else if constexpr (std::is_same_v<E, cuComplex>)
       check_solver(cusolverDnCpotrfBatched(h, up, n, reinterpret_cast<cuComplex**>(ptrs), n, info, count),
                    "Cpotrf");
     else
-      check_solver(cusolverDnZpotrfBatched(h, up, n, reinterpret_cast<cuDoubleComplex**>(ptrs), n, info, count),
-                   "Zpotrf");
+      check_solver(
+          cusolverDnZpotrfBatched(h, up, n, reinterpret_cast<cuDoubleComplex**>(ptrs), n, info, count),
+          "Zpotrf");
   });
 }
 
@@ -207,13 +210,17 @@ void syevj_batched(dtype dt, cusolverEigMode_t job, cublasFillMode_t fill, int n
     R* W = static_cast<R*>(w);
     int lwork = 0;
     if constexpr (std::is_same_v<E, float>)
-      check_solver(cusolverDnSsyevjBatched_bufferSize(h, job, fill, n, A, n, W, &lwork, raw, count), "Ssyevj size");
+      check_solver(cusolverDnSsyevjBatched_bufferSize(h, job, fill, n, A, n, W, &lwork, raw, count),
+                   "Ssyevj size");
     else if constexpr (std::is_same_v<E, double>)
-      check_solver(cusolverDnDsyevjBatched_bufferSize(h, job, fill, n, A, n, W, &lwork, raw, count), "Dsyevj size");
+      check_solver(cusolverDnDsyevjBatched_bufferSize(h, job, fill, n, A, n, W, &lwork, raw, count),
+                   "Dsyevj size");
     else if constexpr (std::is_same_v<E, cuComplex>)
-      check_solver(cusolverDnCheevjBatched_bufferSize(h, job, fill, n, A, n, W, &lwork, raw, count), "Cheevj size");
+      check_solver(cusolverDnCheevjBatched_bufferSize(h, job, fill, n, A, n, W, &lwork, raw, count),
+                   "Cheevj size");
     else
-      check_solver(cusolverDnZheevjBatched_bufferSize(h, job, fill, n, A, n, W, &lwork, raw, count), "Zheevj size");
+      check_solver(cusolverDnZheevjBatched_bufferSize(h, job, fill, n, A, n, W, &lwork, raw, count),
+                   "Zheevj size");
     scratch work(sizeof(E) * std::max(lwork, 1));
     E* wk = work.get<E>();
     if constexpr (std::is_same_v<E, float>)
@@ -230,8 +237,8 @@ void syevj_batched(dtype dt, cusolverEigMode_t job, cublasFillMode_t fill, int n
 // Jacobi SVD of `count` contiguous m x n column-major matrices at `a` (overwritten): singular values
 // descending into s (min(m, n) per matrix); with vectors, the full U (m x m) and V (n x n, not V^H),
 // column-major, contiguous per matrix. info > 0: no convergence.
-void gesvdj_batched(dtype dt, cusolverEigMode_t job, int m, int n, void* a, void* s, void* u, void* v, int* info,
-                    int count) {
+void gesvdj_batched(dtype dt, cusolverEigMode_t job, int m, int n, void* a, void* s, void* u, void* v,
+                    int* info, int count) {
   cusolverDnHandle_t h = handle_here().handle;
   gesvdjInfo_t raw = nullptr;
   check_solver(cusolverDnCreateGesvdjInfo(&raw), "CreateGesvdjInfo");
@@ -555,7 +562,8 @@ void eig(const ir::library_call& c, const std::vector<const void*>& in, const st
 
 // A stack of small matrices: one gesvdjBatched call on X (as in svd below: A^T when A is wide or
 // square, conj(A) transposed in when tall), which gives the full U_X and V_X (not V^H).
-void svd_batched(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+void svd_batched(const ir::library_call& c, const std::vector<const void*>& in,
+                 const std::vector<void*>& out) {
   const auto& p = c.linalg;
   const std::int64_t m = p.m, n = p.n, k = std::min(m, n), count = c.rows;
   const std::int64_t u_cols = p.full_matrices ? m : k, v_rows = p.full_matrices ? n : k;
@@ -575,8 +583,8 @@ void svd_batched(const ir::library_call& c, const std::vector<const void*>& in, 
   if (wide) {
     // A = conj(V_X) S U_X^T. V^H: the first v_rows columns of U_X as they lie (each column one row);
     // U (m x m): conj(V_X) in C order, V_X conjugate-transposed.
-    check_cuda(cudaMemcpy2DAsync(out[2], sz * v_rows * n, left.get(), sz * rows * rows, sz * v_rows * n, count,
-                                 cudaMemcpyDeviceToDevice, current_stream()),
+    check_cuda(cudaMemcpy2DAsync(out[2], sz * v_rows * n, left.get(), sz * rows * rows, sz * v_rows * n,
+                                 count, cudaMemcpyDeviceToDevice, current_stream()),
                "cudaMemcpy2DAsync");
     transpose_stack(c.dt, count, m, m, right.get(), out[1], true);
   } else {

@@ -60,20 +60,22 @@ void sort_pairs(cub::DoubleBuffer<U>& keys, cub::DoubleBuffer<int64_t>& values, 
 
 // ---- NumPy's order as unsigned integer keys ----------------------------------------------------
 
-enum class bits_kind { bits_kind_unsigned, bits_kind_signed, bits_kind_float };
+// bfloat16: a float with float32's exponent, so another infinity than float16's.
+enum class bits_kind { bits_kind_unsigned, bits_kind_signed, bits_kind_float, bits_kind_bfloat16 };
 
 // A real dtype's order, its elements read as the unsigned integer U of the same width (bool as
-// uint8, float16 as its uint16 bits).
+// uint8, float16 and bfloat16 as their uint16 bits).
 template <class U, bits_kind K>
 struct real_order {
   using value = U;
   static constexpr bool is_complex = false;
+  static constexpr bool floating = K == bits_kind::bits_kind_float || K == bits_kind::bits_kind_bfloat16;
 
   // The key in NumPy's order with equal values equal: -0.0 maps to 0.0's key and every NaN to the
   // largest key. A stable sort by it keeps equal values in input order (argsort), and comparing
   // keys compares values (searchsorted).
   __device__ static U order_key(U v) {
-    if constexpr (K == bits_kind::bits_kind_float) {
+    if constexpr (floating) {
       if (is_nan(v)) return U(~U(0));
       return flip((v & U(~sign())) == 0 ? U(0) : v);
     } else {
@@ -85,7 +87,7 @@ struct real_order {
   // themselves: -0.0 keeps its own key, just below 0.0's (a valid order, as they are equal), and a
   // NaN keeps its payload with the sign cleared, which puts it above +inf and is still a NaN.
   __device__ static U value_key(U v) {
-    if constexpr (K == bits_kind::bits_kind_float) {
+    if constexpr (floating) {
       const U magnitude = v & U(~sign());
       return flip(magnitude > infinity() ? magnitude : v);
     } else if constexpr (K == bits_kind::bits_kind_signed) {
@@ -96,7 +98,7 @@ struct real_order {
   }
 
   __device__ static U value_of(U key) {
-    if constexpr (K == bits_kind::bits_kind_float) {
+    if constexpr (floating) {
       return (key & sign()) ? U(key ^ sign()) : U(~key);
     } else {
       return value_key(key);  // flipping the sign bit is its own inverse
@@ -112,7 +114,9 @@ struct real_order {
 
   // Positive infinity's bits: a magnitude above it is a NaN.
   __device__ static constexpr U infinity() {
-    if constexpr (sizeof(U) == 2)
+    if constexpr (K == bits_kind::bits_kind_bfloat16)
+      return U(0x7F80);
+    else if constexpr (sizeof(U) == 2)
       return U(0x7C00);
     else if constexpr (sizeof(U) == 4)
       return U(0x7F800000u);
@@ -217,6 +221,8 @@ void with_order(dtype t, F&& f) {
       return f(signed_order<std::uint64_t>{});
     case dtype::float16:
       return f(float_order<std::uint16_t>{});
+    case dtype::bfloat16:
+      return f(real_order<std::uint16_t, bits_kind::bits_kind_bfloat16>{});
     case dtype::float32:
       return f(float_order<std::uint32_t>{});
     case dtype::float64:
