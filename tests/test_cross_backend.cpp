@@ -52,6 +52,14 @@ nf::array inputs_for(nf::dtype t, bool second) {
 }
 
 // The child: computes everything on its backend and saves each result as dir/<name>.npy.
+// The .npy format has no bfloat16: a bfloat16 result is saved as float32 (exact), under a name ending
+// in "_bf16.npy" so the comparison applies bfloat16's tolerance.
+void save_result(const fs::path& dir, std::string name, const nf::array& r) {
+  if (r.dtype() == nf::bfloat16)
+    return nf::save((dir / (name + "_bf16.npy")).string(), r.astype(nf::float32));
+  nf::save((dir / (name + ".npy")).string(), r);
+}
+
 void write_results(const fs::path& dir) {
   fs::create_directories(dir);
   using ndfuse::ir::op_code;
@@ -67,8 +75,7 @@ void write_results(const fs::path& dir) {
       } catch (const nf::error&) {
         continue;  // resolution refuses this loop from the public side (e.g. bool subtract)
       }
-      nf::save(
-          (dir / (std::string(info.name) + "_" + std::string(nf::dtype_name(loop.in)) + ".npy")).string(), r);
+      save_result(dir, std::string(info.name) + "_" + std::string(nf::dtype_name(loop.in)), r);
     }
   }
   for (int from = 0; from < nf::dtype_count; ++from)
@@ -77,18 +84,16 @@ void write_results(const fs::path& dir) {
       nf::array a = inputs_for(f, false);
       if (nf::is_inexact(f) && nf::is_integer(t))
         a = nf::where(nf::isfinite(a), a, 0) * 1;  // NaN -> int is undefined
-      nf::save(
-          (dir / ("cast_" + std::string(nf::dtype_name(f)) + "_" + std::string(nf::dtype_name(t)) + ".npy"))
-              .string(),
-          a.astype(t));
+      save_result(dir, "cast_" + std::string(nf::dtype_name(f)) + "_" + std::string(nf::dtype_name(t)),
+                  a.astype(t));
     }
   for (int c = 0; c < fuzz_cases; ++c) {
     auto out = ndfuse_test::run_program(fuzz_seed + c, false, /*exact_ops_only=*/true);
     for (std::size_t r = 0; r < out.results.size(); ++r)
-      nf::save((dir / ((ndfuse_test::uses_reduction(out.log) ? "fuzzfold_" : "fuzz_") + std::to_string(c) +
-                       "_" + std::to_string(r) + ".npy"))
-                   .string(),
-               nf::asarray(out.results[r]));
+      save_result(dir,
+                  (ndfuse_test::uses_reduction(out.log) ? "fuzzfold_" : "fuzz_") + std::to_string(c) + "_" +
+                      std::to_string(r),
+                  nf::asarray(out.results[r]));
   }
 }
 
@@ -96,6 +101,8 @@ double tolerance_for(nf::dtype t) {
   switch (t) {
     case nf::float16:
       return 2e-3;  // two half ulps: results round once from float32
+    case nf::bfloat16:
+      return 1.6e-2;  // two bfloat16 ulps
     case nf::float32:
     case nf::complex64:
       return 2e-5;
@@ -110,6 +117,7 @@ double tolerance_for(nf::dtype t) {
 double fold_floor(nf::dtype t) {
   switch (t) {
     case nf::float16:
+    case nf::bfloat16:
       return 0.1;
     case nf::float32:
     case nf::complex64:
@@ -165,7 +173,7 @@ std::string compare(const nf::host_array& cpu, const nf::host_array& gpu, bool f
     case nf::float16: {
       nf::host_array a = nf::asarray(cpu).astype(nf::float32).to_host(),
                      b = nf::asarray(gpu).astype(nf::float32).to_host();
-      return compare(a, b, folded, nf::float16);
+      return compare(a, b, folded, tolerance_dtype.value_or(nf::float16));
     }
     default:
       return "integer or bool values differ";
@@ -191,8 +199,10 @@ TEST_CASE("cpu and cuda agree on every op x dtype, every cast and 500 random pro
     INFO(entry.path().filename().string());
     REQUIRE(fs::exists(other));
     const bool folded = entry.path().filename().string().rfind("fuzzfold_", 0) == 0;
-    std::string diff =
-        compare(nf::load(entry.path().string()).to_host(), nf::load(other.string()).to_host(), folded);
+    const std::string name = entry.path().filename().string();
+    const bool bf16 = name.size() > 9 && name.compare(name.size() - 9, 9, "_bf16.npy") == 0;
+    std::string diff = compare(nf::load(entry.path().string()).to_host(), nf::load(other.string()).to_host(),
+                               folded, bf16 ? std::optional<nf::dtype>(nf::bfloat16) : std::nullopt);
     if (!diff.empty()) {
       ++differing;
       FAIL_CHECK(entry.path().filename().string() << ": " << diff);
