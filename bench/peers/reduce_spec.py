@@ -1,0 +1,95 @@
+"""The reductions of bench/bench_cuda_reduce.cpp (and cupy_reduce.py), for the PyTorch and JAX peers:
+sizes, workload names, inputs and their closed-form sums (plain Python, never the library measured).
+
+  norm/float64_2GB, sum/float64_2GB          a[i] = (i % 1000) / 1000 + 1, 2.5e8 float64
+  sum_a_times_b/float64_2x2GB                sum(a * b), b[i] = 2 - (i % 1000) / 1000
+  sum_axis{1,0}/float32_<rows>x<cols>        x[i, j] = row(j) + col(i), 1 GiB float32 in three shapes
+  mean_axis1_lazy/float32_16384x16384        mean(x * 2 + 1, axis=1)
+bytes = inputs read + result written; x_read_limit = time over the time to move those bytes at the
+bandwidth of a device-to-device copy of the input bytes measured in the same process."""
+
+import math
+
+FULL_ELEMENTS = 250_000_000  # 2 GB of float64
+SQUARE = 16384  # 16384 x 16384 float32: 1 GiB
+LONG = 1 << 26  # 2^26 x 4 float32: 1 GiB
+SHORT = 4
+FULL_RUNS = 20
+MATRIX_RUNS = 30
+
+
+def shapes():
+    """The three 1 GiB float32 shapes: square, inner extent 4, outer extent 4."""
+    return ((SQUARE, SQUARE), (LONG, SHORT), (SHORT, LONG))
+
+
+def shape_name(rows, cols):
+    return f"float32_{rows}x{cols}"
+
+
+def periodic_sum(n, period, term):
+    """sum over k < n of term(k % period)."""
+    full = partial = 0.0
+    for k in range(period):
+        t = term(k)
+        full += t
+        if k < n % period:
+            partial += t
+    return (n // period) * full + partial
+
+
+def a_value(k):
+    return k / 1000.0 + 1.0
+
+
+def b_value(k):
+    return 2.0 - k / 1000.0
+
+
+def full_expected():
+    """Closed forms of norm(a), sum(a) and sum(a * b) over FULL_ELEMENTS."""
+    n = FULL_ELEMENTS
+    return dict(norm=math.sqrt(periodic_sum(n, 1000, lambda k: a_value(k) * a_value(k))),
+                sum=periodic_sum(n, 1000, a_value), dot=periodic_sum(n, 1000, lambda k: a_value(k) * b_value(k)))
+
+
+def copy_rows():
+    """(label, bytes) of the copies the limits come from, as the C++ benchmark names them."""
+    return (("2GB", FULL_ELEMENTS * 8), ("4GB", 2 * FULL_ELEMENTS * 8), ("1GiB", SQUARE * SQUARE * 4))
+
+
+class Matrix:
+    """x[i, j] = row(j) + col(i) in float32, row(j) = float32((j % 1000) / 1000 + 1), col(i) = (i % 7) / 8,
+    and the expected entries of its sums (float32 values, summed in float64)."""
+
+    def __init__(self, np, rows, cols):
+        self.np, self.rows, self.cols = np, rows, cols
+
+    def value(self, i, j):
+        np = self.np
+        return np.float32(j % 1000 / 1000.0 + 1.0) + np.float32(i % 7) * np.float32(0.125)
+
+    def row_sum(self, i):
+        return periodic_sum(self.cols, 1000, lambda k: float(self.value(i, k)))
+
+    def col_sum(self, j):
+        return periodic_sum(self.rows, 7, lambda k: float(self.value(k, j)))
+
+    def lazy_mean(self, i):
+        two, one = self.np.float32(2), self.np.float32(1)
+        return periodic_sum(self.cols, 1000, lambda k: float(self.value(i, k) * two + one)) / self.cols
+
+
+def check_scalar(got, expected, tolerance=1e-8):
+    return None if abs(got - expected) <= tolerance * abs(expected) else f"got {got!r}, expected {expected!r}"
+
+
+def check_vector(host, n, expected):
+    """Entries 0, n/2, n-1 of a float32 result (a host array) against expected(index), loosely."""
+    if host.shape != (n,):
+        return f"shape {host.shape}, expected ({n},)"
+    for i in (0, n // 2, n - 1):
+        want = expected(i)
+        if abs(float(host[i]) - want) > 1e-3 * abs(want):
+            return f"entry {i}: got {float(host[i])!r}, expected {want!r}"
+    return None

@@ -1,0 +1,30 @@
+"""The dense solvers of bench/bench_cuda_solvers.cpp (and cupy_solvers.py), for the PyTorch and JAX
+peers: workload names in the C++ order, sizes and the calls. Inputs (made by each peer with its
+library): a = ((i * 7919 + 13) % 10007) / 10007 - 0.5 over the flat index, plus 4 on the diagonal
+(n = 1000); spd = a a^T + n I; stack = 10000 8 x 8 matrices made the same way; spd_stack = s s^T + 8 I;
+b1 = ones(n), bn = ones((n, n))."""
+
+N = 1000
+STACK = 10000
+SIDE = 8
+ERROR_BOUND = 1e-8  # a sanity bound on relative residuals (the C++ benchmark holds its own to 1e-10)
+
+
+def calls(la, svdvals):
+    """Workload name -> f(inputs) for the library's linalg module `la`; `inputs` is a dict with a, spd,
+    b1, bn, stack and spd_stack, `svdvals(a)` the library's singular values alone."""
+    return {
+        "svd/float64_1000": lambda m: la.svd(m["a"]),
+        "svdvals/float64_1000": lambda m: svdvals(m["a"]),
+        "inv/float64_1000": lambda m: la.inv(m["a"]),
+        "solve/float64_1000": lambda m: la.solve(m["a"], m["b1"]),
+        "solve/float64_1000x1000": lambda m: la.solve(m["a"], m["bn"]),
+        "inv/float64_10000x8x8": lambda m: la.inv(m["stack"]),
+        "eigh/float64_10000x8x8": lambda m: la.eigh(m["spd_stack"]),
+        "cholesky/float64_10000x8x8": lambda m: la.cholesky(m["spd_stack"]),
+        "svd/float64_10000x8x8": lambda m: la.svd(m["stack"]),
+        "eigh/float64_1000": lambda m: la.eigh(m["spd"]),
+        "cholesky/float64_1000": lambda m: la.cholesky(m["spd"]),
+        "qr/float64_1000": lambda m: la.qr(m["a"]),
+        "det/float64_1000": lambda m: la.det(m["a"]),
+    }
