@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 #include <optional>
 
 #include "frontend/build.hpp"
@@ -73,31 +72,13 @@ struct gemm_source {
 // The value of a real scalar node of a gemm dtype, when it is a power of two (then scaling an
 // operand by it and scaling the product are the same, bit for bit: no rounding either way).
 std::optional<double> power_of_two(const ir::node& s) {
-  if (s.op != ir::op_code::op_code_scalar) return std::nullopt;
-  double v = 0;
-  switch (s.dt) {
-    case dtype::float32:
-    case dtype::complex64: {
-      float f[2];
-      std::memcpy(f, s.value.bytes, sizeof f);
-      if (s.dt == dtype::complex64 && f[1] != 0) return std::nullopt;
-      v = f[0];
-      break;
-    }
-    case dtype::float64:
-    case dtype::complex128: {
-      double d[2];
-      std::memcpy(d, s.value.bytes, sizeof d);
-      if (s.dt == dtype::complex128 && d[1] != 0) return std::nullopt;
-      v = d[0];
-      break;
-    }
-    default:
-      return std::nullopt;  // float16, bfloat16: products round to 16 bits, a scale could overflow
-  }
+  // float16 is not read: products round to half precision, where a scale could overflow
+  const auto v = ir::float_scalar_value(s);
   int e = 0;
-  if (!std::isfinite(v) || v == 0 || std::abs(std::frexp(v, &e)) != 0.5) return std::nullopt;
-  return v;
+  if (!v || v->imag() != 0 || !std::isfinite(v->real()) || v->real() == 0 ||
+      std::abs(std::frexp(v->real(), &e)) != 0.5)
+    return std::nullopt;
+  return v->real();
 }
 
 // The strides `x` will be read with: its own when evaluated, C order when the plan writes it first.

@@ -1,5 +1,7 @@
 #include "ir/node.hpp"
 
+#include <cstring>
+
 #include "backend/backend.hpp"
 #include "runtime/stats.hpp"
 
@@ -106,6 +108,26 @@ const char* library_op_name(library_op op) {
       return "fft";
   }
   return "?";
+}
+
+std::optional<std::complex<double>> float_scalar_value(const node& n) {
+  if (n.op != op_code::op_code_scalar) return std::nullopt;
+  switch (n.dt) {
+    case dtype::float32:
+    case dtype::complex64: {
+      float f[2];
+      std::memcpy(f, n.value.bytes, sizeof f);
+      return std::complex<double>(f[0], n.dt == dtype::complex64 ? f[1] : 0.0f);
+    }
+    case dtype::float64:
+    case dtype::complex128: {
+      double d[2];
+      std::memcpy(d, n.value.bytes, sizeof d);
+      return std::complex<double>(d[0], n.dt == dtype::complex128 ? d[1] : 0.0);
+    }
+    default:
+      return std::nullopt;
+  }
 }
 
 }  // namespace ndfuse::ir

@@ -5,6 +5,7 @@
 #include <complex>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "ir/library.hpp"
@@ -77,6 +78,9 @@ struct node {
 };
 
 std::int64_t shape_size(const shape_t& s);
+// The value of a scalar node of dtype float32, float64, complex64 or complex128; nothing for any other
+// node or dtype (what folding a scale into a library call's alpha reads).
+std::optional<std::complex<double>> float_scalar_value(const node& n);
 std::vector<std::int64_t> contiguous_strides(const shape_t& s);
 
 }  // namespace ndfuse::ir

@@ -26,7 +26,10 @@ std::string describe(const plan& p) {
         auto op = [](const ir::gemm_operand& o) { return !o.transposed ? "N" : o.conjugated ? "C" : "T"; };
         auto num = [](double re, double im) {
           std::ostringstream v;
-          if (im == 0) v << re; else v << std::complex<double>(re, im);
+          if (im == 0)
+            v << re;
+          else
+            v << std::complex<double>(re, im);
           return v.str();
         };
         os << "    batch " << g.batch << " of (" << g.m << " x " << g.k << ") @ (" << g.k << " x " << g.n

@@ -14,7 +14,6 @@
 // After beta is set, only power-of-two scales fold (they commute with rounding exactly).
 #include <cmath>
 #include <complex>
-#include <cstring>
 
 #include "schedule/passes.hpp"
 
@@ -26,26 +25,6 @@ using cplx = std::complex<double>;
 
 bool foldable_dtype(dtype t) {
   return t == dtype::float32 || t == dtype::float64 || t == dtype::complex64 || t == dtype::complex128;
-}
-
-std::optional<cplx> scalar_value(const ir::node& s) {
-  if (s.op != ir::op_code::op_code_scalar) return std::nullopt;
-  switch (s.dt) {
-    case dtype::float32:
-    case dtype::complex64: {
-      float f[2];
-      std::memcpy(f, s.value.bytes, sizeof f);
-      return cplx(f[0], s.dt == dtype::complex64 ? f[1] : 0.0f);
-    }
-    case dtype::float64:
-    case dtype::complex128: {
-      double d[2];
-      std::memcpy(d, s.value.bytes, sizeof d);
-      return cplx(d[0], s.dt == dtype::complex128 ? d[1] : 0.0);
-    }
-    default:
-      return std::nullopt;
-  }
 }
 
 bool power_of_two(cplx v) {
@@ -97,7 +76,7 @@ std::optional<ir::library_call> fold(const node_ptr& n, fuse_state& s, node_ptr&
     if (!g) continue;
     const node_ptr& other = ins[1 - side];
     if (n->op == op_code::op_code_multiply || (n->op == op_code::op_code_true_divide && side == 0)) {
-      auto k = other->dt == n->dt ? scalar_value(*other) : std::nullopt;
+      auto k = other->dt == n->dt ? ir::float_scalar_value(*other) : std::nullopt;
       if (!k) continue;
       if (n->op == op_code::op_code_true_divide) {
         if (!power_of_two(*k)) continue;

@@ -38,13 +38,12 @@
 
 #include "backend/cuda/cublas.hpp"
 #include "backend/cuda/cuda_api.hpp"
+#include "backend/cuda/cusolver_batched.hpp"
 #include "backend/cuda/memory.hpp"
 #include "backend/lru_cache.hpp"
 #include "ndfuse/error.hpp"
 
 namespace ndfuse::backend::cuda {
-
-namespace {
 
 void check_solver(cusolverStatus_t s, const char* call) {
   if (s == CUSOLVER_STATUS_SUCCESS) return;
@@ -54,10 +53,7 @@ void check_solver(cusolverStatus_t s, const char* call) {
                      std::to_string(static_cast<int>(s)));
 }
 
-void check_cuda(cudaError_t e, const char* call) {
-  if (e != cudaSuccess)
-    throw device_error(std::string("cuSOLVER: ") + call + " failed: " + cudaGetErrorString(e));
-}
+namespace {
 
 // A cuSOLVER handle and its params object, per thread and device (handles are not to be shared
 // between host threads).
@@ -124,8 +120,7 @@ cudaDataType complex_type_of(dtype t) {
 
 void copy(void* dst, const void* src, std::size_t nbytes) {
   if (nbytes)
-    check_cuda(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToDevice, current_stream()),
-               "cudaMemcpyAsync");
+    check(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToDevice, current_stream()), "cudaMemcpyAsync");
 }
 
 template <class P>
@@ -144,138 +139,6 @@ constexpr std::int64_t batched_max_n = 32;
 
 bool batched(const ir::library_call& c) {
   return c.rows > 1 && std::max(c.linalg.m, c.linalg.n) <= batched_max_n;
-}
-
-// Picks the routine of dtype dt among the four typed ones and casts the typeless pointers to its
-// element types: R the real type, E the element type (R, or cuComplex / cuDoubleComplex).
-template <class F>
-void by_dtype(dtype dt, F&& f) {
-  switch (dt) {
-    case dtype::float32:
-      return f(float{}, float{});
-    case dtype::float64:
-      return f(double{}, double{});
-    case dtype::complex64:
-      return f(float{}, cuComplex{});
-    case dtype::complex128:
-      return f(double{}, cuDoubleComplex{});
-    default:
-      throw error(std::string("cuda backend: no cuSOLVER type for ") + std::string(dtype_name(dt)));
-  }
-}
-
-// The column-major upper Cholesky factor of each n x n matrix of `ptrs` (an array of `count` device
-// addresses), in place.
-void potrf_batched(dtype dt, int n, void** ptrs, int* info, int count) {
-  cusolverDnHandle_t h = handle_here().handle;
-  const auto up = CUBLAS_FILL_MODE_UPPER;
-  by_dtype(dt, [&](auto, auto e) {
-    using E = decltype(e);
-    if constexpr (std::is_same_v<E, float>)
-      check_solver(cusolverDnSpotrfBatched(h, up, n, reinterpret_cast<float**>(ptrs), n, info, count),
-                   "Spotrf");
-    else if constexpr (std::is_same_v<E, double>)
-      check_solver(cusolverDnDpotrfBatched(h, up, n, reinterpret_cast<double**>(ptrs), n, info, count),
-                   "Dpotrf");
-    else if constexpr (std::is_same_v<E, cuComplex>)
-      check_solver(cusolverDnCpotrfBatched(h, up, n, reinterpret_cast<cuComplex**>(ptrs), n, info, count),
-                   "Cpotrf");
-    else
-      check_solver(
-          cusolverDnZpotrfBatched(h, up, n, reinterpret_cast<cuDoubleComplex**>(ptrs), n, info, count),
-          "Zpotrf");
-  });
-}
-
-struct syevj_deleter {
-  void operator()(syevjInfo* p) const { cusolverDnDestroySyevjInfo(p); }
-};
-struct gesvdj_deleter {
-  void operator()(gesvdjInfo* p) const { cusolverDnDestroyGesvdjInfo(p); }
-};
-
-// Jacobi eigendecomposition of `count` contiguous n x n column-major Hermitian matrices at `a` (the
-// `fill` triangle read): eigenvalues ascending into w (n per matrix); with vectors, a overwritten
-// by them. Default tolerance (machine precision) and sweep limit; info > 0: no convergence.
-void syevj_batched(dtype dt, cusolverEigMode_t job, cublasFillMode_t fill, int n, void* a, void* w, int* info,
-                   int count) {
-  cusolverDnHandle_t h = handle_here().handle;
-  syevjInfo_t raw = nullptr;
-  check_solver(cusolverDnCreateSyevjInfo(&raw), "CreateSyevjInfo");
-  std::unique_ptr<syevjInfo, syevj_deleter> params(raw);
-  by_dtype(dt, [&](auto r, auto e) {
-    using R = decltype(r);
-    using E = decltype(e);
-    E* A = static_cast<E*>(a);
-    R* W = static_cast<R*>(w);
-    int lwork = 0;
-    if constexpr (std::is_same_v<E, float>)
-      check_solver(cusolverDnSsyevjBatched_bufferSize(h, job, fill, n, A, n, W, &lwork, raw, count),
-                   "Ssyevj size");
-    else if constexpr (std::is_same_v<E, double>)
-      check_solver(cusolverDnDsyevjBatched_bufferSize(h, job, fill, n, A, n, W, &lwork, raw, count),
-                   "Dsyevj size");
-    else if constexpr (std::is_same_v<E, cuComplex>)
-      check_solver(cusolverDnCheevjBatched_bufferSize(h, job, fill, n, A, n, W, &lwork, raw, count),
-                   "Cheevj size");
-    else
-      check_solver(cusolverDnZheevjBatched_bufferSize(h, job, fill, n, A, n, W, &lwork, raw, count),
-                   "Zheevj size");
-    scratch work(sizeof(E) * std::max(lwork, 1));
-    E* wk = work.get<E>();
-    if constexpr (std::is_same_v<E, float>)
-      check_solver(cusolverDnSsyevjBatched(h, job, fill, n, A, n, W, wk, lwork, info, raw, count), "Ssyevj");
-    else if constexpr (std::is_same_v<E, double>)
-      check_solver(cusolverDnDsyevjBatched(h, job, fill, n, A, n, W, wk, lwork, info, raw, count), "Dsyevj");
-    else if constexpr (std::is_same_v<E, cuComplex>)
-      check_solver(cusolverDnCheevjBatched(h, job, fill, n, A, n, W, wk, lwork, info, raw, count), "Cheevj");
-    else
-      check_solver(cusolverDnZheevjBatched(h, job, fill, n, A, n, W, wk, lwork, info, raw, count), "Zheevj");
-  });
-}
-
-// Jacobi SVD of `count` contiguous m x n column-major matrices at `a` (overwritten): singular values
-// descending into s (min(m, n) per matrix); with vectors, the full U (m x m) and V (n x n, not V^H),
-// column-major, contiguous per matrix. info > 0: no convergence.
-void gesvdj_batched(dtype dt, cusolverEigMode_t job, int m, int n, void* a, void* s, void* u, void* v,
-                    int* info, int count) {
-  cusolverDnHandle_t h = handle_here().handle;
-  gesvdjInfo_t raw = nullptr;
-  check_solver(cusolverDnCreateGesvdjInfo(&raw), "CreateGesvdjInfo");
-  std::unique_ptr<gesvdjInfo, gesvdj_deleter> params(raw);
-  by_dtype(dt, [&](auto r, auto e) {
-    using R = decltype(r);
-    using E = decltype(e);
-    E *A = static_cast<E*>(a), *U = static_cast<E*>(u), *V = static_cast<E*>(v);
-    R* S = static_cast<R*>(s);
-    int lwork = 0;
-    if constexpr (std::is_same_v<E, float>)
-      check_solver(cusolverDnSgesvdjBatched_bufferSize(h, job, m, n, A, m, S, U, m, V, n, &lwork, raw, count),
-                   "Sgesvdj size");
-    else if constexpr (std::is_same_v<E, double>)
-      check_solver(cusolverDnDgesvdjBatched_bufferSize(h, job, m, n, A, m, S, U, m, V, n, &lwork, raw, count),
-                   "Dgesvdj size");
-    else if constexpr (std::is_same_v<E, cuComplex>)
-      check_solver(cusolverDnCgesvdjBatched_bufferSize(h, job, m, n, A, m, S, U, m, V, n, &lwork, raw, count),
-                   "Cgesvdj size");
-    else
-      check_solver(cusolverDnZgesvdjBatched_bufferSize(h, job, m, n, A, m, S, U, m, V, n, &lwork, raw, count),
-                   "Zgesvdj size");
-    scratch work(sizeof(E) * std::max(lwork, 1));
-    E* wk = work.get<E>();
-    if constexpr (std::is_same_v<E, float>)
-      check_solver(cusolverDnSgesvdjBatched(h, job, m, n, A, m, S, U, m, V, n, wk, lwork, info, raw, count),
-                   "Sgesvdj");
-    else if constexpr (std::is_same_v<E, double>)
-      check_solver(cusolverDnDgesvdjBatched(h, job, m, n, A, m, S, U, m, V, n, wk, lwork, info, raw, count),
-                   "Dgesvdj");
-    else if constexpr (std::is_same_v<E, cuComplex>)
-      check_solver(cusolverDnCgesvdjBatched(h, job, m, n, A, m, S, U, m, V, n, wk, lwork, info, raw, count),
-                   "Cgesvdj");
-    else
-      check_solver(cusolverDnZgesvdjBatched(h, job, m, n, A, m, S, U, m, V, n, wk, lwork, info, raw, count),
-                   "Zgesvdj");
-  });
 }
 
 // --- solve, inv, lu -----------------------------------------------------------------------------
@@ -386,8 +249,8 @@ void cholesky(const ir::library_call& c, const std::vector<const void*>& in, con
   if (batched(c)) {
     scratch ptrs(sizeof(void*) * c.rows);
     matrix_pointers(ptrs.get<void*>(), out[0], static_cast<std::int64_t>(sz) * n * n, c.rows);
-    potrf_batched(c.dt, static_cast<int>(n), ptrs.get<void*>(), static_cast<int*>(out[1]),
-                  static_cast<int>(c.rows));
+    potrf_batched(handle_here().handle, c.dt, static_cast<int>(n), ptrs.get<void*>(),
+                  static_cast<int*>(out[1]), static_cast<int>(c.rows));
     return;
   }
   workspace w;
@@ -486,7 +349,7 @@ void qr(const ir::library_call& c, const std::vector<const void*>& in, const std
     transpose(c.dt, n, r_rows, x.get(), m, at<void>(r_out, b * r_rows * n, sz), false);
     if (p.r_only) continue;
     // Q: the reflectors (the first min(n, q_cols) columns) expanded by orgqr, back to C order.
-    check_cuda(cudaMemsetAsync(q.get(), 0, sz * m * q_cols, current_stream()), "cudaMemsetAsync");
+    check(cudaMemsetAsync(q.get(), 0, sz * m * q_cols, current_stream()), "cudaMemsetAsync");
     copy(q.get(), x.get(), sz * m * std::min(n, q_cols));
     orgqr(h.handle, c.dt, static_cast<int>(m), static_cast<int>(q_cols), static_cast<int>(k), q.get(),
           tau.get(), w.device->get(), lw, dummy.get<int>());
@@ -510,7 +373,8 @@ void eigh(const ir::library_call& c, const std::vector<const void*>& in, const s
   if (batched(c)) {
     scratch vs(sz * n * n * c.rows);
     copy(vs.get(), in[0], sz * n * n * c.rows);
-    syevj_batched(c.dt, job, fill, static_cast<int>(n), vs.get(), out[0], info, static_cast<int>(c.rows));
+    syevj_batched(handle_here().handle, c.dt, job, fill, static_cast<int>(n), vs.get(), out[0], info,
+                  static_cast<int>(c.rows));
     if (p.compute_uv) transpose_stack(c.dt, c.rows, n, n, vs.get(), out[1], true);
     return;
   }
@@ -577,15 +441,15 @@ void svd_batched(const ir::library_call& c, const std::vector<const void*>& in,
     copy(x.get(), in[0], sz * m * n * count);
   else
     transpose_stack(c.dt, count, m, n, in[0], x.get(), true);
-  gesvdj_batched(c.dt, job, static_cast<int>(rows), static_cast<int>(cols), x.get(), out[0], left.get(),
-                 right.get(), info, static_cast<int>(count));
+  gesvdj_batched(handle_here().handle, c.dt, job, static_cast<int>(rows), static_cast<int>(cols), x.get(),
+                 out[0], left.get(), right.get(), info, static_cast<int>(count));
   if (!p.compute_uv) return;
   if (wide) {
     // A = conj(V_X) S U_X^T. V^H: the first v_rows columns of U_X as they lie (each column one row);
     // U (m x m): conj(V_X) in C order, V_X conjugate-transposed.
-    check_cuda(cudaMemcpy2DAsync(out[2], sz * v_rows * n, left.get(), sz * rows * rows, sz * v_rows * n,
-                                 count, cudaMemcpyDeviceToDevice, current_stream()),
-               "cudaMemcpy2DAsync");
+    check(cudaMemcpy2DAsync(out[2], sz * v_rows * n, left.get(), sz * rows * rows, sz * v_rows * n, count,
+                            cudaMemcpyDeviceToDevice, current_stream()),
+          "cudaMemcpy2DAsync");
     transpose_stack(c.dt, count, m, m, right.get(), out[1], true);
   } else {
     // X = conj(A) = U' S V'^H, so A = conj(U') S V'^T. U: the first u_cols columns of U' conjugate-

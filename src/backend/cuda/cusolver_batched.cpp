@@ -1,0 +1,148 @@
+// cuSOLVER's typed batched routines (cusolver_batched.hpp), which have no generic 64-bit forms:
+// each picks the routine of the call's dtype among the four typed ones.
+#include "backend/cuda/cusolver_batched.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <type_traits>
+
+#include "backend/cuda/memory.hpp"
+#include "ndfuse/error.hpp"
+
+namespace ndfuse::backend::cuda {
+
+namespace {
+
+// Picks the routine of dtype dt among the four typed ones and casts the typeless pointers to its
+// element types: R the real type, E the element type (R, or cuComplex / cuDoubleComplex).
+template <class F>
+void by_dtype(dtype dt, F&& f) {
+  switch (dt) {
+    case dtype::float32:
+      return f(float{}, float{});
+    case dtype::float64:
+      return f(double{}, double{});
+    case dtype::complex64:
+      return f(float{}, cuComplex{});
+    case dtype::complex128:
+      return f(double{}, cuDoubleComplex{});
+    default:
+      throw error(std::string("cuda backend: no cuSOLVER type for ") + std::string(dtype_name(dt)));
+  }
+}
+
+struct syevj_deleter {
+  void operator()(syevjInfo* p) const { cusolverDnDestroySyevjInfo(p); }
+};
+struct gesvdj_deleter {
+  void operator()(gesvdjInfo* p) const { cusolverDnDestroyGesvdjInfo(p); }
+};
+
+}  // namespace
+
+// The column-major upper Cholesky factor of each n x n matrix of `ptrs` (an array of `count` device
+// addresses), in place.
+void potrf_batched(cusolverDnHandle_t h, dtype dt, int n, void** ptrs, int* info, int count) {
+  const auto up = CUBLAS_FILL_MODE_UPPER;
+  by_dtype(dt, [&](auto, auto e) {
+    using E = decltype(e);
+    if constexpr (std::is_same_v<E, float>)
+      check_solver(cusolverDnSpotrfBatched(h, up, n, reinterpret_cast<float**>(ptrs), n, info, count),
+                   "Spotrf");
+    else if constexpr (std::is_same_v<E, double>)
+      check_solver(cusolverDnDpotrfBatched(h, up, n, reinterpret_cast<double**>(ptrs), n, info, count),
+                   "Dpotrf");
+    else if constexpr (std::is_same_v<E, cuComplex>)
+      check_solver(cusolverDnCpotrfBatched(h, up, n, reinterpret_cast<cuComplex**>(ptrs), n, info, count),
+                   "Cpotrf");
+    else
+      check_solver(
+          cusolverDnZpotrfBatched(h, up, n, reinterpret_cast<cuDoubleComplex**>(ptrs), n, info, count),
+          "Zpotrf");
+  });
+}
+
+// Jacobi eigendecomposition of `count` contiguous n x n column-major Hermitian matrices at `a` (the
+// `fill` triangle read): eigenvalues ascending into w (n per matrix); with vectors, a overwritten
+// by them. Default tolerance (machine precision) and sweep limit; info > 0: no convergence.
+void syevj_batched(cusolverDnHandle_t h, dtype dt, cusolverEigMode_t job, cublasFillMode_t fill, int n,
+                   void* a, void* w, int* info, int count) {
+  syevjInfo_t raw = nullptr;
+  check_solver(cusolverDnCreateSyevjInfo(&raw), "CreateSyevjInfo");
+  std::unique_ptr<syevjInfo, syevj_deleter> params(raw);
+  by_dtype(dt, [&](auto r, auto e) {
+    using R = decltype(r);
+    using E = decltype(e);
+    E* A = static_cast<E*>(a);
+    R* W = static_cast<R*>(w);
+    int lwork = 0;
+    if constexpr (std::is_same_v<E, float>)
+      check_solver(cusolverDnSsyevjBatched_bufferSize(h, job, fill, n, A, n, W, &lwork, raw, count),
+                   "Ssyevj size");
+    else if constexpr (std::is_same_v<E, double>)
+      check_solver(cusolverDnDsyevjBatched_bufferSize(h, job, fill, n, A, n, W, &lwork, raw, count),
+                   "Dsyevj size");
+    else if constexpr (std::is_same_v<E, cuComplex>)
+      check_solver(cusolverDnCheevjBatched_bufferSize(h, job, fill, n, A, n, W, &lwork, raw, count),
+                   "Cheevj size");
+    else
+      check_solver(cusolverDnZheevjBatched_bufferSize(h, job, fill, n, A, n, W, &lwork, raw, count),
+                   "Zheevj size");
+    scratch work(sizeof(E) * std::max(lwork, 1));
+    E* wk = work.get<E>();
+    if constexpr (std::is_same_v<E, float>)
+      check_solver(cusolverDnSsyevjBatched(h, job, fill, n, A, n, W, wk, lwork, info, raw, count), "Ssyevj");
+    else if constexpr (std::is_same_v<E, double>)
+      check_solver(cusolverDnDsyevjBatched(h, job, fill, n, A, n, W, wk, lwork, info, raw, count), "Dsyevj");
+    else if constexpr (std::is_same_v<E, cuComplex>)
+      check_solver(cusolverDnCheevjBatched(h, job, fill, n, A, n, W, wk, lwork, info, raw, count), "Cheevj");
+    else
+      check_solver(cusolverDnZheevjBatched(h, job, fill, n, A, n, W, wk, lwork, info, raw, count), "Zheevj");
+  });
+}
+
+// Jacobi SVD of `count` contiguous m x n column-major matrices at `a` (overwritten): singular values
+// descending into s (min(m, n) per matrix); with vectors, the full U (m x m) and V (n x n, not V^H),
+// column-major, contiguous per matrix. info > 0: no convergence.
+void gesvdj_batched(cusolverDnHandle_t h, dtype dt, cusolverEigMode_t job, int m, int n, void* a, void* s,
+                    void* u, void* v, int* info, int count) {
+  gesvdjInfo_t raw = nullptr;
+  check_solver(cusolverDnCreateGesvdjInfo(&raw), "CreateGesvdjInfo");
+  std::unique_ptr<gesvdjInfo, gesvdj_deleter> params(raw);
+  by_dtype(dt, [&](auto r, auto e) {
+    using R = decltype(r);
+    using E = decltype(e);
+    E *A = static_cast<E*>(a), *U = static_cast<E*>(u), *V = static_cast<E*>(v);
+    R* S = static_cast<R*>(s);
+    int lwork = 0;
+    if constexpr (std::is_same_v<E, float>)
+      check_solver(cusolverDnSgesvdjBatched_bufferSize(h, job, m, n, A, m, S, U, m, V, n, &lwork, raw, count),
+                   "Sgesvdj size");
+    else if constexpr (std::is_same_v<E, double>)
+      check_solver(cusolverDnDgesvdjBatched_bufferSize(h, job, m, n, A, m, S, U, m, V, n, &lwork, raw, count),
+                   "Dgesvdj size");
+    else if constexpr (std::is_same_v<E, cuComplex>)
+      check_solver(cusolverDnCgesvdjBatched_bufferSize(h, job, m, n, A, m, S, U, m, V, n, &lwork, raw, count),
+                   "Cgesvdj size");
+    else
+      check_solver(cusolverDnZgesvdjBatched_bufferSize(h, job, m, n, A, m, S, U, m, V, n, &lwork, raw, count),
+                   "Zgesvdj size");
+    scratch work(sizeof(E) * std::max(lwork, 1));
+    E* wk = work.get<E>();
+    if constexpr (std::is_same_v<E, float>)
+      check_solver(cusolverDnSgesvdjBatched(h, job, m, n, A, m, S, U, m, V, n, wk, lwork, info, raw, count),
+                   "Sgesvdj");
+    else if constexpr (std::is_same_v<E, double>)
+      check_solver(cusolverDnDgesvdjBatched(h, job, m, n, A, m, S, U, m, V, n, wk, lwork, info, raw, count),
+                   "Dgesvdj");
+    else if constexpr (std::is_same_v<E, cuComplex>)
+      check_solver(cusolverDnCgesvdjBatched(h, job, m, n, A, m, S, U, m, V, n, wk, lwork, info, raw, count),
+                   "Cgesvdj");
+    else
+      check_solver(cusolverDnZgesvdjBatched(h, job, m, n, A, m, S, U, m, V, n, wk, lwork, info, raw, count),
+                   "Zgesvdj");
+  });
+}
+
+}  // namespace ndfuse::backend::cuda

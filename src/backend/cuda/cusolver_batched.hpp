@@ -1,0 +1,28 @@
+// cuSOLVER's batched routines for stacks of small matrices (cusolver.cpp uses them for n <= 32),
+// on the handle's stream; each waits for nothing. Matrices are contiguous and column-major.
+#pragma once
+#include <cusolverDn.h>
+
+#include "ndfuse/dtype.hpp"
+
+namespace ndfuse::backend::cuda {
+
+// Throws out_of_memory or device_error naming `call` unless `s` is success.
+void check_solver(cusolverStatus_t s, const char* call);
+
+// The upper Cholesky factor of each n x n matrix at the `count` device addresses `ptrs`, in place.
+void potrf_batched(cusolverDnHandle_t h, dtype dt, int n, void** ptrs, int* info, int count);
+
+// Jacobi eigendecomposition of `count` n x n Hermitian matrices at `a` (the `fill` triangle read):
+// ascending eigenvalues into w (n per matrix); with vectors, `a` overwritten by them. info > 0: no
+// convergence.
+void syevj_batched(cusolverDnHandle_t h, dtype dt, cusolverEigMode_t job, cublasFillMode_t fill, int n,
+                   void* a, void* w, int* info, int count);
+
+// Jacobi SVD of `count` m x n matrices at `a` (overwritten): descending singular values into s
+// (min(m, n) per matrix); with vectors, the full U (m x m) and V (n x n, not V^H). info > 0: no
+// convergence.
+void gesvdj_batched(cusolverDnHandle_t h, dtype dt, cusolverEigMode_t job, int m, int n, void* a, void* s,
+                    void* u, void* v, int* info, int count);
+
+}  // namespace ndfuse::backend::cuda
