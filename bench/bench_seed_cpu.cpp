@@ -91,8 +91,44 @@ void BM_seed_chain_eager(benchmark::State& state) {
   seed_chain(state, true);
 }
 
+// Host time per seed-chain step on 1,000 elements (below the size that wakes the thread pool): the
+// frontend, the fuser, the kernel-cache lookup and a launch, with the interpreter's ~1 us of work.
+// The CUDA backend shares everything but the launch, so this is where its host overhead is profiled.
+void BM_host_step_small(benchmark::State& state) {
+  const bool eager = state.range(0) != 0;
+  nf::array x = nf::ones({1000});
+  auto step = [&] {
+    std::optional<nf::eager_scope> scope;
+    if (eager) scope.emplace();
+    x *= 1.0000001;
+    x *= x;
+    x += x;
+    x.eval();
+  };
+  for (int i = 0; i < 100; ++i) step();
+  constexpr int steps = 2000;
+  double total = 0;
+  for (auto _ : state) {
+    auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < steps; ++i) step();
+    double s = seconds_since(t0) / steps;
+    total += s;
+    state.SetIterationTime(s);
+  }
+  state.counters["us_per_step"] = 1e6 * total / static_cast<double>(state.iterations());
+}
+
 }  // namespace
 
+BENCHMARK(BM_host_step_small)
+    ->ArgName("eager")
+    ->Arg(0)
+    ->Arg(1)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond)
+    ->Iterations(5)  // each iteration is 2,000 steps, its time per step
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
 BENCHMARK(BM_memcpy_same_bytes)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond)

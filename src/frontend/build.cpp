@@ -1,6 +1,8 @@
 #include "frontend/build.hpp"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cstring>
 #include <limits>
 #include <span>
@@ -204,7 +206,7 @@ namespace {
 
 // NumPy's legacy type resolution: the first loop (in NumPy's order) that every input casts to
 // safely. A weak scalar takes part as the dtype NEP 50 gives it next to the array.
-const ir::op_loop* find_loop(ir::op_code op, std::initializer_list<dtype> input_dtypes) {
+const ir::op_loop* resolve_loop(ir::op_code op, std::initializer_list<dtype> input_dtypes) {
   const auto& info = ir::info(op);
   dtype buf[3];  // at most three inputs; no allocation on this per-op path
   std::span<dtype> inputs(buf, input_dtypes.size());
@@ -224,6 +226,24 @@ const ir::op_loop* find_loop(ir::op_code op, std::initializer_list<dtype> input_
     if (fits) return &l;
   }
   return nullptr;
+}
+
+// resolve_loop, remembered per (op, input dtypes): it runs on every op a program builds, and its
+// can_cast walk over NumPy's loop list is most of an op's host time otherwise.
+const ir::op_loop* find_loop(ir::op_code op, std::initializer_list<dtype> input_dtypes) {
+  constexpr std::size_t n_dt = dtype_count, n_ops = static_cast<std::size_t>(ir::op_code::op_code_count);
+  // 0: not resolved yet; 1: no loop; k + 2: loop k of info(op).loops.
+  static std::array<std::atomic<std::uint8_t>, n_ops * n_dt*(n_dt + 1)> memo{};
+  if (input_dtypes.size() > 2) return resolve_loop(op, input_dtypes);
+  const auto* d = input_dtypes.begin();
+  const std::size_t second = input_dtypes.size() == 2 ? static_cast<std::size_t>(d[1]) : n_dt;
+  auto& slot =
+      memo[(static_cast<std::size_t>(op) * n_dt + static_cast<std::size_t>(d[0])) * (n_dt + 1) + second];
+  const auto& loops = ir::info(op).loops;
+  if (std::uint8_t v = slot.load(std::memory_order_relaxed)) return v == 1 ? nullptr : &loops[v - 2];
+  const ir::op_loop* l = resolve_loop(op, input_dtypes);
+  slot.store(l ? static_cast<std::uint8_t>(l - loops.data() + 2) : 1, std::memory_order_relaxed);
+  return l;
 }
 
 dtype operand_dtype(const operand& o, const operand& other, const char* op) {
@@ -275,16 +295,18 @@ array binary(ir::op_code op, const operand& a, const operand& b) {
   if (!loop)
     throw dtype_error(std::string("ufunc '") + info.name +
                       "' not supported for the input types: " + describe_operands(info.name, a, b));
-  shape_t sa = a.arr ? a.arr->shape() : shape_t{};
-  shape_t sb = b.arr ? b.arr->shape() : shape_t{};
-  shape_t shape = a.arr ? sa : sb;
-  if (a.arr && b.arr) {
+  static const shape_t scalar_shape;
+  const shape_t& sa = a.arr ? a.arr->shape() : scalar_shape;
+  const shape_t& sb = b.arr ? b.arr->shape() : scalar_shape;
+  shape_t broadcast;
+  if (a.arr && b.arr && sa != sb) {
     try {
-      shape = broadcast_shapes(sa, sb, info.name);
+      broadcast = broadcast_shapes(sa, sb, info.name);
     } catch (const shape_error&) {
       throw shape_error("operands could not be broadcast together: " + describe_operands(info.name, a, b));
     }
   }
+  const shape_t& shape = a.arr && b.arr && sa != sb ? broadcast : a.arr ? sa : sb;
   // NumPy raises for a negative integer exponent; a scalar one is visible here, at the call.
   if (op == ir::op_code::op_code_power && is_integer(loop->in) && !b.arr &&
       b.value.kind == dtype_kind::dtype_kind_int && !b.value.is_big_unsigned && b.value.i < 0)

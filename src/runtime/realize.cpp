@@ -119,7 +119,8 @@ void realize(const std::vector<std::shared_ptr<ir::node>>& roots, bool automatic
   bool any = false;
   for (const auto& r : roots) any = any || !r->materialized();
   if (!any) return;
-  schedule::plan p = schedule::make_plan(roots);
+  const schedule::plan_lease lease(roots);
+  const schedule::plan& p = lease.get();
   if (debug_level() >= 2)
     std::cerr << "[ndfuse] " << (automatic_split ? "automatic split, " : "") << schedule::describe(p);
   ++global_counters().evaluations;

@@ -21,6 +21,7 @@ stats_t stats() {
   s.automatic_splits = c.automatic_splits;
   s.buffers_donated = c.buffers_donated;
   s.fft_plans_created = c.fft_plans_created;
+  s.plans_reused = c.plans_reused;
   s.bytes_allocated = c.bytes_allocated;
   s.bytes_in_use = c.bytes_in_use;
   s.peak_bytes = c.peak_bytes;
@@ -38,6 +39,7 @@ void reset_stats() {
   c.automatic_splits = 0;
   c.buffers_donated = 0;
   c.fft_plans_created = 0;
+  c.plans_reused = 0;
   c.bytes_allocated = 0;
   c.peak_bytes = c.bytes_in_use.load();
 }

@@ -10,7 +10,7 @@ namespace ndfuse::runtime {
 struct counters {
   std::atomic<std::uint64_t> kernels_launched{0}, kernels_compiled{0}, cache_hits_memory{0},
       cache_hits_disk{0}, library_calls{0}, evaluations{0}, automatic_splits{0}, buffers_donated{0},
-      fft_plans_created{0}, bytes_allocated{0}, bytes_in_use{0}, peak_bytes{0};
+      fft_plans_created{0}, plans_reused{0}, bytes_allocated{0}, bytes_in_use{0}, peak_bytes{0};
 };
 counters& global_counters();
 

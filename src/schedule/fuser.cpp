@@ -353,7 +353,7 @@ std::uint64_t structural_hash(const std::string& key) {
   return h;
 }
 
-plan make_plan(const std::vector<node_ptr>& roots) {
+plan plan_from_passes(const std::vector<node_ptr>& roots) {
   fuse_state s;
   plan p;
   collect_pending(roots, s);

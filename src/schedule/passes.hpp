@@ -51,6 +51,9 @@ inline bool is_library(const ir::node* n) {
 // Prints the pass's name when NDFUSE_DEBUG >= 2.
 void trace_pass(const char* name);
 
+// make_plan without the memo (plan_memo.cpp): every pass, in order.
+plan plan_from_passes(const std::vector<node_ptr>& roots);
+
 // Scalar multiplies and added matrices around a matrix product become GEMM's alpha and beta
 // (gemm_epilogue.cpp).
 void fold_into_gemm(fuse_state& s);

@@ -49,7 +49,23 @@ struct plan {
 //   -> group_by_iteration_space -> lower_to_kernel_ir -> collapse_dimensions -> choose_reduce_strategy ->
 //   classify_indices
 //   -> choose_donations
+// A DAG whose signature (plan_memo.cpp) was planned before reuses that plan, rebound to its nodes.
 plan make_plan(const std::vector<std::shared_ptr<ir::node>>& roots);
+
+// make_plan without the copy, for evaluations: a remembered plan is lent bound to the roots' DAG and
+// unbound (its node references dropped) when the lease ends; a new one is owned by the lease.
+class plan_lease {
+ public:
+  explicit plan_lease(const std::vector<std::shared_ptr<ir::node>>& roots);
+  ~plan_lease();
+  plan_lease(const plan_lease&) = delete;
+  plan_lease& operator=(const plan_lease&) = delete;
+  const plan& get() const;
+
+ private:
+  std::optional<plan> own_;
+  void* lent_ = nullptr;  // the memo's entry
+};
 
 std::string describe(const plan& p);
 std::uint64_t structural_hash(const std::string& key);  // FNV-1a: stable across runs and platforms

@@ -175,6 +175,23 @@ void eval_instructions(const program& prog, const ir::kernel_ir& k, registers& r
   }
 }
 
+// Asks for the next block of every flat input while the current one computes. A block's loops run
+// one after another from L1, so without this no DRAM read is in flight during the arithmetic and
+// a fused kernel runs at (read + compute) time instead of the bandwidth limit.
+void prefetch_block(const program& prog, const ir::kernel_ir& k, const ir::kernel_args& a, std::int64_t begin,
+                    std::int64_t n) {
+  for (const auto& s : prog.steps) {
+    if (s.op != ir::op_code::op_code_buffer || s.args[0] >= 0 || s.args[1] >= 0 ||
+        k.inputs[s.slot].cls != ir::index_class::index_class_flat)
+      continue;
+    const auto& in = a.inputs[s.slot];
+    const char* p =
+        static_cast<const char*>(in.data) + (in.offset + begin) * static_cast<std::int64_t>(s.bytes);
+    const std::int64_t bytes = n * static_cast<std::int64_t>(s.bytes);
+    for (std::int64_t off = 0; off < bytes; off += 64) __builtin_prefetch(p + off);
+  }
+}
+
 void run_range(const program& prog, const ir::kernel_ir& k, const ir::kernel_args& a,
                std::int64_t first_block, std::int64_t last_block) {
   registers& r = thread_registers(prog.steps.size());
@@ -189,6 +206,9 @@ void run_range(const program& prog, const ir::kernel_ir& k, const ir::kernel_arg
                        ? nullptr
                        : static_cast<char*>(a.outputs[prog.direct_output]) +
                              begin * static_cast<std::int64_t>(prog.steps[prog.direct_value].bytes);
+    // One block ahead measured best (2, 4 and 8 ahead were slower: the prefetches evict the
+    // block being computed).
+    if (blk + 1 < last_block) prefetch_block(prog, k, a, begin + n, std::min(block_elems, total - begin - n));
     eval_instructions(prog, k, r, sp, 0, count, begin, n, nullptr, direct);
     for (std::size_t o = 0; o < k.outputs.size(); ++o) {
       if (static_cast<int>(o) == prog.direct_output) continue;

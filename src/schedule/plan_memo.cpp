@@ -1,0 +1,264 @@
+// The plan memo: a loop that evaluates the same expression on every iteration (x *= s; x *= x;
+// x += x; x.eval()) builds a DAG of the same structure each time, and the fuser's passes would
+// reach the same plan each time. The memo keys a plan by everything the passes read from the DAG
+// (its signature) and, on a hit, rebinds a copy of the remembered plan to the new DAG's nodes.
+// That takes a small array's evaluation from the passes' microseconds to a hash lookup and a copy.
+//
+// What the passes read, and the signature therefore holds, per node (in first-seen DFS order, so
+// equal signatures mean equal DAG shapes, sharing included):
+// - every node: op, dtype, shape, its use count and whether a handle holds it (what is written and
+//   what may be donated depend on them), and its op's parameters (view, reduction, iota, gather);
+// - a materialized node (a leaf): its strides and offset, and its buffer's size, use count and
+//   identity among the DAG's buffers (donation).
+// Scalar values are not read by the passes (they are launch arguments) and are not in it: a loop
+// over changing scalars reuses one plan. A DAG with a library call is never memoized, because
+// fold_into_gemm reads scalar values and rewrites the DAG.
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+
+#include "backend/lru_cache.hpp"
+#include "runtime/stats.hpp"
+#include "schedule/passes.hpp"
+
+namespace ndfuse::schedule {
+
+namespace {
+
+// Larger DAGs are not memoized: their kernels run long enough that planning does not show.
+constexpr std::size_t max_nodes = 64;
+constexpr std::size_t capacity = 256;
+constexpr std::int64_t leaf_word = 1 << 20;  // not an op code, and not a back reference (< 0)
+
+struct words_hash {
+  std::size_t operator()(const std::vector<std::int64_t>& w) const {
+    std::uint64_t h = 1469598103934665603ull;
+    for (std::int64_t x : w) {
+      h ^= static_cast<std::uint64_t>(x);
+      h *= 1099511628211ull;
+      h ^= h >> 29;
+    }
+    return static_cast<std::size_t>(h);
+  }
+};
+
+// A remembered plan: node pointers replaced by indices into the signature's node order (stored in
+// the pointers' place as indices below). Constants the lowering made (gather strides) stay.
+struct plan_template {
+  plan p;
+  std::vector<int> input_refs, scalar_refs, output_refs;  // per step, concatenated; -1: keep
+};
+
+struct signer {
+  std::vector<std::int64_t> words;
+  std::vector<const node_ptr*> nodes;  // first-seen order; pointers into the DAG, valid while it is
+  std::vector<const ir::buffer*> buffers;
+  bool ok = true;
+
+  int find(const ir::node* n) const {
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+      if (nodes[i]->get() == n) return static_cast<int>(i);
+    return -1;
+  }
+  void put(const std::vector<std::int64_t>& v) {
+    words.push_back(static_cast<std::int64_t>(v.size()));
+    words.insert(words.end(), v.begin(), v.end());
+  }
+  void put_bits(const void* p, std::size_t n) {
+    std::int64_t w[2] = {0, 0};
+    std::memcpy(w, p, n);
+    words.push_back(w[0]);
+    words.push_back(w[1]);
+  }
+
+  void sign(const node_ptr& np) {
+    const ir::node& n = *np;
+    if (int i = find(&n); i >= 0) {
+      words.push_back(-1 - i);  // a node seen before: shared
+      return;
+    }
+    if (nodes.size() == max_nodes || n.op == ir::op_code::op_code_library) {
+      ok = false;
+      return;
+    }
+    nodes.push_back(&np);
+    // A materialized node is a buffer to the passes, whatever op once computed it.
+    words.push_back(n.materialized() ? leaf_word : static_cast<std::int64_t>(n.op));
+    words.push_back(static_cast<std::int64_t>(n.dt));
+    put(n.shape);
+    words.push_back(np.use_count());
+    words.push_back(n.handles > 0);
+    if (n.materialized()) {
+      put(n.strides);
+      words.push_back(n.offset);
+      int b = -1;
+      for (std::size_t i = 0; i < buffers.size() && b < 0; ++i)
+        if (buffers[i] == n.storage.get()) b = static_cast<int>(i);
+      if (b < 0) {
+        b = static_cast<int>(buffers.size());
+        buffers.push_back(n.storage.get());
+      }
+      words.push_back(b);
+      words.push_back(static_cast<std::int64_t>(n.storage->nbytes));
+      words.push_back(n.storage.use_count());
+      return;
+    }
+    switch (n.op) {
+      case ir::op_code::op_code_view:
+        words.push_back(n.view.reshape);
+        put(n.view.base);
+        put(n.view.coeff);
+        break;
+      case ir::op_code::op_code_reduce:
+      case ir::op_code::op_code_scan:
+        words.push_back(static_cast<std::int64_t>(n.reduction.kind));
+        words.push_back(static_cast<std::int64_t>(n.reduction.combine));
+        words.push_back(static_cast<std::int64_t>(n.reduction.acc_dt));
+        words.push_back(static_cast<std::int64_t>(n.reduction.axes));
+        put_bits(n.reduction.identity.bytes, sizeof n.reduction.identity.bytes);
+        break;
+      case ir::op_code::op_code_iota:
+        put_bits(&n.start, sizeof n.start);
+        put_bits(&n.step, sizeof n.step);
+        put(n.iota_coeffs);
+        words.push_back(n.iota_offset);
+        words.push_back(n.iota_equals);
+        break;
+      case ir::op_code::op_code_gather:
+        put({n.gather_axes.begin(), n.gather_axes.end()});
+        break;
+      default:
+        break;
+    }
+    words.push_back(static_cast<std::int64_t>(n.inputs.size()));
+    for (const auto& in : n.inputs) {
+      sign(in);
+      if (!ok) return;
+    }
+  }
+
+  void sign_roots(const std::vector<node_ptr>& roots) {
+    words.clear();
+    nodes.clear();
+    buffers.clear();
+    ok = true;
+    words.push_back(static_cast<std::int64_t>(roots.size()));
+    for (const auto& r : roots) {
+      sign(r);
+      if (!ok) return;
+    }
+  }
+};
+
+struct plan_memo {
+  signer sig;
+  backend::lru_cache<std::vector<std::int64_t>, plan_template, words_hash> cache{capacity};
+  int leases = 0;  // plans lent out now: a nested evaluation then plans without the memo
+
+  // The template of p, or nothing when p holds a node the signature does not know.
+  std::optional<plan_template> make_template(const plan& p) const {
+    plan_template t;
+    t.p = p;
+    auto ref = [&](std::shared_ptr<ir::node>& n, std::vector<int>& refs, bool may_keep) {
+      int i = sig.find(n.get());
+      if (i < 0 && !may_keep) return false;
+      refs.push_back(i);
+      if (i >= 0) n.reset();  // the template must not keep the DAG alive
+      return true;
+    };
+    for (auto& st : t.p.steps) {
+      for (auto& in : st.inputs)
+        if (!ref(in.node, t.input_refs, false)) return std::nullopt;
+      for (auto& s : st.scalars)
+        if (!ref(s, t.scalar_refs, true)) return std::nullopt;
+      for (auto& o : st.outputs)
+        if (!ref(o, t.output_refs, false)) return std::nullopt;
+    }
+    return t;
+  }
+
+  // Points the template's node slots at this DAG's nodes (bind) or at nothing again (unbind).
+  void bind(plan_template& t, bool on) const {
+    std::size_t i = 0, s = 0, o = 0;
+    auto set = [&](std::shared_ptr<ir::node>& slot, int ref) {
+      if (ref < 0) return;
+      if (on)
+        slot = *sig.nodes[ref];
+      else
+        slot.reset();
+    };
+    for (auto& st : t.p.steps) {
+      for (auto& in : st.inputs) set(in.node, t.input_refs[i++]);
+      for (auto& sc : st.scalars) set(sc, t.scalar_refs[s++]);
+      for (auto& out : st.outputs) set(out, t.output_refs[o++]);
+    }
+  }
+
+  // The remembered template for roots' DAG, bound to it; or nullptr after planning it into `own`
+  // (and remembering it when it can be).
+  plan_template* find_or_plan(const std::vector<node_ptr>& roots, std::optional<plan>& own) {
+    // NDFUSE_PLAN_MEMO=0 plans every evaluation from scratch (to rule the memo out when debugging).
+    static const bool off = [] {
+      const char* v = std::getenv("NDFUSE_PLAN_MEMO");
+      return v && std::strcmp(v, "0") == 0;
+    }();
+    if (off || leases > 0) {
+      own = plan_from_passes(roots);
+      return nullptr;
+    }
+    sig.sign_roots(roots);
+    if (!sig.ok) {
+      own = plan_from_passes(roots);
+      return nullptr;
+    }
+    bool fresh = false;
+    // get() makes the entry on a miss; one that cannot be a template stays empty (no steps).
+    auto& entry = cache.get(sig.words, [&] {
+      fresh = true;
+      return plan_template{};
+    });
+    if (!fresh && !entry.p.steps.empty()) {
+      ++runtime::global_counters().plans_reused;
+      trace_pass("plan reused (same DAG signature)");
+      bind(entry, true);
+      return &entry;
+    }
+    own = plan_from_passes(roots);
+    if (fresh)
+      if (auto t = make_template(*own)) entry = std::move(*t);
+    return nullptr;
+  }
+};
+
+plan_memo& thread_memo() {
+  thread_local plan_memo memo;
+  return memo;
+}
+
+}  // namespace
+
+plan_lease::plan_lease(const std::vector<node_ptr>& roots) {
+  auto& memo = thread_memo();
+  if (auto* t = memo.find_or_plan(roots, own_)) {
+    lent_ = t;
+    ++memo.leases;
+  }
+}
+
+plan_lease::~plan_lease() {
+  if (!lent_) return;
+  auto& memo = thread_memo();
+  memo.bind(*static_cast<plan_template*>(lent_), false);
+  --memo.leases;
+}
+
+const plan& plan_lease::get() const {
+  return lent_ ? static_cast<const plan_template*>(lent_)->p : *own_;
+}
+
+plan make_plan(const std::vector<node_ptr>& roots) {
+  plan_lease lease(roots);
+  return lease.get();
+}
+
+}  // namespace ndfuse::schedule
