@@ -213,3 +213,40 @@ TEST_CASE("a buffer that an unevaluated node outside the plan still reads is not
   CHECK(c.to_vector<double>() == std::vector<double>{3, 5, 7});
   CHECK(d.item<double>() == 12.0);
 }
+
+TEST_CASE("temporaries of the evaluated expression are not written as held results", "[fusion]") {
+  nf::array x = evaluated_arange(1000);
+  nf::reset_stats();
+  // sin(x) and sin(x) * 2 are temporaries alive until the end of this statement: each op that reads
+  // one drops its handle, so only the result is written.
+  const double first = (nf::sin(x) * 2.0 + 1.0).eval().to_vector<double>()[1];
+  auto s = nf::stats();
+  CHECK(s.kernels_launched == 1);
+  CHECK(s.bytes_allocated == 1000 * sizeof(double));
+  CHECK(first == Approx(2.682941969615793).epsilon(1e-14));  // NumPy: np.sin(1.0) * 2 + 1
+
+  nf::reset_stats();
+  const double dot = nf::sum(x * x).item<double>();  // x * x is a temporary: not written
+  s = nf::stats();
+  CHECK(s.kernels_launched == 1);
+  CHECK(s.bytes_allocated == sizeof(double));
+  CHECK(dot == 332833500.0);  // NumPy: (np.arange(1000.) ** 2).sum()
+
+  nf::reset_stats();
+  const double m = nf::max(-nf::abs(x - 500.0)).item<double>();  // unary ops on temporaries too
+  CHECK(nf::stats().kernels_launched == 1);
+  CHECK(m == 0.0);  // NumPy: (-np.abs(np.arange(1000.) - 500)).max()
+}
+
+TEST_CASE("a temporary held elsewhere is still written, and std::move empties a handle", "[fusion]") {
+  nf::array x = evaluated_arange(4);
+  nf::array t = x * 3.0;
+  nf::array t_copy = t;  // a second handle: t's node stays held when t is moved into the op
+  nf::reset_stats();
+  nf::array y = std::move(t) + 1.0;
+  CHECK(!t.node());  // NumPy has no equivalent; C++'s std::move: t is consumed
+  y.eval();
+  CHECK(nf::stats().bytes_allocated == 2 * 4 * sizeof(double));          // y and the held t_copy
+  CHECK(t_copy.to_vector<double>() == std::vector<double>{0, 3, 6, 9});  // NumPy: np.arange(4.) * 3
+  CHECK(y.to_vector<double>() == std::vector<double>{1, 4, 7, 10});
+}

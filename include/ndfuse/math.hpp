@@ -6,17 +6,23 @@
 namespace ndfuse {
 
 // An operand of a binary op: an array, or a weak C++ scalar (NEP 50).
+// A temporary array operand (the `a * b` of `nf::sum(a * b)`, or a std::move'd handle) is expiring:
+// once the op's node holds it, the op drops the temporary's handle, so the fuser does not write it
+// to memory as a result someone still holds (docs/numpy-differences.md, "Temporaries").
 struct operand {
   operand(const array& a) : arr(&a) {}
+  operand(array&& a) : arr(&a), expiring(&a) {}
   template <scalar_type T>
   operand(T v) : value(v) {}
   operand(scalar v) : value(v) {}
   const array* arr = nullptr;
+  array* expiring = nullptr;
   scalar value;
 };
 
 #define NDFUSE_UNARY(name)    \
   array name(const array& x); \
+  array name(array&& x);      \
   array& name(const array& x, out o);
 #define NDFUSE_BINARY(name)                       \
   array name(const operand& a, const operand& b); \
@@ -124,34 +130,43 @@ array operator+(const array& a);
 array operator-(const array& a);
 array operator~(const array& a);
 array operator!(const array& a);
-#define NDFUSE_OPERATOR(op)                            \
-  array operator op(const array& a, const array& b);   \
-  array operator op(const array& a, const operand& b); \
-  array operator op(const operand& a, const array& b); \
-  template <scalar_type T>                             \
-  array operator op(const array& a, T b) {             \
-    return operator op(a, operand(b));                 \
-  }                                                    \
-  template <scalar_type T>                             \
-  array operator op(T a, const array& b) {             \
-    return operator op(operand(a), b);                 \
+array operator+(array&& a);
+array operator-(array&& a);
+array operator~(array&& a);
+array operator!(array&& a);
+// One template per operator: any mix of arrays (lvalues, or temporaries whose handles the op
+// drops), operands and weak scalars, with at least one array.
+namespace detail {
+template <class T>
+inline constexpr bool is_array_arg = std::is_base_of_v<array, std::remove_cvref_t<T>>;
+template <class T>
+inline constexpr bool is_operand_arg =
+    is_array_arg<T> || scalar_type<std::remove_cvref_t<T>> ||
+    std::is_same_v<std::remove_cvref_t<T>, operand> || std::is_same_v<std::remove_cvref_t<T>, scalar>;
+template <class A, class B>
+concept operator_args = (is_array_arg<A> || is_array_arg<B>)&&is_operand_arg<A>&& is_operand_arg<B>;
+}  // namespace detail
+#define NDFUSE_OPERATOR(op, fn)                                          \
+  template <class A, class B>                                            \
+  requires detail::operator_args<A, B> array operator op(A&& a, B&& b) { \
+    return fn(operand(std::forward<A>(a)), operand(std::forward<B>(b))); \
   }
-NDFUSE_OPERATOR(+)
-NDFUSE_OPERATOR(-)
-NDFUSE_OPERATOR(*)
-NDFUSE_OPERATOR(/)
-NDFUSE_OPERATOR(%)
-NDFUSE_OPERATOR(&)
-NDFUSE_OPERATOR(|)
-NDFUSE_OPERATOR(^)
-NDFUSE_OPERATOR(<<)
-NDFUSE_OPERATOR(>>)
-NDFUSE_OPERATOR(==)
-NDFUSE_OPERATOR(!=)
-NDFUSE_OPERATOR(<)
-NDFUSE_OPERATOR(<=)
-NDFUSE_OPERATOR(>)
-NDFUSE_OPERATOR(>=)
+NDFUSE_OPERATOR(+, add)
+NDFUSE_OPERATOR(-, subtract)
+NDFUSE_OPERATOR(*, multiply)
+NDFUSE_OPERATOR(/, true_divide)
+NDFUSE_OPERATOR(%, remainder)
+NDFUSE_OPERATOR(&, bitwise_and)
+NDFUSE_OPERATOR(|, bitwise_or)
+NDFUSE_OPERATOR(^, bitwise_xor)
+NDFUSE_OPERATOR(<<, left_shift)
+NDFUSE_OPERATOR(>>, right_shift)
+NDFUSE_OPERATOR(==, equal)
+NDFUSE_OPERATOR(!=, not_equal)
+NDFUSE_OPERATOR(<, less)
+NDFUSE_OPERATOR(<=, less_equal)
+NDFUSE_OPERATOR(>, greater)
+NDFUSE_OPERATOR(>=, greater_equal)
 #undef NDFUSE_OPERATOR
 
 // np.result_type for two operands (weak scalars count by kind only).

@@ -25,8 +25,11 @@ namespace ndfuse {
 
 using reduce_dtype = std::optional<dtype>;
 
+// Each reduction also takes a temporary (nf::sum(a * b)): the reduction reads it and drops its
+// handle, so the fuser does not write the temporary to memory (docs/numpy-differences.md).
 #define NDFUSE_REDUCTION(name)                                                                       \
   array name(const array& a, axes axis = {}, bool keepdims = false, reduce_dtype dt = std::nullopt); \
+  array name(array&& a, axes axis = {}, bool keepdims = false, reduce_dtype dt = std::nullopt);      \
   array& name(const array& a, axes axis, bool keepdims, reduce_dtype dt, out o);
 
 // Sums and products (dtype= sets the accumulator and result dtype, as in NumPy).
@@ -40,6 +43,7 @@ NDFUSE_REDUCTION(nanmean)
 
 #define NDFUSE_REDUCTION(name)                                       \
   array name(const array& a, axes axis = {}, bool keepdims = false); \
+  array name(array&& a, axes axis = {}, bool keepdims = false);      \
   array& name(const array& a, axes axis, bool keepdims, out o);
 
 // Extrema (NaN propagates; the nan forms skip NaN), logical reductions, counts.
@@ -74,11 +78,17 @@ inline constexpr all_t all{};
 // results (|x - mean|^2).
 array var(const array& a, axes axis = {}, double ddof = 0, bool keepdims = false,
           reduce_dtype dt = std::nullopt);
+array var(array&& a, axes axis = {}, double ddof = 0, bool keepdims = false, reduce_dtype dt = std::nullopt);
 array std(const array& a, axes axis = {}, double ddof = 0, bool keepdims = false,
           reduce_dtype dt = std::nullopt);
+array std(array&& a, axes axis = {}, double ddof = 0, bool keepdims = false, reduce_dtype dt = std::nullopt);
 array nanvar(const array& a, axes axis = {}, double ddof = 0, bool keepdims = false,
              reduce_dtype dt = std::nullopt);
+array nanvar(array&& a, axes axis = {}, double ddof = 0, bool keepdims = false,
+             reduce_dtype dt = std::nullopt);
 array nanstd(const array& a, axes axis = {}, double ddof = 0, bool keepdims = false,
+             reduce_dtype dt = std::nullopt);
+array nanstd(array&& a, axes axis = {}, double ddof = 0, bool keepdims = false,
              reduce_dtype dt = std::nullopt);
 array& var(const array& a, axes axis, double ddof, bool keepdims, reduce_dtype dt, out o);
 array& std(const array& a, axes axis, double ddof, bool keepdims, reduce_dtype dt, out o);
@@ -122,6 +132,7 @@ class norm_order {
 // the input is not 2-D), matrix norms over two axes ("fro", 1, -1, inf, -inf as fused reductions;
 // 2, -2 and "nuc" from the singular values, which run the SVD at the call).
 array norm(const array& x, norm_order ord = {}, axes axis = {}, bool keepdims = false);
+array norm(array&& x, norm_order ord = {}, axes axis = {}, bool keepdims = false);
 
 }  // namespace linalg
 

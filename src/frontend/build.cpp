@@ -314,8 +314,12 @@ array binary(ir::op_code op, const operand& a, const operand& b) {
                       describe_operands(info.name, a, b));
   // A weak scalar converts straight to the loop's dtype; an int that does not fit raises there, as
   // NumPy's OverflowError does (int8 + 300 raises, int8 / 300 does not).
-  return finish(
-      make_node(op, loop->out, {as_node(a, loop->in, info.name), as_node(b, loop->in, info.name)}, shape));
+  node_ptr n =
+      make_node(op, loop->out, {as_node(a, loop->in, info.name), as_node(b, loop->in, info.name)}, shape);
+  // Temporary operands are read by n now: their handles go (see operand).
+  if (a.expiring) *a.expiring = array();
+  if (b.expiring && b.expiring != a.expiring) *b.expiring = array();
+  return finish(std::move(n));
 }
 
 array finish(node_ptr n) {
@@ -334,6 +338,7 @@ array finish(node_ptr n) {
 array assign_like(const array& target, const array& value, casting rule, const char* op) {
   const auto& tn = checked(target, op);
   const auto& vn = checked(value, op);
+  if (vn->dt == tn->dt && vn->shape == tn->shape) return value;  // nothing to cast or broadcast
   if (!can_cast(vn->dt, tn->dt, rule))
     throw dtype_error(std::string(op) + ": cannot cast output from dtype " + std::string(dtype_name(vn->dt)) +
                       " to dtype " + std::string(dtype_name(tn->dt)) + " with casting rule 'same_kind'");

@@ -14,6 +14,9 @@ using ir::op_code;
   array name(const array& x) {                \
     return frontend::unary(op_code::code, x); \
   }                                           \
+  array name(array&& x) {                     \
+    return frontend::consume(x, name(x));     \
+  }                                           \
   array& name(const array& x, out o) {        \
     o.target.assign(name(x));                 \
     return o.target;                          \
@@ -218,34 +221,18 @@ array operator~(const array& a) {
 array operator!(const array& a) {
   return logical_not(a);
 }
-
-#define NDFUSE_OPERATOR_IMPL(op, fn)                    \
-  array operator op(const array& a, const array& b) {   \
-    return fn(a, b);                                    \
-  }                                                     \
-  array operator op(const array& a, const operand& b) { \
-    return fn(operand(a), b);                           \
-  }                                                     \
-  array operator op(const operand& a, const array& b) { \
-    return fn(a, operand(b));                           \
-  }
-NDFUSE_OPERATOR_IMPL(+, add)
-NDFUSE_OPERATOR_IMPL(-, subtract)
-NDFUSE_OPERATOR_IMPL(*, multiply)
-NDFUSE_OPERATOR_IMPL(/, true_divide)
-NDFUSE_OPERATOR_IMPL(%, remainder)
-NDFUSE_OPERATOR_IMPL(&, bitwise_and)
-NDFUSE_OPERATOR_IMPL(|, bitwise_or)
-NDFUSE_OPERATOR_IMPL(^, bitwise_xor)
-NDFUSE_OPERATOR_IMPL(<<, left_shift)
-NDFUSE_OPERATOR_IMPL(>>, right_shift)
-NDFUSE_OPERATOR_IMPL(==, equal)
-NDFUSE_OPERATOR_IMPL(!=, not_equal)
-NDFUSE_OPERATOR_IMPL(<, less)
-NDFUSE_OPERATOR_IMPL(<=, less_equal)
-NDFUSE_OPERATOR_IMPL(>, greater)
-NDFUSE_OPERATOR_IMPL(>=, greater_equal)
-#undef NDFUSE_OPERATOR_IMPL
+array operator+(array&& a) {
+  return positive(std::move(a));
+}
+array operator-(array&& a) {
+  return negative(std::move(a));
+}
+array operator~(array&& a) {
+  return invert(std::move(a));
+}
+array operator!(array&& a) {
+  return logical_not(std::move(a));
+}
 
 dtype result_type(const operand& a, const operand& b) {
   return frontend::common_dtype(a, b, "result_type");

@@ -101,4 +101,8 @@ array norm(const array& x_in, norm_order ord, axes axis, bool keepdims) {
   throw shape_error("linalg.norm: improper number of dimensions to norm");
 }
 
+array norm(array&& x, norm_order ord, axes axis, bool keepdims) {
+  return frontend::consume(x, norm(x, std::move(ord), std::move(axis), keepdims));
+}
+
 }  // namespace ndfuse::linalg

@@ -254,10 +254,16 @@ array mean_of(const array& a, const axes& axis, bool keepdims, reduce_dtype dt, 
 }  // namespace
 
 #define NDFUSE_REDUCE_FORMS(name)                                                        \
+  array name(array&& a, axes axis, bool keepdims, reduce_dtype dt) {                     \
+    return frontend::consume(a, name(a, std::move(axis), keepdims, dt));                 \
+  }                                                                                      \
   array& name(const array& a, axes axis, bool keepdims, reduce_dtype dt, out o) {        \
     return frontend::assign_reduction(o, name(a, std::move(axis), keepdims, dt), #name); \
   }
 #define NDFUSE_EXTREMA_FORMS(name)                                                   \
+  array name(array&& a, axes axis, bool keepdims) {                                  \
+    return frontend::consume(a, name(a, std::move(axis), keepdims));                 \
+  }                                                                                  \
   array& name(const array& a, axes axis, bool keepdims, out o) {                     \
     return frontend::assign_reduction(o, name(a, std::move(axis), keepdims), #name); \
   }

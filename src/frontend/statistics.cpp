@@ -68,6 +68,18 @@ array nanvar(const array& a, axes axis, double ddof, bool keepdims, reduce_dtype
 array nanstd(const array& a, axes axis, double ddof, bool keepdims, reduce_dtype dt) {
   return sqrt(nan_variance(a, axis, ddof, keepdims, dt, "nanstd"));
 }
+array var(array&& a, axes axis, double ddof, bool keepdims, reduce_dtype dt) {
+  return frontend::consume(a, var(a, std::move(axis), ddof, keepdims, dt));
+}
+array std(array&& a, axes axis, double ddof, bool keepdims, reduce_dtype dt) {
+  return frontend::consume(a, std(a, std::move(axis), ddof, keepdims, dt));
+}
+array nanvar(array&& a, axes axis, double ddof, bool keepdims, reduce_dtype dt) {
+  return frontend::consume(a, nanvar(a, std::move(axis), ddof, keepdims, dt));
+}
+array nanstd(array&& a, axes axis, double ddof, bool keepdims, reduce_dtype dt) {
+  return frontend::consume(a, nanstd(a, std::move(axis), ddof, keepdims, dt));
+}
 array& var(const array& a, axes axis, double ddof, bool keepdims, reduce_dtype dt, out o) {
   return frontend::assign_reduction(o, var(a, std::move(axis), ddof, keepdims, dt), "var");
 }

@@ -1,9 +1,11 @@
 #include "runtime/realize.hpp"
 
+#include <boost/container/small_vector.hpp>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <span>
 
 #include "backend/backend.hpp"
 #include "ndfuse/config.hpp"
@@ -25,19 +27,23 @@ int debug_level() {
   return level;
 }
 
-ir::kernel_args launch_args(const schedule::kernel_step& step,
-                            const std::vector<std::shared_ptr<ir::buffer>>& outs) {
-  ir::kernel_args a;
+// The launch arguments of a step, in storage kept per thread: a small array's step would otherwise
+// spend a good part of its host time allocating them.
+const ir::kernel_args& launch_args(const schedule::kernel_step& step,
+                                   std::span<const std::shared_ptr<ir::buffer>> outs) {
+  thread_local ir::kernel_args a;
   a.shape = step.collapsed_shape;
-  for (const auto& in : step.inputs) {
-    ir::strided_operand op;
-    op.data = in.node->storage->data;
-    op.offset = in.offset;
-    op.strides = in.strides;
-    a.inputs.push_back(std::move(op));
+  a.inputs.resize(step.inputs.size());
+  for (std::size_t i = 0; i < step.inputs.size(); ++i) {
+    const auto& in = step.inputs[i];
+    a.inputs[i].data = in.node->storage->data;
+    a.inputs[i].offset = in.offset;
+    a.inputs[i].strides = in.strides;
   }
+  a.scalars.clear();
   for (const auto& s : step.scalars) a.scalars.push_back(s->value);
   a.iotas = step.iotas;
+  a.outputs.clear();
   for (const auto& b : outs) a.outputs.push_back(b->data);
   a.identity = step.identity;
   a.output_strides = step.output_strides;
@@ -76,7 +82,7 @@ void run_library_step(backend::device_backend& b, const schedule::kernel_step& s
 void run_step(backend::device_backend& b, const schedule::kernel_step& step) {
   if (step.library) return run_library_step(b, step);
   auto t0 = std::chrono::steady_clock::now();
-  std::vector<std::shared_ptr<ir::buffer>> outs;
+  boost::container::small_vector<std::shared_ptr<ir::buffer>, 4> outs;
   for (std::size_t o = 0; o < step.outputs.size(); ++o) {
     const auto& node = step.outputs[o];
     if (step.donor[o] >= 0) {
@@ -100,7 +106,7 @@ void run_step(backend::device_backend& b, const schedule::kernel_step& step) {
                         ? " cache miss: loaded from the disk cache"
                         : " cache miss: compiled")
                 << '\n';
-    b.launch(compiled, step.kernel, launch_args(step, outs));
+    b.launch(compiled, step.kernel, launch_args(step, {outs.data(), outs.size()}));
     ++global_counters().kernels_launched;
   }
   for (std::size_t o = 0; o < step.outputs.size(); ++o) finish(*step.outputs[o], outs[o]);
