@@ -80,17 +80,22 @@ int reduce_vector_width(const ir::kernel_ir& k) {
   if (ir::is_arg_reduction(r.kind) || (r.strategy != ir::reduce_strategy::reduce_strategy_full &&
                                        r.strategy != ir::reduce_strategy::reduce_strategy_inner))
     return 1;
-  std::size_t widest = 0;
+  const std::size_t acc = itemsize(r.acc_dt);
+  return acc > 8 ? 1 : static_cast<int>(16 / acc);
+}
+
+bool reduce_wide_loads(const ir::kernel_ir& k) {
+  const int width = reduce_vector_width(k);
+  if (width == 1) return false;
+  const auto& r = *k.reduction;
   for (int v = 0; v < r.epilogue_begin; ++v) {
     const auto& in = k.code[v];
-    if (in.op == ir::op_code::op_code_buffer) {
-      if (!is_flat(k.inputs[in.slot].cls)) return 1;
-      widest = std::max(widest, itemsize(k.inputs[in.slot].dt));
-    }
-    if (in.op == ir::op_code::op_code_iota && !is_flat(k.iotas[in.slot])) return 1;
+    if (in.op == ir::op_code::op_code_buffer &&
+        (!is_flat(k.inputs[in.slot].cls) || itemsize(k.inputs[in.slot].dt) * width > 16))
+      return false;
+    if (in.op == ir::op_code::op_code_iota && !is_flat(k.iotas[in.slot])) return false;
   }
-  if (widest == 0 || widest > 8) return 1;
-  return static_cast<int>(16 / widest);
+  return true;
 }
 
 reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64_t n_red, int sm_count) {
@@ -312,8 +317,9 @@ kernel_params build_params(const ir::kernel_ir& k, const param_plan& plan, const
         std::memcpy(dst + 8, &n_red, 8);
         std::memcpy(dst + 16, &scratch.partials, 8);
         std::memcpy(dst + 24, &scratch.arrivals, 8);
-        const std::uint64_t vec = static_cast<std::uint64_t>(scratch.vec);
-        std::memcpy(dst + 32, &vec, 8);
+        const std::uint32_t vec = static_cast<std::uint32_t>(scratch.vec), wide = scratch.wide ? 1 : 0;
+        std::memcpy(dst + 32, &vec, 4);
+        std::memcpy(dst + 36, &wide, 4);
         break;
       }
       case param_role::param_role_output_strides: {

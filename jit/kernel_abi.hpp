@@ -102,7 +102,8 @@ param_plan plan_params(const ir::kernel_ir& k);
 struct reduce_scratch {
   void* partials = nullptr;
   void* arrivals = nullptr;
-  std::int64_t vec = 1;  // the vector width this launch uses (reduce_vector_width, or 1)
+  std::int64_t vec = 1;  // the unit width this launch folds in (reduce_vector_width, or 1)
+  bool wide = false;     // units are read with wide loads (reduce_wide_loads, and aligned inputs)
 };
 
 // Parameter values for cuLaunchKernel: data() is its kernelParams (one pointer per parameter into
@@ -149,8 +150,14 @@ struct reduce_config {
 };
 // n_red is in units of the launch's loads: elements, or vectors of the vector path.
 reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64_t n_red, int sm_count);
-// Full and inner value folds whose per-element inputs are all flat can load 16 bytes at a time:
-// the elements per load, or 1 when the kernel has no vector path.
+// Full and inner value folds fold their reduced elements in units of this many consecutive
+// elements (16 bytes of the accumulator dtype), each unit in order, when the reduced extent is a
+// multiple of it; otherwise element by element. The width depends on the accumulator alone, never
+// on the inputs' dtypes, strides or alignment, so a fused reduction and an eager one over the same
+// sizes fold in the same order and give the same bits. 1 for arg reductions and outer folds.
 int reduce_vector_width(const ir::kernel_ir& k);
+// Whether a unit's elements may be read with one wide load per input (every prologue input flat,
+// and a unit of each no wider than 16 bytes); the launch also needs the inputs aligned for it.
+bool reduce_wide_loads(const ir::kernel_ir& k);
 
 }  // namespace ndfuse::jit

@@ -293,38 +293,47 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
     const int width = reduce_vector_width(k);
     if (width > 1) {
       const std::string w = std::to_string(width);
-      os << "  // Vector path: unit u of output o is elements u*" << w << " .. u*" << w << "+" << width - 1
-         << ", loaded 16 bytes at a time and folded in order.\n"
-         << "  auto element_vec = [&](const idx o, const idx u) {\n"
-         << "    const idx i = o * n_red + u * " << w << ";\n";
-      for (int in : pro.inputs)
-        os << "    const nf_vec<" << cuda_type(k.inputs[in].dt) << ", " << w << "> x" << in
-           << " = nf_load_vec<" << w << ">(in" << in << " + i);\n";
-      auto call = [&](const std::string& lane) {
-        std::string c = name + "_element(";
-        bool first = true;
-        auto arg_of = [&](const std::string& a) {
-          c += (first ? "" : ", ") + a;
-          first = false;
+      os << "  // Unit u of output o is elements u*" << w << " .. u*" << w << "+" << width - 1
+         << ", folded in order: the fold order depends on the sizes alone, not on how units are loaded.\n"
+         << "  auto element_unit = [&](const idx o, const idx u) {\n";
+      if (reduce_wide_loads(k)) {
+        os << "    if (reduce.wide) {  // one wide load per input (the host checked the alignment)\n"
+           << "      const idx i = o * n_red + u * " << w << ";\n";
+        for (int in : pro.inputs)
+          os << "      const nf_vec<" << cuda_type(k.inputs[in].dt) << ", " << w << "> x" << in
+             << " = nf_load_vec<" << w << ">(in" << in << " + i);\n";
+        auto call = [&](const std::string& lane) {
+          std::string c = name + "_element(";
+          bool first = true;
+          auto arg_of = [&](const std::string& a) {
+            c += (first ? "" : ", ") + a;
+            first = false;
+          };
+          for (int in : pro.inputs) arg_of(numbered("x", in) + ".v[" + lane + "]");
+          for (int sc : pro.scalars) arg_of(numbered("s", sc));
+          for (int it : pro.iotas) {
+            arg_of(numbered("it", it));
+            arg_of("(long long)(i + " + lane + ")");
+          }
+          return c + ")";
         };
-        for (int in : pro.inputs) arg_of(numbered("x", in) + ".v[" + lane + "]");
-        for (int sc : pro.scalars) arg_of(numbered("s", sc));
-        for (int it : pro.iotas) {
-          arg_of(numbered("it", it));
-          arg_of("(long long)(i + " + lane + ")");
-        }
-        return c + ")";
-      };
-      os << "    " << acc << " a = " << call("0") << ";\n"
+        os << "      " << acc << " a = " << call("0") << ";\n"
+           << "#pragma unroll\n"
+           << "      for (int l = 1; l < " << w << "; ++l) a = " << combine_expression(k, name) << "(a, "
+           << call("l") << ");\n"
+           << "      return a;\n"
+           << "    }\n";
+      }
+      os << "    " << acc << " a = element(o, u * " << w << ");\n"
          << "#pragma unroll\n"
-         << "    for (int l = 1; l < " << w << "; ++l) a = " << combine_expression(k, name) << "(a, "
-         << call("l") << ");\n"
+         << "    for (int l = 1; l < " << w << "; ++l) a = " << combine_expression(k, name)
+         << "(a, element(o, u * " << w << " + l));\n"
          << "    return a;\n"
          << "  };\n"
          << "  if (reduce.vec > 1) {\n"
          << "    nf_reduce_args units = reduce;\n"
          << "    units.n_red /= " << w << ";\n"
-         << "    " << driver << "units" << tail << "element_vec, finish);\n"
+         << "    " << driver << "units" << tail << "element_unit, finish);\n"
          << "    return;\n"
          << "  }\n";
     }

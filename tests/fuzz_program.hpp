@@ -3,6 +3,7 @@
 // random inputs, fully determined by a seed.
 #pragma once
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <optional>
@@ -132,6 +133,26 @@ inline nf::array random_input(std::mt19937_64& rng, const nf::shape_t& shape, nf
   nf::array a = nf::asarray(v, shape).astype(t);
   a.eval();
   return a;
+}
+
+// Where two results first differ, for a failure message: "[i] a vs b" with both read as float64.
+inline std::string first_difference(const nf::host_array& a, const nf::host_array& b) {
+  if (a.dtype != b.dtype || a.bytes.size() != b.bytes.size()) return "dtype or size differs";
+  auto as_f64 = [](const nf::host_array& h) {  // complex: the real part
+    nf::array v = nf::asarray(h);
+    return (nf::is_complex(h.dtype) ? nf::real(v) : v).astype(nf::float64);
+  };
+  const nf::array x = as_f64(a), y = as_f64(b);
+  const auto xs = x.to_vector<double>(), ys = y.to_vector<double>();
+  const std::size_t item = nf::itemsize(a.dtype);
+  for (std::size_t i = 0; i < xs.size(); ++i)
+    if (std::memcmp(a.bytes.data() + i * item, b.bytes.data() + i * item, item) != 0 &&
+        !(std::isnan(xs[i]) && std::isnan(ys[i]))) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "[%zu of %zu] %.17g vs %.17g", i, xs.size(), xs[i], ys[i]);
+      return buf;
+    }
+  return "no element differs";
 }
 
 // Bit-identical, except that any two NaNs match: the sign and payload of a NaN carry no meaning in

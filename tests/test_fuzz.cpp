@@ -37,6 +37,8 @@ TEST_CASE("random programs agree fused and eager", "[fuzz]") {
         CAPTURE(o == &again, r);
         REQUIRE(o->results[r].dtype == eager.results[r].dtype);
         REQUIRE(o->results[r].shape == eager.results[r].shape);
+        INFO("first difference (fused vs eager): " << ndfuse_test::first_difference(o->results[r],
+                                                                                    eager.results[r]));
         REQUIRE(same_values(o->results[r], eager.results[r]));
       }
     }

@@ -107,3 +107,37 @@ TEST_CASE("reductions are deterministic: identical bits on every run", "[reduce]
     }
   }
 }
+
+TEST_CASE("a fused reduction folds in the eager one's order, whatever its inputs' dtype and offset",
+          "[reduce][fusion]") {
+  // The same values reduced two ways must give the same bits (DESIGN.md §3: determinism): fused,
+  // reading a view at an odd offset or a wider dtype, and after the producer was written to a
+  // fresh, aligned buffer of the accumulator's dtype. Values with long mantissas, so any change of
+  // order shows in the last bits.
+  std::vector<double> v(10001);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = 1.0 / double(3 + (i * 7919) % 1009);
+  const nf::array x = evaluated(nf::asarray(v));
+  const nf::array x32 = evaluated(x.astype(nf::float32));
+  auto same_bits = [](const nf::array& a, const nf::array& b) {
+    const auto ha = a.to_host(), hb = b.to_host();
+    return ha.bytes == hb.bytes;
+  };
+  SECTION("float32 view at offset 1, fused against eager") {
+    nf::array fused = nf::sum(x32(nf::slice(1, nf::none)) * 3.0f);
+    nf::array producer = evaluated(x32(nf::slice(1, nf::none)) * 3.0f);
+    CHECK(same_bits(fused.eval(), nf::sum(producer).eval()));
+  }
+  SECTION("float64 rows of a view at offset 1, inner strategy") {
+    const nf::array m = x(nf::slice(1, nf::none)).reshape({100, 100});
+    nf::array fused = nf::sum(m * 2.0, 1);
+    nf::array producer = evaluated(m * 2.0);
+    CHECK(same_bits(fused.eval(), nf::sum(producer, 1).eval()));
+  }
+  SECTION("|z|^2 of complex128, fused, against its float64 producer evaluated") {
+    const nf::array z =
+        evaluated(x(nf::slice(0, 10000)) + std::complex<double>(0, 1) * x(nf::slice(1, nf::none)));
+    nf::array fused = nf::sum(nf::real(z * nf::conj(z)));
+    nf::array producer = evaluated(nf::real(z * nf::conj(z)));
+    CHECK(same_bits(fused.eval(), nf::sum(producer).eval()));
+  }
+}

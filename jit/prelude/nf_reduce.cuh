@@ -19,8 +19,8 @@ struct nf_reduce_args {
   unsigned long long n_red;  // elements folded into each output
   void* partials;            // gridDim.y > 1: gridDim.y * n_out partial results
   unsigned* arrivals;        // gridDim.y > 1: one zeroed counter per block column
-  unsigned long long vec;    // > 1: elements per 16-byte load of the vector path (the host checked
-                             // alignment and that n_red is a multiple); 1: scalar loads
+  unsigned vec;              // > 1: elements per unit, folded in order (n_red is a multiple); 1: none
+  unsigned wide;             // 1: a unit of each input is one wide load (the host checked alignment)
 };
 
 // The complex product fold. NumPy starts a product from the first element, while this fold starts

@@ -157,15 +157,19 @@ class cuda_backend final : public device_backend {
     std::int64_t n_out = 1, n_red = 1;
     for (int d = 0; d < ir.ndim; ++d) (d < kept ? n_out : n_red) *= a.shape[d];
     jit::reduce_scratch scratch;
-    // The vector path needs every row to start on a 16-byte boundary in every flat input.
+    // Units of `width` elements whenever the sizes allow (the fold order then depends on sizes
+    // alone); wide loads when every row starts aligned for one unit in every flat input.
     const int width = jit::reduce_vector_width(ir);
-    bool vector = width > 1 && n_red % width == 0;
-    for (std::size_t i = 0; vector && i < a.inputs.size(); ++i) {
-      const auto* p = static_cast<const char*>(a.inputs[i].data) +
-                      a.inputs[i].offset * static_cast<std::int64_t>(itemsize(ir.inputs[i].dt));
-      vector = reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
+    const bool units = width > 1 && n_red % width == 0;
+    bool wide = units && jit::reduce_wide_loads(ir);
+    for (std::size_t i = 0; wide && i < a.inputs.size(); ++i) {
+      const std::size_t item = itemsize(ir.inputs[i].dt);
+      const auto* p =
+          static_cast<const char*>(a.inputs[i].data) + a.inputs[i].offset * static_cast<std::int64_t>(item);
+      wide = reinterpret_cast<std::uintptr_t>(p) % (item * width) == 0;
     }
-    scratch.vec = vector ? width : 1;
+    scratch.vec = units ? width : 1;
+    scratch.wide = wide;
     const jit::reduce_config c = jit::reduce_dims(ir, n_out, n_red / scratch.vec, info(device).sm_count);
     const std::size_t arrival_bytes = c.arrival_count * sizeof(unsigned);
     const std::size_t partial_bytes = (c.partial_bytes + 255) / 256 * 256;
