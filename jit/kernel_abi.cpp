@@ -221,6 +221,10 @@ param_plan plan_params(const ir::kernel_ir& k) {
     plan.offsets.push_back(plan.total_bytes);
     plan.total_bytes += p.size;
   }
+  if (k.reduction) {
+    plan.fold_width = reduce_vector_width(k);
+    plan.wide_loads = reduce_wide_loads(k);
+  }
   return plan;
 }
 

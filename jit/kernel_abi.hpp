@@ -95,6 +95,9 @@ struct param_plan {
   std::vector<param_info> layout;
   std::vector<std::size_t> offsets;
   std::size_t total_bytes = 0;
+  // Reductions: reduce_vector_width and reduce_wide_loads, so a launch need not walk the code.
+  int fold_width = 1;
+  bool wide_loads = false;
 };
 param_plan plan_params(const ir::kernel_ir& k);
 

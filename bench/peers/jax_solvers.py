@@ -19,7 +19,7 @@ import sys
 
 import solvers_spec as spec
 from jax_timing import Timer, load
-from peer_output import note, print_table, write_json
+from peer_output import print_table, timed_row, write_json
 
 WARMUP = 1
 RUNS = 5
@@ -64,26 +64,20 @@ def main(argv):
             return float(la.norm(a @ r - b) / la.norm(b))
         return None
 
+    def check(name, r):
+        err = residual(name, r)
+        if err is None:
+            return None, {}
+        problem = None if err <= spec.ERROR_BOUND else f"residual {err:.3e} above {spec.ERROR_BOUND}"
+        return problem, {"rel_error": err}
+
     rows, status = [], 0
     for name, fn in spec.calls(la, lambda x: la.svd(x, compute_uv=False)).items():
         jitted = jitted_call(jax, fn)
-        try:
-            ms, r = timer.median_ms(lambda: jitted(m), RUNS)
-            err = residual(name, r)
-        except Exception as e:  # noqa: BLE001 - reported in the row
-            note(SCRIPT, f"{name}: {type(e).__name__}: {e}")
-            rows.append(dict(workload=name, library="jax", variant="jit", error=f"{type(e).__name__}: {e}",
-                             device=device))
-            status = 1
-            continue
-        row = dict(workload=name, library="jax", variant="jit", median_ms=ms, runs=RUNS, device=device)
-        if err is not None:
-            row["rel_error"] = err
-            if not err <= spec.ERROR_BOUND:
-                note(SCRIPT, f"{name}: residual {err:.3e} above {spec.ERROR_BOUND}")
-                row["error"] = f"residual {err:.3e}"
-                status = 1
+        row, ok = timed_row(SCRIPT, name, "jax", "jit", device, RUNS, lambda: timer.median_ms(lambda: jitted(m), RUNS),
+                            lambda r: check(name, r))
         rows.append(row)
+        status = status if ok else 1
     print_table(rows)
     write_json(out_path, rows)
     return status

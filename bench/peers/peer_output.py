@@ -37,3 +37,24 @@ def print_table(rows):
         gbps = f"{r['gbps']:8.0f}" if r.get("gbps") is not None else f"{'-':>8}"
         flag = f"  {r['error']}" if "error" in r else ""
         print(f"  {r['workload']:<40} {r['variant']:<20} {r['median_ms']:>11.4f} {gbps}{flag}")
+
+
+def timed_row(script, workload, library, variant, device, runs, timed, check=None):
+    """One measured row: timed() returns (median_ms, result); check(result), when given, returns
+    (problem or None, extra fields). A raise or a problem is noted and becomes the row's error.
+    Returns (row, ok)."""
+    label = f"{workload} [{variant}]"
+    try:
+        ms, result = timed()
+        problem, extra = check(result) if check else (None, {})
+    except Exception as e:  # noqa: BLE001 - reported in the row
+        note(script, f"{label}: {type(e).__name__}: {e}")
+        return dict(workload=workload, library=library, variant=variant, error=f"{type(e).__name__}: {e}",
+                    device=device), False
+    row = dict(workload=workload, library=library, variant=variant, median_ms=ms, runs=runs, device=device,
+               **extra)
+    if problem:
+        note(script, f"{label}: {problem}")
+        row["error"] = problem
+        return row, False
+    return row, True

@@ -17,7 +17,7 @@ status 1 when a result is wrong or an eager call fails.
 import sys
 
 import linalg_spec as spec
-from peer_output import note, print_table, write_json
+from peer_output import note, print_table, timed_row, write_json
 from torch_timing import Timer, load
 
 WARMUP = 1
@@ -66,23 +66,18 @@ def main(argv):
         return 2.5 * torch.matmul(x, w) + 0.5 * y
 
     name = "scaled_matmul/float32_1Mx64"
+    def check(r):
+        problem = spec.check_entries(np, lambda i, j: float(r[i, j]), lambda i, j: spec.scaled_entry(np, i, j),
+                                     spec.SCALED_CHECKED)
+        return (f"wrong result: {problem}" if problem else None), {}
+
     for variant, fn in (("eager", scaled), ("compile", torch.compile(scaled, dynamic=False))):
-        try:
-            ms, r = timer.median_ms(lambda: fn(x, w, y), RUNS)
-            problem = spec.check_entries(np, lambda i, j: float(r[i, j]), lambda i, j: spec.scaled_entry(np, i, j),
-                                         spec.SCALED_CHECKED)
-        except Exception as e:  # noqa: BLE001 - a compile failure is noted
-            note(SCRIPT, f"{name} [{variant}]: {type(e).__name__}: {e}")
-            rows.append(dict(workload=name, library="torch", variant=variant, error=f"{type(e).__name__}: {e}",
-                             device=device))
-            status = status if variant != "eager" else 1
-            continue
-        row = dict(workload=name, library="torch", variant=variant, median_ms=ms, runs=RUNS, device=device)
-        if problem:
-            note(SCRIPT, f"{name} [{variant}]: wrong result {problem}")
-            row["error"] = f"wrong result: {problem}"
-            status = 1
+        row, ok = timed_row(SCRIPT, name, "torch", variant, device, RUNS,
+                            lambda: timer.median_ms(lambda: fn(x, w, y), RUNS), check)
         rows.append(row)
+        # A wrong result fails the script; a failure to compile is only noted.
+        if not ok and (variant == "eager" or "median_ms" in row):
+            status = 1
     print_table(rows)
     write_json(out_path, rows)
     return status

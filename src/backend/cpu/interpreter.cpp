@@ -178,12 +178,9 @@ void eval_instructions(const program& prog, const ir::kernel_ir& k, registers& r
 // Asks for the next block of every flat input while the current one computes. A block's loops run
 // one after another from L1, so without this no DRAM read is in flight during the arithmetic and
 // a fused kernel runs at (read + compute) time instead of the bandwidth limit.
-void prefetch_block(const program& prog, const ir::kernel_ir& k, const ir::kernel_args& a, std::int64_t begin,
-                    std::int64_t n) {
-  for (const auto& s : prog.steps) {
-    if (s.op != ir::op_code::op_code_buffer || s.args[0] >= 0 || s.args[1] >= 0 ||
-        k.inputs[s.slot].cls != ir::index_class::index_class_flat)
-      continue;
+void prefetch_block(const program& prog, const ir::kernel_args& a, std::int64_t begin, std::int64_t n) {
+  for (int v : prog.prefetched) {
+    const auto& s = prog.steps[v];
     const auto& in = a.inputs[s.slot];
     const char* p =
         static_cast<const char*>(in.data) + (in.offset + begin) * static_cast<std::int64_t>(s.bytes);
@@ -208,7 +205,7 @@ void run_range(const program& prog, const ir::kernel_ir& k, const ir::kernel_arg
                              begin * static_cast<std::int64_t>(prog.steps[prog.direct_value].bytes);
     // One block ahead measured best (2, 4 and 8 ahead were slower: the prefetches evict the
     // block being computed).
-    if (blk + 1 < last_block) prefetch_block(prog, k, a, begin + n, std::min(block_elems, total - begin - n));
+    if (blk + 1 < last_block) prefetch_block(prog, a, begin + n, std::min(block_elems, total - begin - n));
     eval_instructions(prog, k, r, sp, 0, count, begin, n, nullptr, direct);
     for (std::size_t o = 0; o < k.outputs.size(); ++o) {
       if (static_cast<int>(o) == prog.direct_output) continue;
@@ -266,6 +263,9 @@ std::unique_ptr<program> build_program(const ir::kernel_ir& k) {
         in.op != ir::op_code::op_code_reduced && !s.fn && !s.iota)
       throw error(std::string("cpu backend: no loop for ") + ir::op_name(in.op) + " on " +
                   std::string(dtype_name(in.operand_dt)));
+    if (in.op == ir::op_code::op_code_buffer && s.args[0] < 0 && s.args[1] < 0 &&
+        k.inputs[in.slot].cls == ir::index_class::index_class_flat)
+      prog->prefetched.push_back(static_cast<int>(prog->steps.size()));
     prog->steps.push_back(s);
   }
   // Only elementwise kernels write straight from the last instruction; a reduction's outputs come

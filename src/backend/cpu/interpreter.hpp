@@ -26,8 +26,9 @@ struct step {
 
 struct program final : compiled_kernel {
   std::vector<step> steps;
-  int direct_value = -1;   // the last instruction, when it is an op that produces an output
-  int direct_output = -1;  // which output it writes straight into
+  int direct_value = -1;        // the last instruction, when it is an op that produces an output
+  int direct_output = -1;       // which output it writes straight into
+  std::vector<int> prefetched;  // steps loading a flat input in place: the next block is prefetched
 };
 std::unique_ptr<program> build_program(const ir::kernel_ir& k);
 

@@ -159,9 +159,9 @@ class cuda_backend final : public device_backend {
     jit::reduce_scratch scratch;
     // Units of `width` elements whenever the sizes allow (the fold order then depends on sizes
     // alone); wide loads when every row starts aligned for one unit in every flat input.
-    const int width = jit::reduce_vector_width(ir);
+    const int width = k.params.fold_width;
     const bool units = width > 1 && n_red % width == 0;
-    bool wide = units && jit::reduce_wide_loads(ir);
+    bool wide = units && k.params.wide_loads;
     for (std::size_t i = 0; wide && i < a.inputs.size(); ++i) {
       const std::size_t item = itemsize(ir.inputs[i].dt);
       const auto* p =
