@@ -243,9 +243,9 @@ kernel_params build_params(const ir::kernel_ir& k, const param_plan& plan, const
   const std::size_t total = plan.total_bytes;
   kernel_params out;
   const std::size_t chunks = (total + 15) / 16 + 1;
-  out.storage_ = std::make_unique<kernel_params::chunk[]>(chunks);
-  std::memset(out.storage_.get(), 0, chunks * 16);
-  auto* base = reinterpret_cast<std::byte*>(out.storage_.get());
+  out.storage_.resize(chunks);
+  std::memset(out.storage_.data(), 0, chunks * 16);
+  std::byte* base = out.base();
 
   // Integers of the kernel's index or offset width.
   auto put_int = [&](std::byte* dst, std::int64_t v, bool is_signed, const char* what) {
@@ -269,7 +269,7 @@ kernel_params build_params(const ir::kernel_ir& k, const param_plan& plan, const
   for (std::size_t i = 0; i < layout.size(); ++i) {
     const auto& p = layout[i];
     std::byte* dst = base + offsets[i];
-    out.pointers_.push_back(dst);
+    out.offsets_.push_back(static_cast<std::uint32_t>(offsets[i]));
     const std::size_t isz = k.index_64 ? 8 : 4;
     switch (p.role) {
       case param_role::param_role_count:

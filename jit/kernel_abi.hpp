@@ -37,6 +37,8 @@
 #include <string>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "ir/kernel_ir.hpp"
 
 namespace ndfuse::jit {
@@ -119,10 +121,18 @@ class kernel_params {
   kernel_params(const kernel_params&) = delete;
   kernel_params& operator=(const kernel_params&) = delete;
 
-  void** data() { return pointers_.data(); }
-  std::size_t count() const { return pointers_.size(); }
+  // cuLaunchKernel's array: a pointer to each parameter's bytes (made here, so a moved object
+  // still points into its own storage).
+  void** data() {
+    pointers_.resize(offsets_.size());
+    for (std::size_t i = 0; i < offsets_.size(); ++i) pointers_[i] = base() + offsets_[i];
+    return pointers_.data();
+  }
+  std::size_t count() const { return offsets_.size(); }
   // The bytes of parameter i (tests and debugging).
-  const std::byte* bytes(std::size_t i) const { return static_cast<const std::byte*>(pointers_.at(i)); }
+  const std::byte* bytes(std::size_t i) const {
+    return reinterpret_cast<const std::byte*>(storage_.data()) + offsets_.at(i);
+  }
 
  private:
   friend kernel_params build_params(const ir::kernel_ir& k, const param_plan& plan, const ir::kernel_args& a,
@@ -130,8 +140,12 @@ class kernel_params {
   struct alignas(16) chunk {
     std::byte b[16];
   };
-  std::unique_ptr<chunk[]> storage_;
-  std::vector<void*> pointers_;
+  std::byte* base() { return reinterpret_cast<std::byte*>(storage_.data()); }
+  // Inline room for a typical kernel's parameters: a launch is on every step's path, and heap
+  // blocks per launch would show in a small array's host time.
+  boost::container::small_vector<chunk, 16> storage_;
+  boost::container::small_vector<std::uint32_t, 16> offsets_;
+  boost::container::small_vector<void*, 16> pointers_;
 };
 
 // Throws nf::error when the arguments do not fit the kernel (slot counts, ndim, or a stride that a

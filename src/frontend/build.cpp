@@ -154,7 +154,7 @@ ir::scalar_bits scalar_to_bits(const scalar& s, dtype t, const char* op) {
 }
 
 node_ptr scalar_node(const scalar& s, dtype t, const shape_t& shape, const char* op) {
-  auto n = std::make_shared<ir::node>();
+  auto n = ir::new_node();
   n->op = ir::op_code::op_code_scalar;
   n->dt = t;
   n->shape = shape;
@@ -164,7 +164,7 @@ node_ptr scalar_node(const scalar& s, dtype t, const shape_t& shape, const char*
 
 node_ptr cast_node(const node_ptr& x, dtype t, const shape_t& shape) {
   if (x->dt == t && x->shape == shape) return x;
-  auto n = std::make_shared<ir::node>();
+  auto n = ir::new_node();
   n->op = ir::op_code::op_code_cast;
   n->dt = t;
   n->shape = shape;
@@ -259,7 +259,7 @@ node_ptr as_node(const operand& o, dtype t, const char* op) {
 }  // namespace
 
 node_ptr make_node(ir::op_code op, dtype out, std::initializer_list<node_ptr> inputs, const shape_t& shape) {
-  auto n = std::make_shared<ir::node>();
+  auto n = ir::new_node();
   n->op = op;
   n->dt = out;
   n->shape = shape;
@@ -269,11 +269,11 @@ node_ptr make_node(ir::op_code op, dtype out, std::initializer_list<node_ptr> in
 }
 
 node_ptr make_node(ir::op_code op, dtype out, std::vector<node_ptr> inputs, const shape_t& shape) {
-  auto n = std::make_shared<ir::node>();
+  auto n = ir::new_node();
   n->op = op;
   n->dt = out;
   n->shape = shape;
-  n->inputs = std::move(inputs);
+  n->inputs.assign(std::make_move_iterator(inputs.begin()), std::make_move_iterator(inputs.end()));
   count_growth(*n);
   return n;
 }

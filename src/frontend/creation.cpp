@@ -61,15 +61,11 @@ double round_to(dtype t, double x) {
 namespace frontend {
 array iota(dtype t, const shape_t& shape, std::complex<double> start, std::complex<double> step,
            std::vector<std::int64_t> coeffs, std::int64_t offset, bool equals) {
-  auto n = std::make_shared<ir::node>();
+  auto n = ir::new_node();
   n->op = ir::op_code::op_code_iota;
   n->dt = t;
   n->shape = shape;
-  n->start = start;
-  n->step = step;
-  n->iota_coeffs = std::move(coeffs);
-  n->iota_offset = offset;
-  n->iota_equals = equals;
+  n->params().iota = {start, step, std::move(coeffs), offset, equals};
   return finish(std::move(n));
 }
 }  // namespace frontend

@@ -35,7 +35,7 @@ array library_node(const ir::library_call& c, dtype out, const std::vector<array
   std::vector<node_ptr> operands;
   for (const auto& in : inputs) operands.push_back(contiguous_operand(in));
   auto n = make_node(ir::op_code::op_code_library, out, std::move(operands), shape);
-  n->library = c;
+  n->params().library = c;
   return finish(std::move(n));
 }
 
@@ -99,7 +99,7 @@ array gather(const array& src, const std::vector<int>& axes, const std::vector<a
   std::vector<node_ptr> inputs{sn};
   for (const auto& i : idx) inputs.push_back(leading(i, shape).node());
   auto n = make_node(ir::op_code::op_code_gather, sn->dt, std::move(inputs), shape);
-  n->gather_axes = axes;
+  n->params().gather_axes = axes;
   return finish(std::move(n));
 }
 

@@ -88,16 +88,16 @@ std::vector<std::int64_t> read_strides(const node_ptr& x) {
 
 // Whether view `v` only swaps the last two axes of its input (x.T() of a matrix, swapaxes(-1, -2)).
 bool swaps_last_two(const ir::node& v) {
-  if (v.op != ir::op_code::op_code_view || v.view.reshape) return false;
+  if (v.op != ir::op_code::op_code_view || v.params().view.reshape) return false;
   const auto& in = v.inputs[0]->shape;
   const std::size_t nd = v.shape.size();
   if (in.size() != nd || nd < 2) return false;
-  for (std::int64_t b : v.view.base)
+  for (std::int64_t b : v.params().view.base)
     if (b != 0) return false;
   for (std::size_t d = 0; d < nd; ++d) {
     const std::size_t from = d == nd - 1 ? nd - 2 : d == nd - 2 ? nd - 1 : d;
     for (std::size_t k = 0; k < nd; ++k)
-      if (v.view.coeff[d * nd + k] != (k == from ? 1 : 0)) return false;
+      if (v.params().view.coeff[d * nd + k] != (k == from ? 1 : 0)) return false;
   }
   return true;
 }
@@ -219,7 +219,7 @@ array matmul(const array& a, const array& b) {
     c.gemm.a = sa.how, c.gemm.b = sb.how;
     c.gemm.alpha_re = sa.scale * sb.scale;
     auto node = make_node(ir::op_code::op_code_library, t, {sa.node, sb.node}, out_shape);
-    node->library = c;
+    node->params().library = c;
     product = finish(std::move(node));
   }
   // The axes added for 1-d operands go again.

@@ -99,7 +99,7 @@ array weights_along(const array& weights, int axis, std::int64_t ndim) {
   array w = weights;
   w.eval();
   const auto& wn = w.node();
-  auto view = std::make_shared<ir::node>();
+  auto view = ir::new_node();
   view->op = ir::op_code::op_code_buffer;
   view->dt = wn->dt;
   view->shape.assign(static_cast<std::size_t>(ndim), 1);

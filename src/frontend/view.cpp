@@ -32,7 +32,7 @@ array make_view(const array& x, ir::view_params p, const shape_t& shape) {
     auto strides = xn->strides;
     std::int64_t offset = xn->offset;
     if (ir::apply_view(p, xn->shape, shape, strides, offset)) {
-      auto n = std::make_shared<ir::node>();
+      auto n = ir::new_node();
       n->op = ir::op_code::op_code_buffer;
       n->dt = xn->dt;
       n->shape = shape;
@@ -44,7 +44,7 @@ array make_view(const array& x, ir::view_params p, const shape_t& shape) {
     xn = lazy_copy(x).node();  // a reshape the strides cannot express: view a copy
   }
   auto n = make_node(ir::op_code::op_code_view, xn->dt, {xn}, shape);
-  n->view = std::move(p);
+  n->params().view = std::move(p);
   return finish(std::move(n));
 }
 
@@ -78,7 +78,7 @@ array reshape_view(const array& x, const shape_t& shape) {
 
 node_ptr overhanging_view(const node_ptr& x, ir::view_params p, const shape_t& shape) {
   auto n = make_node(ir::op_code::op_code_view, x->dt, {x}, shape);
-  n->view = std::move(p);
+  n->params().view = std::move(p);
   return n;
 }
 

@@ -17,6 +17,98 @@ buffer::~buffer() {
   runtime::note_release(nbytes);
 }
 
+namespace {
+
+// Freed node blocks (a node and its shared_ptr control block, one allocation), kept per thread.
+// A block freed on another thread than the one that made it simply joins that thread's list: the
+// blocks are plain operator new memory. The list is trivially destructible so that a node freed
+// while the thread exits (after `drain` ran) still finds it, closed.
+struct free_list {
+  void* head = nullptr;
+  std::size_t block = 0;  // the one size a list holds (all node blocks have it)
+  int count = 0;
+  bool closed = false;
+};
+constexpr int keep = 64;  // enough for a step's nodes; more go back to operator delete
+thread_local free_list blocks;
+
+struct drain_at_exit {
+  ~drain_at_exit() {
+    while (blocks.head) {
+      void* p = blocks.head;
+      blocks.head = *static_cast<void**>(p);
+      ::operator delete(p);
+    }
+    blocks.count = 0;
+    blocks.closed = true;
+  }
+};
+thread_local drain_at_exit drain;
+
+// Under AddressSanitizer every block goes back to the allocator, which then finds use after free.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool pooled = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool pooled = false;
+#else
+constexpr bool pooled = true;
+#endif
+#else
+constexpr bool pooled = true;
+#endif
+
+void* take_block(std::size_t size) {
+  free_list& l = blocks;
+  if (pooled && l.head && l.block == size) {
+    void* p = l.head;
+    l.head = *static_cast<void**>(p);
+    --l.count;
+    return p;
+  }
+  return ::operator new(size);
+}
+
+void give_block(void* p, std::size_t size) {
+  free_list& l = blocks;
+  if (pooled && !l.closed && l.count < keep && (l.block == size || l.block == 0)) {
+    (void)&drain;  // registers the thread's drain
+    l.block = size;
+    *static_cast<void**>(p) = l.head;
+    l.head = p;
+    ++l.count;
+    return;
+  }
+  ::operator delete(p);
+}
+
+template <class T>
+struct block_allocator {
+  using value_type = T;
+  block_allocator() = default;
+  template <class U>
+  block_allocator(const block_allocator<U>&) {}
+  T* allocate(std::size_t n) { return static_cast<T*>(take_block(n * sizeof(T))); }
+  void deallocate(T* p, std::size_t n) { give_block(p, n * sizeof(T)); }
+  friend bool operator==(const block_allocator&, const block_allocator&) { return true; }
+};
+
+}  // namespace
+
+std::shared_ptr<node> new_node() {
+  return std::allocate_shared<node>(block_allocator<node>());
+}
+
+rare_params& node::params() {
+  if (!rare) rare = std::make_unique<rare_params>();
+  return *rare;
+}
+
+const rare_params& node::params() const {
+  static const rare_params none;
+  return rare ? *rare : none;
+}
+
 std::int64_t shape_size(const shape_t& s) {
   std::int64_t n = 1;
   for (auto d : s) n *= d;

@@ -8,6 +8,8 @@
 #include <optional>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "ir/library.hpp"
 #include "ir/op_code.hpp"
 #include "ir/reduction.hpp"
@@ -31,22 +33,18 @@ struct buffer {
   buffer& operator=(const buffer&) = delete;
 };
 
-struct node {
-  op_code op = op_code::op_code_buffer;
-  dtype dt = dtype::float64;
-  shape_t shape;
-  std::vector<std::shared_ptr<node>> inputs;
-
-  // Op parameters. scalar: `value`. iota: value = start + step * (sum_d index_d * iota_coeffs[d]),
-  // computed in float64 (or int64 for integer dtypes), then cast to dt; iota_coeffs are per dim of
-  // `shape` and may be negative (eye uses column - row).
-  scalar_bits value;
+// iota: value = start + step * (sum_d index_d * coeffs[d]), computed in float64 (or int64 for
+// integer dtypes), then cast to the node's dtype; coeffs are per dim of the node's shape and may be
+// negative (eye uses column - row).
+struct iota_spec {
   std::complex<double> start = 0, step = 0;
-  std::vector<std::int64_t> iota_coeffs;
-  std::int64_t iota_offset = 0;  // added to the affine index before scaling (eye's -k)
-  bool iota_equals = false;      // eye: value = (affine index == 0)
-  // reduce and scan: inputs[0] is reduced over `reduction.axes` (shape is the result's shape).
-  reduction_params reduction;
+  std::vector<std::int64_t> coeffs;
+  std::int64_t offset = 0;  // added to the affine index before scaling (eye's -k)
+  bool equals = false;      // eye: value = (affine index == 0)
+};
+
+struct rare_params {
+  iota_spec iota;
   // view: the remap from this node's index to inputs[0]'s.
   view_params view;
   // gather: inputs[0] is the source; inputs[1 + j] (int64, of this node's shape, in range) indexes
@@ -55,6 +53,23 @@ struct node {
   std::vector<int> gather_axes;
   // library: the call; inputs are its operands.
   library_call library;
+};
+
+struct node {
+  op_code op = op_code::op_code_buffer;
+  dtype dt = dtype::float64;
+  shape_t shape;
+  // Inline room for two: most ops have one or two operands, and a heap block per node would show.
+  boost::container::small_vector<std::shared_ptr<node>, 2> inputs;
+
+  // Op parameters. scalar: `value` (inline: scalars are common); reduce and scan: `reduction`,
+  // inputs[0] reduced over `reduction.axes` (shape is the result's shape). The rarer ops' parameters
+  // live out of line (see rare_params), so the common node is small: building and freeing nodes is
+  // a large share of a small array's host time.
+  scalar_bits value;
+  reduction_params reduction;
+  rare_params& params();              // creates them on first use
+  const rare_params& params() const;  // defaults when there are none
   // An int64 node whose values were checked (an index validated before a gather): its min and max,
   // so indexing with it again needs no second check.
   bool range_known = false;
@@ -73,9 +88,15 @@ struct node {
   // Number of nf::array handles pointing here. A held node is written when a plan consumes it.
   std::atomic<int> handles{0};
 
+  std::unique_ptr<rare_params> rare;
+
   bool materialized() const { return storage != nullptr; }
   std::int64_t size() const;
 };
+
+// A new empty node. Nodes come from a per-thread free list: a loop over small arrays builds and
+// frees a few per step, and the general-purpose allocator is a visible part of that.
+std::shared_ptr<node> new_node();
 
 std::int64_t shape_size(const shape_t& s);
 // The value of a scalar node of dtype float32, float64, complex64 or complex128; nothing for any other

@@ -160,7 +160,7 @@ std::vector<std::shared_ptr<ir::node>> run_library_now(
   std::vector<std::shared_ptr<ir::node>> result;
   std::vector<void*> out;
   for (const auto& [t, shape] : outputs) {
-    auto n = std::make_shared<ir::node>();
+    auto n = ir::new_node();
     n->op = ir::op_code::op_code_buffer;
     n->dt = t;
     n->shape = shape;
@@ -182,7 +182,7 @@ std::vector<std::shared_ptr<ir::node>> run_library_now(
 }
 
 std::shared_ptr<ir::node> upload(dtype t, const shape_t& shape, const void* data) {
-  auto n = std::make_shared<ir::node>();
+  auto n = ir::new_node();
   n->op = ir::op_code::op_code_buffer;
   n->dt = t;
   n->shape = shape;
@@ -198,7 +198,7 @@ host_array read_to_host(const std::shared_ptr<ir::node>& n) {
   std::shared_ptr<ir::node> src = n;
   if (n->offset != 0 || n->strides != ir::contiguous_strides(n->shape)) {
     // A strided view: gather it into a contiguous buffer first.
-    src = std::make_shared<ir::node>();
+    src = ir::new_node();
     src->op = ir::op_code::op_code_cast;
     src->dt = n->dt;
     src->shape = n->shape;

@@ -132,7 +132,7 @@ bool reshapes_without_copy(const node_ptr& n, int chain, const ir::node* top, co
              n.get() != top) {
     strides = ir::contiguous_strides(n->shape);
   } else if (n->op == ir::op_code::op_code_iota) {
-    strides = n->iota_coeffs;
+    strides = n->params().iota.coeffs;
   } else if (n->op == ir::op_code::op_code_scalar) {
     return true;
   } else {
@@ -160,7 +160,7 @@ void split_memory_reads(fuse_state& s) {
       info.target = info.before_readers = true;
       continue;
     }
-    if (n->op != ir::op_code::op_code_view || !n->view.reshape) continue;
+    if (n->op != ir::op_code::op_code_view || !n->params().view.reshape) continue;
     const auto& x = n->inputs[0];
     if (x->materialized())
       continue;  // a held (target) x is checked too: it must not share the reader's kernel

@@ -37,12 +37,12 @@ bool power_of_two(cplx v) {
 // shape as `n`.
 ir::library_call* absorbable(const node_ptr& in, const ir::node& n, const fuse_state& s) {
   if (in->materialized() || in->op != ir::op_code::op_code_library ||
-      in->library.op != ir::library_op::library_op_gemm)
+      in->params().library.op != ir::library_op::library_op_gemm)
     return nullptr;
   const auto& info = s.pending.at(in.get());
   if (info.target || info.root_refs != 0 || info.plan_refs != 1 || info.use != 1) return nullptr;
   if (in->dt != n.dt || in->shape != n.shape || !foldable_dtype(n.dt)) return nullptr;
-  return &in->library;
+  return &in->params().library;
 }
 
 // Whether C can be the call's third input: P's dtype and shape, and C-order when already in memory.
@@ -115,13 +115,13 @@ void fold_into_gemm(fuse_state& s) {
       // node leaves the plan. Operands keep their reference counts: n now holds what it held.
       for (const auto& in : n->inputs)
         if (in != product && in != c && !in->materialized()) s.pending.at(in.get()).plan_refs--;
-      std::vector<node_ptr> inputs = product->inputs;
+      auto inputs = product->inputs;
       if (c) {
         inputs.push_back(c);
         if (!c->materialized()) s.pending.at(c.get()).target = true;  // written first, C-order
       }
       n->op = ir::op_code::op_code_library;
-      n->library = *call;
+      n->params().library = *call;
       n->inputs = std::move(inputs);
       gone.insert(product.get());
       s.pending.erase(product.get());

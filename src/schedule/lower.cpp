@@ -156,11 +156,12 @@ struct lowering {
       i.slot = it->second;
     } else if (n->op == ir::op_code::op_code_iota) {
       ir::iota_params p;
-      p.offset = n->iota_offset;
-      p.coeffs = map_leaf(*n, n->iota_coeffs, p.offset, chain);
-      p.start = n->start;
-      p.step = n->step;
-      p.equals = n->iota_equals;
+      const ir::iota_spec& io = n->params().iota;
+      p.offset = io.offset;
+      p.coeffs = map_leaf(*n, io.coeffs, p.offset, chain);
+      p.start = io.start;
+      p.step = io.step;
+      p.equals = io.equals;
       i.op = ir::op_code::op_code_iota;
       i.slot = static_cast<int>(step.iotas.size());
       step.iotas.push_back(std::move(p));
@@ -186,7 +187,7 @@ struct lowering {
   int gather(const node_ptr& n, int chain, int guard) {
     const auto& src = n->inputs[0];
     auto src_strides = src->materialized() ? src->strides : ir::contiguous_strides(src->shape);
-    const auto& axes = n->gather_axes;
+    const auto& axes = n->params().gather_axes;
     const std::size_t index_ndim = n->shape.size() - (src->shape.size() - axes.size());
     std::vector<std::int64_t> base(n->shape.size(), 0);
     for (std::size_t a = 0, d = index_ndim; a < src->shape.size(); ++a)
@@ -230,7 +231,7 @@ struct lowering {
 
   // An int64 launch parameter (a stride): a value, so the kernel serves every layout.
   int constant(std::int64_t v) {
-    auto c = std::make_shared<ir::node>();
+    auto c = ir::new_node();
     c->op = ir::op_code::op_code_scalar;
     c->dt = dtype::int64;
     std::memcpy(c->value.bytes, &v, sizeof v);
@@ -280,7 +281,7 @@ void lower_to_kernel_ir(fuse_state& s, plan& p) {
   for (std::size_t g = 0; g < s.groups.size(); ++g) {
     kernel_step& step = p.steps.emplace_back();
     if (const auto& call = s.groups[g].front(); is_library(call.get())) {
-      step.library = call->library;
+      step.library = call->params().library;
       step.iteration_shape = call->shape;
       for (const auto& in : call->inputs) {
         strided_leaf leaf;

@@ -105,9 +105,9 @@ struct signer {
     }
     switch (n.op) {
       case ir::op_code::op_code_view:
-        words.push_back(n.view.reshape);
-        put(n.view.base);
-        put(n.view.coeff);
+        words.push_back(n.params().view.reshape);
+        put(n.params().view.base);
+        put(n.params().view.coeff);
         break;
       case ir::op_code::op_code_reduce:
       case ir::op_code::op_code_scan:
@@ -118,14 +118,17 @@ struct signer {
         put_bits(n.reduction.identity.bytes, sizeof n.reduction.identity.bytes);
         break;
       case ir::op_code::op_code_iota:
-        put_bits(&n.start, sizeof n.start);
-        put_bits(&n.step, sizeof n.step);
-        put(n.iota_coeffs);
-        words.push_back(n.iota_offset);
-        words.push_back(n.iota_equals);
+      {
+        const ir::iota_spec& io = n.params().iota;
+        put_bits(&io.start, sizeof io.start);
+        put_bits(&io.step, sizeof io.step);
+        put(io.coeffs);
+        words.push_back(io.offset);
+        words.push_back(io.equals);
+      }
         break;
       case ir::op_code::op_code_gather:
-        put({n.gather_axes.begin(), n.gather_axes.end()});
+        put({n.params().gather_axes.begin(), n.params().gather_axes.end()});
         break;
       default:
         break;

@@ -52,7 +52,7 @@ inline bool through_views(const std::vector<const ir::node*>& chain, shape_t& sh
     const ir::node* v = *it;
     const shape_t& in = v->inputs[0]->shape;
     strides = ir::broadcast_strides(shape, strides, in);
-    if (!ir::apply_view(v->view, in, v->shape, strides, offset)) return false;
+    if (!ir::apply_view(v->params().view, in, v->shape, strides, offset)) return false;
     shape = v->shape;
   }
   return true;
