@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "backend/cuda/cuda_api.hpp"
 #include "cuda_timing.hpp"
 #include "ir/node.hpp"
 
@@ -146,6 +147,46 @@ void BM_host_step_small(benchmark::State& state, bool eager) {
   state.counters["enqueue_us_per_step"] = 1e6 * enqueue / static_cast<double>(state.iterations());
 }
 
+// The floor under a step's host time: one cuLaunchKernel per step, through the same driver entry
+// point and stream ndfuse uses, of an empty kernel taking as many parameters as the seed chain's
+// fused kernel (n, out, in, scalar). What a step costs above this is ndfuse's own work.
+void BM_host_step_driver_floor(benchmark::State& state) {
+  namespace cu = nf::backend::cuda;
+  static const char* ptx =
+      ".version 8.0\n.target sm_75\n.address_size 64\n"
+      ".visible .entry nf_empty(.param .u32 n, .param .u64 out, .param .u64 in, .param .f64 s) { ret; }\n";
+  CUmodule module = nullptr;
+  CUfunction fn = nullptr;
+  nf::array x = seed_input(small_elements, nf::float64);  // makes the context current
+  if (cu::driver().module_load_data(&module, ptx) != CUDA_SUCCESS ||
+      cu::driver().module_get_function(&fn, module, "nf_empty") != CUDA_SUCCESS) {
+    state.SkipWithError("the driver did not load the empty kernel's PTX");
+    return;
+  }
+  unsigned n = small_elements;
+  void* out = device_ptr(x);
+  void* in = device_ptr(x);
+  double s = 5;
+  void* params[] = {&n, &out, &in, &s};
+  auto step = [&] { cu::driver().launch_kernel(fn, 1, 1, 1, 256, 1, 1, 0, cu::current_stream(), params, nullptr); };
+  for (int i = 0; i < 100; ++i) step();
+  nf::cuda::synchronize();
+  constexpr int steps = 2000;
+  double total = 0, enqueue = 0;
+  for (auto _ : state) {
+    auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < steps; ++i) step();
+    auto t1 = std::chrono::steady_clock::now();
+    nf::cuda::synchronize();
+    double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / steps;
+    total += sec;
+    enqueue += std::chrono::duration<double>(t1 - t0).count() / steps;
+    state.SetIterationTime(sec);
+  }
+  state.counters["us_per_step"] = 1e6 * total / static_cast<double>(state.iterations());
+  state.counters["enqueue_us_per_step"] = 1e6 * enqueue / static_cast<double>(state.iterations());
+}
+
 std::filesystem::path cache_dir() {
   static const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("ndfuse-bench-cache-" + std::to_string(::getpid()));
@@ -242,6 +283,7 @@ void register_all() {
   }
   reps(benchmark::RegisterBenchmark("host_step_1000/fused", BM_host_step_small, false), 5, 5);
   reps(benchmark::RegisterBenchmark("host_step_1000/eager", BM_host_step_small, true), 5, 5);
+  reps(benchmark::RegisterBenchmark("driver_launch/host_step_1000", BM_host_step_driver_floor), 5, 5);
   reps(benchmark::RegisterBenchmark("compile/cold_nvrtc", BM_compile, true), 10, 1);
   reps(benchmark::RegisterBenchmark("compile/disk_hit", BM_compile, false), 20, 1);
   reps(benchmark::RegisterBenchmark("transfer_2GB/host_to_device", BM_transfer, true), 3, 3);

@@ -161,7 +161,7 @@ launch_config launch_dims(const ir::kernel_ir& k, const shape_t& shape) {
     const std::int64_t p = shape.at(k.tile_dim), l = shape.back();
     blocks = n / (p * l) * ((p + 31) / 32) * ((l + 31) / 32);
   } else {
-    const std::int64_t per_thread = vector_width(k);
+    const std::int64_t per_thread = n >= vector_min_elements ? vector_width(k) : 1;
     const std::int64_t threads = (n + per_thread - 1) / per_thread;
     blocks = (threads + block_threads - 1) / block_threads;
   }

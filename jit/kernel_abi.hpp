@@ -53,6 +53,11 @@ bool vectorized(const ir::kernel_ir& k);
 // Elements per thread and step of the vector path: 16 / the largest itemsize among inputs and
 // outputs (so that array moves 16 bytes per access). 1 when the kernel is not vectorized.
 int vector_width(const ir::kernel_ir& k);
+// Below this many elements a vectorized kernel runs its scalar path, one element per thread: the
+// vector path's few threads would each compute vector_width() elements in turn, on a fraction of
+// the multiprocessors, and a small array is latency-bound (1000 float32 through a 16-op chain: 250
+// threads in one block, where one element per thread spreads the work over four).
+inline constexpr std::int64_t vector_min_elements = 1 << 17;
 // Whether the kernel computes multi-indices from the linear index (and so takes `shape`).
 bool needs_multi_index(const ir::kernel_ir& k);
 

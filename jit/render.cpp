@@ -208,8 +208,11 @@ std::string vectorized_body(const ir::kernel_ir& k, const std::string& name, con
   if (w > 1) {
     os << "  " << idx << " tail = 0;\n";
     os << "  // Vector path: " << ws << " consecutive elements per thread and step, each array moved " << ws
-       << " x itemsize bytes at once.\n  if (";
-    bool first = true;
+       << " x itemsize bytes at once\n"
+       << "  // (from " << vector_min_elements
+       << " elements: a smaller array finishes sooner one element per thread, on more threads).\n"
+       << "  if (n >= " << vector_min_elements;
+    bool first = false;
     for (std::size_t o = 0; o < k.outputs.size(); ++o) {
       os << (first ? "" : " && ") << "nf_aligned<" << w * itemsize(k.outputs[o].dt) << ">(out" << o << ")";
       first = false;
@@ -246,7 +249,7 @@ std::string vectorized_body(const ir::kernel_ir& k, const std::string& name, con
        << "    tail = nvec * " << ws << ";\n"
        << "  }\n"
        << "  // Scalar path: the last n % " << ws
-       << " elements, or all of them when an output is misaligned.\n";
+       << " elements, or all of them when the array is small or an output misaligned.\n";
   }
   os << "  for (" << idx << " i = " << (w > 1 ? "tail + first" : "first") << "; i < n; i += step)\n"
      << "    "

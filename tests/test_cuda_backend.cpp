@@ -190,3 +190,27 @@ TEST_CASE("a large odd-sized fused chain covers every element (grid-stride loop)
   }
   CHECK(wrong == 0);
 }
+
+TEST_CASE("small and large arrays, aligned or at an offset, take the scalar and vector paths alike",
+          "[cuda]") {
+  if (!cuda_active()) NDFUSE_SKIP("the cuda backend is not active");
+  // Sizes on both sides of jit::vector_min_elements (2**17), with an odd tail; the input is a[1:]
+  // (read one element at a time on the vector path) or a[:-1] (aligned).
+  for (std::int64_t n : {std::int64_t{1000}, (std::int64_t{1} << 17) - 1, (std::int64_t{1} << 17) + 3}) {
+    for (int shift : {0, 1}) {
+      CAPTURE(n, shift);
+      nf::array a = evaluated_arange(n + 1);
+      nf::array v = a(nf::slice(shift, shift + n));
+      nf::array y = (v * 5) * (v * 5) + 1;
+      auto got = y.to_vector<double>();
+      REQUIRE(static_cast<std::int64_t>(got.size()) == n);
+      std::int64_t wrong = 0;
+      for (std::int64_t i = 0; i < n; ++i) {
+        // NumPy: v = np.arange(n + 1.)[shift:shift + n]; (v * 5) * (v * 5) + 1 (exact: below 2**53)
+        const double x = static_cast<double>(i + shift) * 5;
+        wrong += got[i] != x * x + 1;
+      }
+      CHECK(wrong == 0);
+    }
+  }
+}

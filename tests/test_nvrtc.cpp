@@ -393,7 +393,11 @@ TEST_CASE("launch shape: vector width and grid size", "[nvrtc]") {
                       {seed.input(dtype::float64), seed.scalar(dtype::float64)}));
   CHECK(jit::vectorized(seed.k));
   CHECK(jit::vector_width(seed.k) == 2);
-  CHECK(jit::launch_dims(seed.k, {1000}).grid == 2);  // 500 threads of 2 elements
+  // A small array runs one element per thread (the scalar path), a large one 2 per thread.
+  CHECK(jit::launch_dims(seed.k, {1000}).grid == 4);
+  CHECK(jit::launch_dims(seed.k, {jit::vector_min_elements - 1}).grid ==
+        (jit::vector_min_elements + jit::block_threads - 2) / jit::block_threads);
+  CHECK(jit::launch_dims(seed.k, {jit::vector_min_elements}).grid == jit::vector_min_elements / 2 / jit::block_threads);
   CHECK(jit::launch_dims(seed.k, {std::int64_t(1) << 28}).grid == (1u << 27) / jit::block_threads);
   CHECK(jit::launch_dims(seed.k, {0}).grid == 1);
   CHECK(jit::launch_dims(seed.k, {1}).block == unsigned(jit::block_threads));

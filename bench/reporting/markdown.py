@@ -157,8 +157,9 @@ def write(path, rows, gpu, date, sources, commit=None):
         "workload with no eager variant, its only time); ndfuse eager is nf::eager_scope, one kernel per op.",
         "CuPy, PyTorch and JAX ran on the same GPU in the same run; JAX times are wall clock around a loop",
         "of calls (it has no events), so for small arrays they include its dispatch. limit: the direct",
-        "cuBLAS/cuFFT call where the C++ benchmark makes one, else a device-to-device copy of the bytes",
-        "the workload must move, timed in the same process. `*`: ndfuse fused above 1.1x the limit.",
+        "cuBLAS/cuFFT call where the C++ benchmark makes one (for the host step: one bare cuLaunchKernel",
+        "per step), else a device-to-device copy of the bytes the workload must move, timed in the same",
+        "process. `*`: ndfuse fused above 1.1x the limit.",
         "best peer / ndfuse: the fastest peer's time over ndfuse fused (below 1, in bold: a peer is faster).",
         "",
     ]
