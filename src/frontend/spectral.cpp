@@ -85,6 +85,8 @@ array matrix_rank(const array& a, std::optional<double> tol) {
   const auto& an = frontend::checked(a, "linalg.matrix_rank");
   if (an->shape.size() < 2) return any(not_equal(a, 0)).astype(dtype::int64);
   auto s = frontend::as_matrix_stack(a, "linalg.matrix_rank", false);
+  // No singular values: NumPy's threshold is a max with initial=0, and nothing exceeds it.
+  if (s.m == 0 || s.n == 0) return zeros(s.batch, dtype::int64);
   const array S = svdvals(s.a);
   const array threshold =
       tol ? full({}, *tol, frontend::real_dtype(s.dt))

@@ -154,6 +154,9 @@ def main(outdir):
         b = rng_matrix((7,), dt, 79)
         x, res, rank, sv = np.linalg.lstsq(low, b)
         case("lstsq", dt, low.shape, "lowrank", [low, b], [x, res, np.asarray(rank, np.int64), sv])
+    # Empty matrices have rank 0 (NumPy's max over their singular values starts from initial=0).
+    for e in (np.zeros((3, 0)), np.zeros((2, 0, 4))):
+        case("matrix_rank", "float64", e.shape, "empty", [e], [np.asarray(np.linalg.matrix_rank(e), np.int64)])
     # Integer inputs compute in float64.
     ai = np.array([[4, 1, 0], [1, 5, 2], [0, 2, 6]], dtype=np.int32)
     case("inv", "int32", ai.shape, "-", [ai], [np.linalg.inv(ai)])
