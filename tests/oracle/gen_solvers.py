@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """NumPy 2 oracle for ndfuse's solvers and factorizations (tests/test_solvers.cpp): np.linalg's solve,
-inv, det, slogdet, cholesky, qr, eigh, eigvalsh, eig, eigvals, svd, svdvals, pinv, lstsq, matrix_rank,
-cond, norm (ord 2, -2, 'nuc') and matrix_power with negative exponents.
+inv, det, slogdet, cholesky, qr, eigh, eigvalsh, eig, eigvals, svd (also hermitian=True), svdvals,
+pinv and matrix_rank (also hermitian=True), lstsq, cond, norm (ord 2, -2, 'nuc'), matrix_power with
+negative exponents.
 
 Usage: gen_solvers.py OUTDIR. Writes OUTDIR/solvers/manifest.tsv and the .npy files it names.
 
@@ -10,10 +11,14 @@ manifest.tsv, one case per line, tab-separated, five columns:
   op      the np.linalg function name
   params  ';'-joined key=value pairs ('-' for none): mode (qr), UPLO (eigh, eigvalsh), full
           (svd full_matrices 0/1), upper (cholesky 0/1), ord (cond, norm: 2, -2, nuc, 1, inf, fro),
-          n (matrix_power), tol (matrix_rank), rcond (pinv, lstsq)
+          n (matrix_power), tol (matrix_rank), rcond (pinv, lstsq), hermitian (svd, pinv,
+          matrix_rank: 1), uv (svd compute_uv 0/1);
+          and two that only steer the test's checks of a hermitian svd: ties (equal |eigenvalues|:
+          the singular vectors' order among them is not defined), lower (a's upper triangle is not
+          the mirror of its lower one, which alone is read)
   inputs  the operands' files joined by ','
   expect  NumPy's outputs joined by ',' in NumPy's order (named tuples flattened; lstsq's rank as a
-          0-d int64 file); or RAISES:<ndfuse exception> where NumPy raises.
+          0-d int64 file); or RAISES:<ndfuse exception>[:<NumPy's exception>] where NumPy raises.
 
 Which outputs the test compares element by element and which it checks by their defining property
 (the factors NumPy does not pin down: signs and phases of singular vectors, eigenvectors, Q's columns):
@@ -54,6 +59,35 @@ def hermitian_pd(shape, dtype, seed):
     n = shape[-1]
     h = a @ np.conj(np.swapaxes(a, -1, -2)) + n * np.eye(n)
     return h.astype(dtype)
+
+
+def hermitian_with_spectrum(w, dtype, seed):
+    """Q diag(w) Q^H for a random unitary Q, one per row of w (..., n), made exactly Hermitian (a real
+    diagonal) before the cast, so its eigenvalues are w to rounding."""
+    r = np.random.default_rng(seed)
+    w = np.asarray(w, dtype=np.float64)
+    z = r.normal(size=w.shape + w.shape[-1:])
+    if dtype.startswith("complex"):
+        z = z + 1j * r.normal(size=z.shape)
+    q, _ = np.linalg.qr(z)
+    h = q @ (w[..., :, None] * np.conj(np.swapaxes(q, -1, -2)))
+    return ((h + np.conj(np.swapaxes(h, -1, -2))) / 2).astype(dtype)
+
+
+def separated_spectrum(shape, seed, zeros=0):
+    """Eigenvalues for matrices of `shape` (..., n, n): magnitudes 1, 1.5, 2, ... (so |w| orders the
+    singular vectors with a gap far above rounding) in random order with random signs, at least one
+    negative; the first `zeros` of each are 0."""
+    r = np.random.default_rng(seed)
+    n = shape[-1]
+    w = np.empty(shape[:-1])
+    for idx in np.ndindex(*shape[:-2]):
+        mags = r.permutation(1 + 0.5 * np.arange(n))
+        signs = r.choice([-1.0, 1.0], n)
+        signs[r.integers(n)] = -1.0
+        w[idx] = mags * signs
+        w[idx][:zeros] = 0
+    return w
 
 
 def complex_of(x):
@@ -180,6 +214,8 @@ def main(outdir):
     case("slogdet", "float64", zero.shape, "zero", [zero], [sl.sign, sl.logabsdet])
     case("det", "float64", zero.shape, "zero", [zero], [np.linalg.det(zero)])
 
+    hermitian_cases(w, case, seed)
+
     # --- errors ---------------------------------------------------------------------------------------
     sing_stack = np.stack([np.eye(3), np.zeros((3, 3)), np.eye(3)])
     raises("inv/singular", "inv", "-", [sing], "linalg_error")
@@ -201,6 +237,78 @@ def main(outdir):
     raises("qr/bad_mode", "qr", "mode=economic", [rect], "value_error")
     raises("eigh/bad_uplo", "eigh", "UPLO=X", [np.eye(3)], "value_error")
     w.finish()
+
+
+def hermitian_cases(w, case, seed):
+    """svd, pinv and matrix_rank with hermitian=True (NumPy's eigh-based SVD)."""
+    for dt in DTYPES:
+        for s in SQUARE:
+            seed += 1
+            h = hermitian_with_spectrum(separated_spectrum(s, seed), dt, seed + 100)
+            u, sv, vh = np.linalg.svd(h, hermitian=True)
+            case("svd", dt, s, "hermitian=1;uv=1", [h], [u, sv, vh])
+            case("svd", dt, s, "hermitian=1;uv=0", [h], [np.linalg.svd(h, compute_uv=False, hermitian=True)])
+            case("pinv", dt, s, "hermitian=1", [h], [np.linalg.pinv(h, hermitian=True)])
+            case("matrix_rank", dt, s, "hermitian=1", [h],
+                 [np.asarray(np.linalg.matrix_rank(h, hermitian=True), np.int64)])
+        # Only the lower triangle is read (eigh's UPLO 'L'): garbage above the diagonal changes nothing.
+        g = hermitian_with_spectrum(separated_spectrum((5, 5), 61), dt, 62)
+        g[np.triu_indices(5, 1)] = 7.25
+        u, sv, vh = np.linalg.svd(g, hermitian=True)
+        case("svd", dt, g.shape, "hermitian=1;uv=1;lower=1", [g], [u, sv, vh])
+        case("pinv", dt, g.shape, "hermitian=1;lower=1", [g], [np.linalg.pinv(g, hermitian=True)])
+        # Equal magnitudes (2 and -2): the singular values are defined, their vectors' order is not.
+        t = hermitian_with_spectrum([[2.0, -2.0, 1.0, -0.5]], dt, 63)[0]
+        u, sv, vh = np.linalg.svd(t, hermitian=True)
+        case("svd", dt, t.shape, "hermitian=1;uv=1;ties=1", [t], [u, sv, vh])
+        # Empty stacks: NumPy's eigh gives empty factors.
+        e = np.zeros((2, 0, 0), dt)
+        u, sv, vh = np.linalg.svd(e, hermitian=True)
+        case("svd", dt, e.shape, "hermitian=1;uv=1", [e], [u, sv, vh])
+        case("svd", dt, e.shape, "hermitian=1;uv=0", [e], [np.linalg.svd(e, compute_uv=False, hermitian=True)])
+        case("matrix_rank", dt, e.shape, "hermitian=1", [e],
+             [np.asarray(np.linalg.matrix_rank(e, hermitian=True), np.int64)])
+    # A negative 1x1 matrix, and -0.0, whose copysign NumPy moves into Vh as -1.
+    for v in (-3.0, -0.0):
+        m = np.array([[v]])
+        u, sv, vh = np.linalg.svd(m, hermitian=True)
+        case("svd", "float64", m.shape, "hermitian=1;uv=1;value=%r" % v, [m], [u, sv, vh])
+    # Integers compute in float64 (eigh's rule).
+    ai = np.array([[2, -1, 0], [-1, -3, 1], [0, 1, 1]], dtype=np.int32)
+    u, sv, vh = np.linalg.svd(ai, hermitian=True)
+    case("svd", "int32", ai.shape, "hermitian=1;uv=1", [ai], [u, sv, vh])
+    # Rank-deficient Hermitian matrices, dominated by a negative eigenvalue: the zero eigenvalues fall
+    # below the cut-offs. Double precision only (see the non-hermitian rank-deficient cases).
+    for dt in ("float64", "complex128"):
+        for s, zeros in (((6, 6), 2), ((3, 4, 4), 1)):
+            spectrum = separated_spectrum(s, 71, zeros)
+            spectrum[..., -1] = -9.0
+            low = hermitian_with_spectrum(spectrum, dt, 72)
+            case("matrix_rank", dt, s, "hermitian=1;lowrank", [low],
+                 [np.asarray(np.linalg.matrix_rank(low, hermitian=True), np.int64)])
+            case("pinv", dt, s, "hermitian=1;lowrank", [low], [np.linalg.pinv(low, hermitian=True)])
+    # pinv returns empty matrices before the hermitian SVD would ask for square ones.
+    e = np.zeros((0, 3))
+    case("pinv", "float64", e.shape, "hermitian=1", [e], [np.linalg.pinv(e, hermitian=True)])
+    rect = rng_matrix((3, 4), "float64", 73)
+    for op, params, f in (("svd", "hermitian=1;uv=1", lambda: np.linalg.svd(rect, hermitian=True)),
+                          ("svd", "hermitian=1;uv=0", lambda: np.linalg.svd(rect, False, False, True)),
+                          ("pinv", "hermitian=1", lambda: np.linalg.pinv(rect, hermitian=True)),
+                          ("matrix_rank", "hermitian=1", lambda: np.linalg.matrix_rank(rect, hermitian=True))):
+        raises_np(w, "%s/not_square/%s" % (op, params), op, params, [rect], "shape_error", f)
+    half = np.eye(3, dtype=np.float16)
+    raises_np(w, "svd/float16/hermitian", "svd", "hermitian=1;uv=1", [half], "dtype_error",
+              lambda: np.linalg.svd(half, hermitian=True))
+
+
+def raises_np(w, cid, op, params, inputs, kind, call):
+    """A case where NumPy raises (checked here): ndfuse must throw nf::<kind>."""
+    try:
+        call()
+    except Exception as e:  # noqa: BLE001 -- any NumPy exception; its name goes into the manifest
+        w.row(cid, op, params, ",".join(w.array(x) for x in inputs), "RAISES:%s:%s" % (kind, type(e).__name__))
+        return
+    raise AssertionError("NumPy does not raise for " + cid)
 
 
 if __name__ == "__main__":
