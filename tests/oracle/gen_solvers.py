@@ -2,7 +2,7 @@
 """NumPy 2 oracle for ndfuse's solvers and factorizations (tests/test_solvers.cpp): np.linalg's solve,
 inv, det, slogdet, cholesky, qr, eigh, eigvalsh, eig, eigvals, svd (also hermitian=True), svdvals,
 pinv and matrix_rank (also hermitian=True), lstsq, cond, norm (ord 2, -2, 'nuc'), matrix_power with
-negative exponents.
+negative exponents, tensorsolve and tensorinv.
 
 Usage: gen_solvers.py OUTDIR. Writes OUTDIR/solvers/manifest.tsv and the .npy files it names.
 
@@ -12,7 +12,7 @@ manifest.tsv, one case per line, tab-separated, five columns:
   params  ';'-joined key=value pairs ('-' for none): mode (qr), UPLO (eigh, eigvalsh), full
           (svd full_matrices 0/1), upper (cholesky 0/1), ord (cond, norm: 2, -2, nuc, 1, inf, fro),
           n (matrix_power), tol (matrix_rank), rcond (pinv, lstsq), hermitian (svd, pinv,
-          matrix_rank: 1), uv (svd compute_uv 0/1);
+          matrix_rank: 1), uv (svd compute_uv 0/1), axes (tensorsolve: ','-joined), ind (tensorinv);
           and two that only steer the test's checks of a hermitian svd: ties (equal |eigenvalues|:
           the singular vectors' order among them is not defined), lower (a's upper triangle is not
           the mirror of its lower one, which alone is read)
@@ -215,6 +215,7 @@ def main(outdir):
     case("det", "float64", zero.shape, "zero", [zero], [np.linalg.det(zero)])
 
     hermitian_cases(w, case, seed)
+    tensor_cases(w, case)
 
     # --- errors ---------------------------------------------------------------------------------------
     sing_stack = np.stack([np.eye(3), np.zeros((3, 3)), np.eye(3)])
@@ -299,6 +300,85 @@ def hermitian_cases(w, case, seed):
     half = np.eye(3, dtype=np.float16)
     raises_np(w, "svd/float16/hermitian", "svd", "hermitian=1;uv=1", [half], "dtype_error",
               lambda: np.linalg.svd(half, hermitian=True))
+
+
+def tensor_cases(w, case):
+    """tensorsolve and tensorinv: NumPy's reshapes around solve and inv, and their edge cases."""
+    for i, dt in enumerate(DTYPES):
+        # NumPy's docstring shapes, with a well-conditioned matrix in place of the identity.
+        m24 = well_conditioned((24, 24), dt, 801 + i)
+        a = m24.reshape(6, 4, 2, 3, 4)
+        b = rng_matrix((6, 4), dt, 811 + i)
+        case("tensorsolve", dt, a.shape, "-", [a, b], [np.linalg.tensorsolve(a, b)])
+        m6 = well_conditioned((6, 6), dt, 821 + i)
+        a = m6.reshape(2, 3, 6)
+        b = rng_matrix((2, 3), dt, 831 + i)
+        case("tensorsolve", dt, a.shape, "-", [a, b], [np.linalg.tensorsolve(a, b)])
+        # axes move to the end in the order listed.
+        a = np.moveaxis(m6.reshape(6, 2, 3), 0, 1)
+        b = rng_matrix((6,), dt, 841 + i)
+        for axes in ((0, 2), (2, 0)):
+            case("tensorsolve", dt, a.shape, "axes=%d,%d" % axes, [a, b], [np.linalg.tensorsolve(a, b, axes)])
+        case("tensorinv", dt, (4, 6, 8, 3), "ind=2", [m24.reshape(4, 6, 8, 3)],
+             [np.linalg.tensorinv(m24.reshape(4, 6, 8, 3), ind=2)])
+        case("tensorinv", dt, (24, 8, 3), "ind=1", [m24.reshape(24, 8, 3)],
+             [np.linalg.tensorinv(m24.reshape(24, 8, 3), ind=1)])
+        case("tensorinv", dt, (6, 6), "ind=1", [m6], [np.linalg.tensorinv(m6, ind=1)])
+    m6 = well_conditioned((6, 6), "float64", 851)
+    # The edges of NumPy's rules (Python slicing): b's shape need only have prod(x.shape) elements;
+    # equal ranks make x's shape all of a's; a repeated axis moves twice; ind past a.ndim.
+    a = m6.reshape(2, 3, 2, 3)
+    b = rng_matrix((3, 2), "float64", 852)
+    case("tensorsolve", "float64", a.shape, "b=3x2", [a, b], [np.linalg.tensorsolve(a, b)])
+    for a, b in ((np.array([[4.0]]), np.array([[2.0]])), (np.array([4.0]), np.array(2.0)),
+                 (np.array([[4.0]]), np.array([[[2.0]]]))):
+        case("tensorsolve", "float64", a.shape, "b=" + (shape_id(b.shape) or "0d"), [a, b], [np.linalg.tensorsolve(a, b)])
+    a = np.moveaxis(m6.reshape(6, 2, 3), 0, 2)
+    b = rng_matrix((6,), "float64", 853)
+    case("tensorsolve", "float64", a.shape, "axes=0,1,1", [a, b], [np.linalg.tensorsolve(a, b, (0, 1, 1))])
+    case("tensorsolve", "float64", (0, 0), "empty", [np.zeros((0, 0)), np.zeros(0)],
+         [np.linalg.tensorsolve(np.zeros((0, 0)), np.zeros(0))])
+    m24 = well_conditioned((24, 24), "float64", 854)
+    case("tensorinv", "float64", (2, 3, 4, 24), "ind=3", [m24.reshape(2, 3, 4, 24)],
+         [np.linalg.tensorinv(m24.reshape(2, 3, 4, 24), ind=3)])
+    case("tensorinv", "float64", (1,), "ind=5", [np.array([4.0])], [np.linalg.tensorinv(np.array([4.0]), ind=5)])
+    # Mixed and integer dtypes compute as solve and inv do.
+    a32 = well_conditioned((4, 4), "float32", 855).reshape(2, 2, 4)
+    bi = np.arange(1, 5, dtype=np.int64).reshape(2, 2)
+    case("tensorsolve", "float32", a32.shape, "b=int64", [a32, bi], [np.linalg.tensorsolve(a32, bi)])
+    ai = np.array([[4, 1, 0, 0], [1, 5, 2, 0], [0, 2, 6, 1], [0, 0, 1, 3]], dtype=np.int32).reshape(2, 2, 2, 2)
+    case("tensorinv", "int32", ai.shape, "ind=2", [ai], [np.linalg.tensorinv(ai)])
+
+    sq = m6.reshape(2, 3, 6)
+    bad = (
+        ("tensorsolve/not_square", "tensorsolve", "-", [rng_matrix((2, 3, 4), "float64", 861), np.ones((2, 3))],
+         "shape_error", lambda i: np.linalg.tensorsolve(*i)),
+        ("tensorsolve/b_size", "tensorsolve", "-", [m6.reshape(2, 3, 2, 3), np.ones((7, 1))], "shape_error",
+         lambda i: np.linalg.tensorsolve(*i)),
+        ("tensorsolve/axis_out_of_range", "tensorsolve", "axes=3", [sq, np.ones(6)], "shape_error",
+         lambda i: np.linalg.tensorsolve(*i, axes=(3,))),
+        ("tensorsolve/negative_axis", "tensorsolve", "axes=-1", [sq, np.ones(6)], "shape_error",
+         lambda i: np.linalg.tensorsolve(*i, axes=(-1,))),
+        ("tensorsolve/singular", "tensorsolve", "-", [np.zeros((2, 2, 2, 2)), np.ones((2, 2))], "linalg_error",
+         lambda i: np.linalg.tensorsolve(*i)),
+        ("tensorsolve/float16", "tensorsolve", "-", [np.eye(4, dtype=np.float16), np.ones(4, np.float16)],
+         "dtype_error", lambda i: np.linalg.tensorsolve(*i)),
+        ("tensorinv/ind=0", "tensorinv", "ind=0", [m6], "value_error", lambda i: np.linalg.tensorinv(i[0], 0)),
+        ("tensorinv/ind=-1", "tensorinv", "ind=-1", [m6], "value_error", lambda i: np.linalg.tensorinv(i[0], -1)),
+        ("tensorinv/not_square", "tensorinv", "ind=2", [np.ones((4, 6, 8, 4))], "shape_error",
+         lambda i: np.linalg.tensorinv(i[0], 2)),
+        ("tensorinv/not_divisible", "tensorinv", "ind=1", [np.ones((4, 6))], "shape_error",
+         lambda i: np.linalg.tensorinv(i[0], 1)),
+        ("tensorinv/empty", "tensorinv", "ind=1", [np.zeros((3, 0))], "shape_error",
+         lambda i: np.linalg.tensorinv(i[0], 1)),
+        ("tensorinv/0d", "tensorinv", "ind=1", [np.array(2.0)], "shape_error", lambda i: np.linalg.tensorinv(i[0], 1)),
+        ("tensorinv/singular", "tensorinv", "ind=2", [np.zeros((2, 2, 2, 2))], "linalg_error",
+         lambda i: np.linalg.tensorinv(i[0])),
+        ("tensorinv/float16", "tensorinv", "ind=1", [np.eye(4, dtype=np.float16)], "dtype_error",
+         lambda i: np.linalg.tensorinv(i[0], 1)),
+    )
+    for cid, op, params, inputs, kind, f in bad:
+        raises_np(w, cid, op, params, inputs, kind, lambda: f(inputs))
 
 
 def raises_np(w, cid, op, params, inputs, kind, call):
