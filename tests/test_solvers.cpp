@@ -6,7 +6,10 @@
 // pin down (the signs or phases of singular vectors, eigenvectors and Q's columns) are checked by
 // what defines them, on the host in double precision: the reconstruction A = U S V^H, A V = V diag(w),
 // A = Q R, with relative error below 1e-12 (double precision) or 1e-5 (single), and orthonormality
-// within the same bounds; plus NumPy's shapes and dtypes, and |R| = |R_numpy|.
+// within the same bounds; plus NumPy's shapes and dtypes, and |R| = |R_numpy|. A hermitian SVD (from
+// eigh) is also held to NumPy's rank-one terms U[:, j] Vh[j, :], which fix the order of the singular
+// values and the signs moved into Vh but not the eigenvectors' phases (which LAPACK builds choose
+// differently); where |eigenvalues| tie, that order is not defined and only the rest is checked.
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -22,6 +25,13 @@ namespace nf = ndfuse;
 namespace {
 
 using cplx = std::complex<double>;
+
+// An element of any float, complex or (as inputs may be) int32/int64 array as complex double.
+cplx element_wide(const nf::host_array& h, std::size_t i) {
+  if (h.dtype == nf::dtype::int32) return double(oracle::element<std::int32_t>(h, i));
+  if (h.dtype == nf::dtype::int64) return double(oracle::element<std::int64_t>(h, i));
+  return oracle::element_c(h, i);
+}
 
 // A stack of matrices on the host, widened to complex double.
 struct host_stack {
@@ -41,7 +51,7 @@ host_stack stack_of(const nf::host_array& h) {
   s.cols = nd >= 1 ? h.shape[nd - 1] : 1;
   if (nd >= 2) s.batch.assign(h.shape.begin(), h.shape.end() - 2);
   const std::size_t n = oracle::element_count(h);
-  for (std::size_t i = 0; i < n; ++i) s.v.push_back(oracle::element_c(h, i));
+  for (std::size_t i = 0; i < n; ++i) s.v.push_back(element_wide(h, i));
   return s;
 }
 
@@ -208,13 +218,25 @@ std::vector<nf::array> run_op(const std::string& op, const std::map<std::string,
     return {r.eigenvalues, r.eigenvectors};
   }
   if (op == "eigvals") return {la::eigvals(in[0])};
+  const bool hermitian = param("hermitian", "0") == "1";
   if (op == "svd") {
-    auto [u, s, vh] = la::svd(in[0], param("full", "1") == "1");
+    const bool uv = param("uv", "1") == "1";
+    auto [u, s, vh] = la::svd(in[0], param("full", "1") == "1", uv, hermitian);
+    if (!uv) return {s};
     return {u, s, vh};
   }
   if (op == "svdvals") return {la::svdvals(in[0])};
-  if (op == "pinv") return {la::pinv(in[0])};
-  if (op == "matrix_rank") return {la::matrix_rank(in[0])};
+  if (op == "pinv") return {hermitian ? la::pinv(in[0], 1e-15, true) : la::pinv(in[0])};
+  if (op == "matrix_rank")
+    return {hermitian ? la::matrix_rank(in[0], std::nullopt, true) : la::matrix_rank(in[0])};
+  if (op == "tensorsolve") {
+    if (!p.count("axes")) return {la::tensorsolve(in[0], in[1])};
+    std::vector<int> axes;
+    for (const auto& a : oracle::split(p.at("axes"), ',')) axes.push_back(std::stoi(a));
+    return {la::tensorsolve(in[0], in[1], axes)};
+  }
+  if (op == "tensorinv")
+    return {p.count("ind") ? la::tensorinv(in[0], std::stoi(p.at("ind"))) : la::tensorinv(in[0])};
   if (op == "cond") return {la::cond(in[0], order())};
   if (op == "norm") return {la::norm(in[0], order(), {-2, -1})};
   if (op == "matrix_power") return {la::matrix_power(in[0], std::stoll(param("n", "1")))};
@@ -225,9 +247,44 @@ std::vector<nf::array> run_op(const std::string& op, const std::map<std::string,
   throw std::runtime_error("test: unknown op " + op);
 }
 
+// U diag(S) Vh per matrix of the stack.
+host_stack svd_product(const host_stack& u, const host_stack& s, const host_stack& vh) {
+  host_stack r;
+  r.batch = u.batch;
+  r.rows = u.rows;
+  r.cols = vh.cols;
+  for (std::int64_t b = 0; b < u.count(); ++b)
+    for (std::int64_t i = 0; i < r.rows; ++i)
+      for (std::int64_t j = 0; j < r.cols; ++j) {
+        cplx x = 0;
+        for (std::int64_t p = 0; p < s.cols; ++p)
+          x += u.at(b, i, p) * s.v[std::size_t(b * s.cols + p)] * vh.at(b, p, j);
+        r.v.push_back(x);
+      }
+  return r;
+}
+
+// The rank-one terms U[:, j] Vh[j, :] of an SVD against NumPy's: unlike U and Vh, they do not depend
+// on the phase the eigensolver gave each eigenvector, but they do on the order of the singular
+// values and on which rows of Vh carry a negative eigenvalue's sign. Largest difference of an
+// element (the terms' elements are at most 1 in magnitude).
+double rank_one_error(const host_stack& u, const host_stack& vh, const host_stack& u_np,
+                      const host_stack& vh_np) {
+  double err = 0;
+  for (std::int64_t b = 0; b < u.count(); ++b)
+    for (std::int64_t p = 0; p < u.cols; ++p)
+      for (std::int64_t i = 0; i < u.rows; ++i)
+        for (std::int64_t j = 0; j < vh.cols; ++j)
+          err =
+              std::max(err, std::abs(u.at(b, i, p) * vh.at(b, p, j) - u_np.at(b, i, p) * vh_np.at(b, p, j)));
+  return err;
+}
+
 // The checks of one case; "" when it passes.
-std::string check_case(const std::string& op, const std::vector<nf::host_array>& got,
-                       const std::vector<nf::host_array>& expected, const nf::host_array& input) {
+std::string check_case(const std::string& op, const std::map<std::string, std::string>& params,
+                       const std::vector<nf::host_array>& got, const std::vector<nf::host_array>& expected,
+                       const nf::host_array& input) {
+  auto param = [&](const std::string& k) { return params.count(k) ? params.at(k) : std::string(); };
   if (got.size() != expected.size())
     return "got " + std::to_string(got.size()) + " results, NumPy has " + std::to_string(expected.size());
   const nf::dtype t = expected[0].dtype;
@@ -244,13 +301,24 @@ std::string check_case(const std::string& op, const std::vector<nf::host_array>&
         /*values=*/false));
   if (!problem.empty()) return problem;
   const host_stack a = stack_of(input);
-  if (op == "svd") {
+  if (op == "svd" && got.size() == 1) {
+    first(compare_scaled(got[0], expected[0], rtol));
+  } else if (op == "svd") {
     first(compare_scaled(got[1], expected[1], rtol));
     const auto u = stack_of(got[0]), s = stack_of(got[1]), vh = stack_of(got[2]);
     const std::int64_t k = std::min(a.rows, a.cols);
-    first(check_bound("reconstruction", product_error(a, u, vh, k, &s), bound));
+    // Hermitian: only a's lower triangle was read, so where its upper one differs, the matrix
+    // factored is NumPy's U diag(S) Vh.
+    const host_stack factored =
+        param("lower") == "1"
+            ? svd_product(stack_of(expected[0]), stack_of(expected[1]), stack_of(expected[2]))
+            : a;
+    first(check_bound("reconstruction", product_error(factored, u, vh, k, &s), bound));
     first(check_bound("U orthonormality", orthonormality_error(u, u.cols, false), bound));
     first(check_bound("Vh orthonormality", orthonormality_error(vh, vh.rows, true), bound));
+    if (param("hermitian") == "1" && param("ties") != "1")
+      first(check_bound("U[:, j] Vh[j, :] against NumPy's",
+                        rank_one_error(u, vh, stack_of(expected[0]), stack_of(expected[2])), rtol));
   } else if (op == "qr") {
     const bool r_only = got.size() == 1;
     const auto r = stack_of(got.back());
@@ -327,7 +395,7 @@ TEST_CASE("solvers oracle: np.linalg factorizations and solvers against NumPy", 
         std::vector<nf::host_array> got, want;
         for (const auto& r : run_op(op, params, inputs)) got.push_back(r.to_host());
         for (const auto& f : oracle::split(expect, ',')) want.push_back(oracle::read_npy(dir + "/" + f));
-        problem = check_case(op, got, want, oracle::read_npy(dir + "/" + files[0]));
+        problem = check_case(op, params, got, want, oracle::read_npy(dir + "/" + files[0]));
         // The inputs are unchanged (the solvers work on copies).
         for (std::size_t k = 0; k < files.size() && problem.empty(); ++k)
           if (!oracle::compare(inputs[k].to_host(), oracle::read_npy(dir + "/" + files[k]),
@@ -388,4 +456,57 @@ TEST_CASE("solvers: one library call each, counted in stats()", "[solvers]") {
   const auto got = x.to_vector<double>();
   const std::vector<double> want{0.22448979591836735, 0.10204081632653061, 0.1326530612244898};
   for (int i = 0; i < 3; ++i) CHECK(std::abs(got[std::size_t(i)] - want[std::size_t(i)]) < 1e-14);
+}
+
+TEST_CASE("solvers: tensorsolve and tensorinv solve reshaped views, copying nothing", "[solvers]") {
+  // The 6 x 6 matrix 2 I + 1 as a (2, 3, 6) tensor, evaluated and contiguous: its reshape to a matrix
+  // is a view, so each call does what solve and inv of that matrix do (one library call; solve
+  // copies b, which LAPACK overwrites), and nothing more.
+  const nf::array m = nf::add(nf::multiply(nf::eye(6), 2.0), 1.0).eval();
+  const nf::array a = m.reshape({2, 3, 6}).copy().eval();
+  const nf::array b = nf::ones({2, 3}).eval(), v = nf::ones({6}).eval();
+  nf::reset_stats();
+  (void)nf::linalg::solve(m, v);
+  (void)nf::linalg::inv(m);
+  const nf::stats_t matrix_calls = nf::stats();
+  nf::reset_stats();
+  const nf::array x = nf::linalg::tensorsolve(a, b);
+  const nf::array ai = nf::linalg::tensorinv(a, 2);
+  CHECK(nf::stats().library_calls == 2);
+  CHECK(nf::stats().kernels_launched == matrix_calls.kernels_launched);
+  CHECK(nf::stats().bytes_allocated == matrix_calls.bytes_allocated);
+  CHECK(x.shape() == nf::shape_t{6});
+  CHECK(ai.shape() == nf::shape_t{6, 2, 3});
+  // NumPy: np.linalg.tensorsolve((2 * np.eye(6) + 1).reshape(2, 3, 6), np.ones((2, 3))) is 1/8 everywhere.
+  for (double v : x.to_vector<double>()) CHECK(std::abs(v - 0.125) < 1e-15);
+}
+
+TEST_CASE("solvers: tensorsolve and tensorinv name the call and the shapes in their errors", "[solvers]") {
+  namespace la = nf::linalg;
+  auto message_of = [](auto&& call) -> std::string {
+    try {
+      (void)call();
+    } catch (const nf::error& e) {
+      return e.what();
+    }
+    return "(no exception)";
+  };
+  const std::string not_square = message_of([] {
+    return la::tensorsolve(nf::ones({2, 3, 4}), nf::ones({2, 3}));
+  });
+  CHECK(not_square.find("linalg.tensorsolve") != std::string::npos);
+  CHECK(not_square.find("(2, 3, 4)") != std::string::npos);
+  CHECK(not_square.find("(2, 3)") != std::string::npos);
+  CHECK_THROWS_AS(la::tensorsolve(nf::ones({2, 3, 4}), nf::ones({2, 3})), nf::shape_error);
+  const std::string singular = message_of([] { return la::tensorinv(nf::zeros({2, 2, 2, 2})); });
+  CHECK(singular.find("linalg.tensorinv") != std::string::npos);
+  CHECK(singular.find("Singular matrix") != std::string::npos);
+  CHECK_THROWS_AS(la::tensorinv(nf::zeros({2, 2, 2, 2})), nf::linalg_error);
+  const std::string bad_ind = message_of([] { return la::tensorinv(nf::eye(4), 0); });
+  CHECK(bad_ind.find("ind") != std::string::npos);
+  CHECK_THROWS_AS(la::tensorinv(nf::eye(4), 0), nf::value_error);
+  const std::string bad_axis = message_of([] {
+    return la::tensorsolve(nf::ones({2, 3, 6}), nf::ones({6}), std::vector<int>{-1});
+  });
+  CHECK(bad_axis.find("axis -1") != std::string::npos);
 }

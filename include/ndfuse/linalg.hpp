@@ -92,14 +92,31 @@ array eigvalsh(const array& a, std::string_view UPLO = "L");
 eig_result eig(const array& a);
 array eigvals(const array& a);
 // U, the descending singular values S, and V^H (full_matrices: U is M x M and Vh N x N).
-svd_result svd(const array& a, bool full_matrices = true, bool compute_uv = true);
+// hermitian: A is taken as Hermitian (its lower triangle is read, as eigh's UPLO "L") and the SVD
+// comes from eigh, as NumPy's: S = |w| sorted descending, U the matching eigenvectors, Vh their
+// conjugate transpose with each row negated where w < 0 (w = -0.0 counts as negative, NumPy's
+// copysign); full_matrices is then ignored (U and Vh are N x N) and a non-square A throws shape_error.
+svd_result svd(const array& a, bool full_matrices = true, bool compute_uv = true, bool hermitian = false);
 array svdvals(const array& a);
 // The pseudo-inverse from the SVD: singular values at most rcond * max(S) count as zero.
-array pinv(const array& a, double rcond = 1e-15);
+// hermitian: the SVD is svd's hermitian one (A's lower triangle read, square A only).
+array pinv(const array& a, double rcond = 1e-15, bool hermitian = false);
 // Least squares through the SVD (as LAPACK's gelsd): rcond < 0 means eps * max(M, N).
 lstsq_result lstsq(const array& a, const array& b, double rcond = -1);
-// The number of singular values above tol (default: max(S) * max(M, N) * eps), per matrix.
-array matrix_rank(const array& a, std::optional<double> tol = std::nullopt);
+// The number of singular values above tol (default: max(S) * max(M, N) * eps), per matrix;
+// hermitian: the singular values are |eigvalsh(a)| (square A only).
+array matrix_rank(const array& a, std::optional<double> tol = std::nullopt, bool hermitian = false);
+// np.linalg.tensorsolve: x of shape Q with tensordot(a, x, x.ndim) = b. Once the listed `axes` of a
+// have moved to its end (in that order), a's shape is L + Q with b.ndim axes in L (L is b.shape in
+// the usual case), and prod(L) = prod(Q) = b's size. One solve of a reshaped to a (prod(Q), prod(Q))
+// matrix. Axes are non-negative positions (NumPy's rule). Throws shape_error when a is not "square"
+// in that sense, b's size is not prod(Q) or an axis is not in a; linalg_error for a singular a.
+array tensorsolve(const array& a, const array& b, const std::optional<std::vector<int>>& axes = std::nullopt);
+// np.linalg.tensorinv: the inverse of a for tensordot over its first `ind` axes, of shape
+// a.shape[ind:] + a.shape[:ind]: one inv of a reshaped to a square matrix. Throws value_error for
+// ind <= 0, shape_error when prod(a.shape[:ind]) != prod(a.shape[ind:]) (or either is 0), linalg_error
+// for a singular a.
+array tensorinv(const array& a, int ind = 2);
 // The condition number in norm p: NumPy's None / 2 / -2 from the singular values, the others as
 // norm(a, p) * norm(inv(a), p).
 array cond(const array& a, norm_order p = {});

@@ -1,16 +1,19 @@
-// Factorizations: qr, eigh / eigvalsh, eig / eigvals, svd / svdvals, each one library call. The
-// small fix-ups around a call (clearing a triangle, unpacking LAPACK's real eigenvectors) are lazy
-// elementwise work that fuses into whatever reads the result.
+// Factorizations: qr, eigh / eigvalsh, eig / eigvals, svd / svdvals, each one library call (the
+// hermitian svd: eigh's, then a sort of the eigenvalues' magnitudes). The small fix-ups around a
+// call (clearing a triangle, unpacking LAPACK's real eigenvectors) are lazy elementwise work that
+// fuses into whatever reads the result.
 #include <complex>
 #include <string>
 
 #include "frontend/build.hpp"
 #include "frontend/solver_call.hpp"
 #include "ndfuse/creation.hpp"
+#include "ndfuse/index.hpp"
 #include "ndfuse/linalg.hpp"
 #include "ndfuse/manipulation.hpp"
 #include "ndfuse/math.hpp"
 #include "ndfuse/reduce.hpp"
+#include "ndfuse/sorting.hpp"
 
 namespace ndfuse::linalg {
 
@@ -134,7 +137,34 @@ array eigvals(const array& a) {
   return eig_call(a, false, "linalg.eigvals").eigenvalues;
 }
 
-svd_result svd(const array& a, bool full_matrices, bool compute_uv) {
+namespace {
+
+// NumPy's svd(hermitian=True), step for step: A = V diag(w) V^H is an SVD once |w| is sorted
+// descending and w's signs move into Vh's rows (U keeps the eigenvectors as they are).
+svd_result hermitian_svd(const array& a, bool compute_uv) {
+  const char* op = "linalg.svd";
+  if (!compute_uv)
+    return {array(), flip(sort(abs(eigh_call(a, "L", false, op).eigenvalues), -1), -1), array()};
+  const eigh_result e = eigh_call(a, "L", true, op);
+  const array& w = e.eigenvalues;
+  // NumPy's order: argsort(|w|) reversed. Equal magnitudes (w and -w) have no defined order there
+  // (NumPy's default sort is not stable); here they come last index first (a stable sort reversed).
+  const array order = flip(argsort(abs(w), -1), -1);
+  // NumPy moves copysign(1, w) into Vh, so an eigenvalue of -0.0 negates its row too: the sign bit
+  // is read through atan2, whose result is negative exactly for w's with the sign bit set.
+  const array negative_w = less(arctan2(w, -1.0), 0);
+  svd_result r;
+  r.S = take_along_axis(abs(w), order, -1);
+  r.U = take_along_axis(e.eigenvectors, expand_dims(order, -2), -1);
+  const array flip_row = expand_dims(take_along_axis(negative_w, order, -1), -2);
+  r.Vh = conj(swapaxes(where(flip_row, negative(r.U), r.U), -1, -2));
+  return r;
+}
+
+}  // namespace
+
+svd_result svd(const array& a, bool full_matrices, bool compute_uv, bool hermitian) {
+  if (hermitian) return hermitian_svd(a, compute_uv);
   const char* op = compute_uv ? "linalg.svd" : "linalg.svdvals";
   auto s = as_matrix_stack(a, op, false);
   const std::int64_t k = std::min(s.m, s.n);

@@ -36,10 +36,14 @@ array pseudo_inverse(const svd_result& f, const array& cutoff) {
 
 }  // namespace
 
-array pinv(const array& a, double rcond) {
+array pinv(const array& a, double rcond, bool hermitian) {
   auto s = frontend::as_matrix_stack(a, "linalg.pinv", false);
   if (s.m == 0 || s.n == 0) return zeros(frontend::concat(s.batch, {s.n, s.m}), s.dt);
-  const svd_result f = svd(s.a, false, true);
+  // NumPy returns empty matrices before its hermitian SVD (eigh) asks for square ones.
+  if (hermitian) frontend::as_matrix_stack(a, "linalg.pinv", true);
+  // NumPy takes the hermitian SVD of conj(a) and leaves the conjugations out of its formula; both
+  // give the pseudo-inverse of the Hermitian matrix a's lower triangle defines.
+  const svd_result f = svd(s.a, false, true, hermitian);
   const array cutoff = multiply(amax(f.S, -1, true), rcond);
   return pseudo_inverse(f, cutoff);
 }
@@ -81,11 +85,13 @@ lstsq_result lstsq(const array& a, const array& b_in, double rcond) {
   return r;
 }
 
-array matrix_rank(const array& a, std::optional<double> tol) {
+array matrix_rank(const array& a, std::optional<double> tol, bool hermitian) {
   const auto& an = frontend::checked(a, "linalg.matrix_rank");
   if (an->shape.size() < 2) return any(not_equal(a, 0)).astype(dtype::int64);
-  auto s = frontend::as_matrix_stack(a, "linalg.matrix_rank", false);
-  const array S = svdvals(s.a);
+  auto s = frontend::as_matrix_stack(a, "linalg.matrix_rank", hermitian);
+  // No singular values: NumPy's threshold is a max with initial=0, and nothing exceeds it.
+  if (s.m == 0 || s.n == 0) return zeros(s.batch, dtype::int64);
+  const array S = hermitian ? svd(s.a, false, false, true).S : svdvals(s.a);
   const array threshold =
       tol ? full({}, *tol, frontend::real_dtype(s.dt))
           : multiply(amax(S, -1, true), eps_of(s.dt) * static_cast<double>(std::max(s.m, s.n)));

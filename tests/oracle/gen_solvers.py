@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """NumPy 2 oracle for ndfuse's solvers and factorizations (tests/test_solvers.cpp): np.linalg's solve,
-inv, det, slogdet, cholesky, qr, eigh, eigvalsh, eig, eigvals, svd, svdvals, pinv, lstsq, matrix_rank,
-cond, norm (ord 2, -2, 'nuc') and matrix_power with negative exponents.
+inv, det, slogdet, cholesky, qr, eigh, eigvalsh, eig, eigvals, svd (also hermitian=True), svdvals,
+pinv and matrix_rank (also hermitian=True), lstsq, cond, norm (ord 2, -2, 'nuc'), matrix_power with
+negative exponents, tensorsolve and tensorinv.
 
 Usage: gen_solvers.py OUTDIR. Writes OUTDIR/solvers/manifest.tsv and the .npy files it names.
 
@@ -10,10 +11,14 @@ manifest.tsv, one case per line, tab-separated, five columns:
   op      the np.linalg function name
   params  ';'-joined key=value pairs ('-' for none): mode (qr), UPLO (eigh, eigvalsh), full
           (svd full_matrices 0/1), upper (cholesky 0/1), ord (cond, norm: 2, -2, nuc, 1, inf, fro),
-          n (matrix_power), tol (matrix_rank), rcond (pinv, lstsq)
+          n (matrix_power), tol (matrix_rank), rcond (pinv, lstsq), hermitian (svd, pinv,
+          matrix_rank: 1), uv (svd compute_uv 0/1), axes (tensorsolve: ','-joined), ind (tensorinv);
+          and two that only steer the test's checks of a hermitian svd: ties (equal |eigenvalues|:
+          the singular vectors' order among them is not defined), lower (a's upper triangle is not
+          the mirror of its lower one, which alone is read)
   inputs  the operands' files joined by ','
   expect  NumPy's outputs joined by ',' in NumPy's order (named tuples flattened; lstsq's rank as a
-          0-d int64 file); or RAISES:<ndfuse exception> where NumPy raises.
+          0-d int64 file); or RAISES:<ndfuse exception>[:<NumPy's exception>] where NumPy raises.
 
 Which outputs the test compares element by element and which it checks by their defining property
 (the factors NumPy does not pin down: signs and phases of singular vectors, eigenvectors, Q's columns):
@@ -54,6 +59,35 @@ def hermitian_pd(shape, dtype, seed):
     n = shape[-1]
     h = a @ np.conj(np.swapaxes(a, -1, -2)) + n * np.eye(n)
     return h.astype(dtype)
+
+
+def hermitian_with_spectrum(w, dtype, seed):
+    """Q diag(w) Q^H for a random unitary Q, one per row of w (..., n), made exactly Hermitian (a real
+    diagonal) before the cast, so its eigenvalues are w to rounding."""
+    r = np.random.default_rng(seed)
+    w = np.asarray(w, dtype=np.float64)
+    z = r.normal(size=w.shape + w.shape[-1:])
+    if dtype.startswith("complex"):
+        z = z + 1j * r.normal(size=z.shape)
+    q, _ = np.linalg.qr(z)
+    h = q @ (w[..., :, None] * np.conj(np.swapaxes(q, -1, -2)))
+    return ((h + np.conj(np.swapaxes(h, -1, -2))) / 2).astype(dtype)
+
+
+def separated_spectrum(shape, seed, zeros=0):
+    """Eigenvalues for matrices of `shape` (..., n, n): magnitudes 1, 1.5, 2, ... (so |w| orders the
+    singular vectors with a gap far above rounding) in random order with random signs, at least one
+    negative; the first `zeros` of each are 0."""
+    r = np.random.default_rng(seed)
+    n = shape[-1]
+    w = np.empty(shape[:-1])
+    for idx in np.ndindex(*shape[:-2]):
+        mags = r.permutation(1 + 0.5 * np.arange(n))
+        signs = r.choice([-1.0, 1.0], n)
+        signs[r.integers(n)] = -1.0
+        w[idx] = mags * signs
+        w[idx][:zeros] = 0
+    return w
 
 
 def complex_of(x):
@@ -154,6 +188,9 @@ def main(outdir):
         b = rng_matrix((7,), dt, 79)
         x, res, rank, sv = np.linalg.lstsq(low, b)
         case("lstsq", dt, low.shape, "lowrank", [low, b], [x, res, np.asarray(rank, np.int64), sv])
+    # Empty matrices have rank 0 (NumPy's max over their singular values starts from initial=0).
+    for e in (np.zeros((3, 0)), np.zeros((2, 0, 4))):
+        case("matrix_rank", "float64", e.shape, "empty", [e], [np.asarray(np.linalg.matrix_rank(e), np.int64)])
     # Integer inputs compute in float64.
     ai = np.array([[4, 1, 0], [1, 5, 2], [0, 2, 6]], dtype=np.int32)
     case("inv", "int32", ai.shape, "-", [ai], [np.linalg.inv(ai)])
@@ -177,6 +214,9 @@ def main(outdir):
     case("slogdet", "float64", zero.shape, "zero", [zero], [sl.sign, sl.logabsdet])
     case("det", "float64", zero.shape, "zero", [zero], [np.linalg.det(zero)])
 
+    hermitian_cases(w, case, seed)
+    tensor_cases(w, case)
+
     # --- errors ---------------------------------------------------------------------------------------
     sing_stack = np.stack([np.eye(3), np.zeros((3, 3)), np.eye(3)])
     raises("inv/singular", "inv", "-", [sing], "linalg_error")
@@ -198,6 +238,157 @@ def main(outdir):
     raises("qr/bad_mode", "qr", "mode=economic", [rect], "value_error")
     raises("eigh/bad_uplo", "eigh", "UPLO=X", [np.eye(3)], "value_error")
     w.finish()
+
+
+def hermitian_cases(w, case, seed):
+    """svd, pinv and matrix_rank with hermitian=True (NumPy's eigh-based SVD)."""
+    for dt in DTYPES:
+        for s in SQUARE:
+            seed += 1
+            h = hermitian_with_spectrum(separated_spectrum(s, seed), dt, seed + 100)
+            u, sv, vh = np.linalg.svd(h, hermitian=True)
+            case("svd", dt, s, "hermitian=1;uv=1", [h], [u, sv, vh])
+            case("svd", dt, s, "hermitian=1;uv=0", [h], [np.linalg.svd(h, compute_uv=False, hermitian=True)])
+            case("pinv", dt, s, "hermitian=1", [h], [np.linalg.pinv(h, hermitian=True)])
+            case("matrix_rank", dt, s, "hermitian=1", [h],
+                 [np.asarray(np.linalg.matrix_rank(h, hermitian=True), np.int64)])
+        # Only the lower triangle is read (eigh's UPLO 'L'): garbage above the diagonal changes nothing.
+        g = hermitian_with_spectrum(separated_spectrum((5, 5), 61), dt, 62)
+        g[np.triu_indices(5, 1)] = 7.25
+        u, sv, vh = np.linalg.svd(g, hermitian=True)
+        case("svd", dt, g.shape, "hermitian=1;uv=1;lower=1", [g], [u, sv, vh])
+        case("pinv", dt, g.shape, "hermitian=1;lower=1", [g], [np.linalg.pinv(g, hermitian=True)])
+        # Equal magnitudes (2 and -2): the singular values are defined, their vectors' order is not.
+        t = hermitian_with_spectrum([[2.0, -2.0, 1.0, -0.5]], dt, 63)[0]
+        u, sv, vh = np.linalg.svd(t, hermitian=True)
+        case("svd", dt, t.shape, "hermitian=1;uv=1;ties=1", [t], [u, sv, vh])
+        # Empty stacks: NumPy's eigh gives empty factors.
+        e = np.zeros((2, 0, 0), dt)
+        u, sv, vh = np.linalg.svd(e, hermitian=True)
+        case("svd", dt, e.shape, "hermitian=1;uv=1", [e], [u, sv, vh])
+        case("svd", dt, e.shape, "hermitian=1;uv=0", [e], [np.linalg.svd(e, compute_uv=False, hermitian=True)])
+        case("matrix_rank", dt, e.shape, "hermitian=1", [e],
+             [np.asarray(np.linalg.matrix_rank(e, hermitian=True), np.int64)])
+    # A negative 1x1 matrix, and -0.0, whose copysign NumPy moves into Vh as -1.
+    for v in (-3.0, -0.0):
+        m = np.array([[v]])
+        u, sv, vh = np.linalg.svd(m, hermitian=True)
+        case("svd", "float64", m.shape, "hermitian=1;uv=1;value=%r" % v, [m], [u, sv, vh])
+    # Integers compute in float64 (eigh's rule).
+    ai = np.array([[2, -1, 0], [-1, -3, 1], [0, 1, 1]], dtype=np.int32)
+    u, sv, vh = np.linalg.svd(ai, hermitian=True)
+    case("svd", "int32", ai.shape, "hermitian=1;uv=1", [ai], [u, sv, vh])
+    # Rank-deficient Hermitian matrices, dominated by a negative eigenvalue: the zero eigenvalues fall
+    # below the cut-offs. Double precision only (see the non-hermitian rank-deficient cases).
+    for dt in ("float64", "complex128"):
+        for s, zeros in (((6, 6), 2), ((3, 4, 4), 1)):
+            spectrum = separated_spectrum(s, 71, zeros)
+            spectrum[..., -1] = -9.0
+            low = hermitian_with_spectrum(spectrum, dt, 72)
+            case("matrix_rank", dt, s, "hermitian=1;lowrank", [low],
+                 [np.asarray(np.linalg.matrix_rank(low, hermitian=True), np.int64)])
+            case("pinv", dt, s, "hermitian=1;lowrank", [low], [np.linalg.pinv(low, hermitian=True)])
+    # pinv returns empty matrices before the hermitian SVD would ask for square ones.
+    e = np.zeros((0, 3))
+    case("pinv", "float64", e.shape, "hermitian=1", [e], [np.linalg.pinv(e, hermitian=True)])
+    rect = rng_matrix((3, 4), "float64", 73)
+    for op, params, f in (("svd", "hermitian=1;uv=1", lambda: np.linalg.svd(rect, hermitian=True)),
+                          ("svd", "hermitian=1;uv=0", lambda: np.linalg.svd(rect, False, False, True)),
+                          ("pinv", "hermitian=1", lambda: np.linalg.pinv(rect, hermitian=True)),
+                          ("matrix_rank", "hermitian=1", lambda: np.linalg.matrix_rank(rect, hermitian=True))):
+        raises_np(w, "%s/not_square/%s" % (op, params), op, params, [rect], "shape_error", f)
+    half = np.eye(3, dtype=np.float16)
+    raises_np(w, "svd/float16/hermitian", "svd", "hermitian=1;uv=1", [half], "dtype_error",
+              lambda: np.linalg.svd(half, hermitian=True))
+
+
+def tensor_cases(w, case):
+    """tensorsolve and tensorinv: NumPy's reshapes around solve and inv, and their edge cases."""
+    for i, dt in enumerate(DTYPES):
+        # NumPy's docstring shapes, with a well-conditioned matrix in place of the identity.
+        m24 = well_conditioned((24, 24), dt, 801 + i)
+        a = m24.reshape(6, 4, 2, 3, 4)
+        b = rng_matrix((6, 4), dt, 811 + i)
+        case("tensorsolve", dt, a.shape, "-", [a, b], [np.linalg.tensorsolve(a, b)])
+        m6 = well_conditioned((6, 6), dt, 821 + i)
+        a = m6.reshape(2, 3, 6)
+        b = rng_matrix((2, 3), dt, 831 + i)
+        case("tensorsolve", dt, a.shape, "-", [a, b], [np.linalg.tensorsolve(a, b)])
+        # axes move to the end in the order listed.
+        a = np.moveaxis(m6.reshape(6, 2, 3), 0, 1)
+        b = rng_matrix((6,), dt, 841 + i)
+        for axes in ((0, 2), (2, 0)):
+            case("tensorsolve", dt, a.shape, "axes=%d,%d" % axes, [a, b], [np.linalg.tensorsolve(a, b, axes)])
+        case("tensorinv", dt, (4, 6, 8, 3), "ind=2", [m24.reshape(4, 6, 8, 3)],
+             [np.linalg.tensorinv(m24.reshape(4, 6, 8, 3), ind=2)])
+        case("tensorinv", dt, (24, 8, 3), "ind=1", [m24.reshape(24, 8, 3)],
+             [np.linalg.tensorinv(m24.reshape(24, 8, 3), ind=1)])
+        case("tensorinv", dt, (6, 6), "ind=1", [m6], [np.linalg.tensorinv(m6, ind=1)])
+    m6 = well_conditioned((6, 6), "float64", 851)
+    # The edges of NumPy's rules (Python slicing): b's shape need only have prod(x.shape) elements;
+    # equal ranks make x's shape all of a's; a repeated axis moves twice; ind past a.ndim.
+    a = m6.reshape(2, 3, 2, 3)
+    b = rng_matrix((3, 2), "float64", 852)
+    case("tensorsolve", "float64", a.shape, "b=3x2", [a, b], [np.linalg.tensorsolve(a, b)])
+    for a, b in ((np.array([[4.0]]), np.array([[2.0]])), (np.array([4.0]), np.array(2.0)),
+                 (np.array([[4.0]]), np.array([[[2.0]]]))):
+        case("tensorsolve", "float64", a.shape, "b=" + (shape_id(b.shape) or "0d"), [a, b], [np.linalg.tensorsolve(a, b)])
+    a = np.moveaxis(m6.reshape(6, 2, 3), 0, 2)
+    b = rng_matrix((6,), "float64", 853)
+    case("tensorsolve", "float64", a.shape, "axes=0,1,1", [a, b], [np.linalg.tensorsolve(a, b, (0, 1, 1))])
+    case("tensorsolve", "float64", (0, 0), "empty", [np.zeros((0, 0)), np.zeros(0)],
+         [np.linalg.tensorsolve(np.zeros((0, 0)), np.zeros(0))])
+    m24 = well_conditioned((24, 24), "float64", 854)
+    case("tensorinv", "float64", (2, 3, 4, 24), "ind=3", [m24.reshape(2, 3, 4, 24)],
+         [np.linalg.tensorinv(m24.reshape(2, 3, 4, 24), ind=3)])
+    case("tensorinv", "float64", (1,), "ind=5", [np.array([4.0])], [np.linalg.tensorinv(np.array([4.0]), ind=5)])
+    # Mixed and integer dtypes compute as solve and inv do.
+    a32 = well_conditioned((4, 4), "float32", 855).reshape(2, 2, 4)
+    bi = np.arange(1, 5, dtype=np.int64).reshape(2, 2)
+    case("tensorsolve", "float32", a32.shape, "b=int64", [a32, bi], [np.linalg.tensorsolve(a32, bi)])
+    ai = np.array([[4, 1, 0, 0], [1, 5, 2, 0], [0, 2, 6, 1], [0, 0, 1, 3]], dtype=np.int32).reshape(2, 2, 2, 2)
+    case("tensorinv", "int32", ai.shape, "ind=2", [ai], [np.linalg.tensorinv(ai)])
+
+    sq = m6.reshape(2, 3, 6)
+    bad = (
+        ("tensorsolve/not_square", "tensorsolve", "-", [rng_matrix((2, 3, 4), "float64", 861), np.ones((2, 3))],
+         "shape_error", lambda i: np.linalg.tensorsolve(*i)),
+        ("tensorsolve/b_size", "tensorsolve", "-", [m6.reshape(2, 3, 2, 3), np.ones((7, 1))], "shape_error",
+         lambda i: np.linalg.tensorsolve(*i)),
+        ("tensorsolve/axis_out_of_range", "tensorsolve", "axes=3", [sq, np.ones(6)], "shape_error",
+         lambda i: np.linalg.tensorsolve(*i, axes=(3,))),
+        ("tensorsolve/negative_axis", "tensorsolve", "axes=-1", [sq, np.ones(6)], "shape_error",
+         lambda i: np.linalg.tensorsolve(*i, axes=(-1,))),
+        ("tensorsolve/singular", "tensorsolve", "-", [np.zeros((2, 2, 2, 2)), np.ones((2, 2))], "linalg_error",
+         lambda i: np.linalg.tensorsolve(*i)),
+        ("tensorsolve/float16", "tensorsolve", "-", [np.eye(4, dtype=np.float16), np.ones(4, np.float16)],
+         "dtype_error", lambda i: np.linalg.tensorsolve(*i)),
+        ("tensorinv/ind=0", "tensorinv", "ind=0", [m6], "value_error", lambda i: np.linalg.tensorinv(i[0], 0)),
+        ("tensorinv/ind=-1", "tensorinv", "ind=-1", [m6], "value_error", lambda i: np.linalg.tensorinv(i[0], -1)),
+        ("tensorinv/not_square", "tensorinv", "ind=2", [np.ones((4, 6, 8, 4))], "shape_error",
+         lambda i: np.linalg.tensorinv(i[0], 2)),
+        ("tensorinv/not_divisible", "tensorinv", "ind=1", [np.ones((4, 6))], "shape_error",
+         lambda i: np.linalg.tensorinv(i[0], 1)),
+        ("tensorinv/empty", "tensorinv", "ind=1", [np.zeros((3, 0))], "shape_error",
+         lambda i: np.linalg.tensorinv(i[0], 1)),
+        ("tensorinv/0d", "tensorinv", "ind=1", [np.array(2.0)], "shape_error", lambda i: np.linalg.tensorinv(i[0], 1)),
+        ("tensorinv/singular", "tensorinv", "ind=2", [np.zeros((2, 2, 2, 2))], "linalg_error",
+         lambda i: np.linalg.tensorinv(i[0])),
+        ("tensorinv/float16", "tensorinv", "ind=1", [np.eye(4, dtype=np.float16)], "dtype_error",
+         lambda i: np.linalg.tensorinv(i[0], 1)),
+    )
+    for cid, op, params, inputs, kind, f in bad:
+        raises_np(w, cid, op, params, inputs, kind, lambda: f(inputs))
+
+
+def raises_np(w, cid, op, params, inputs, kind, call):
+    """A case where NumPy raises (checked here): ndfuse must throw nf::<kind>."""
+    try:
+        call()
+    except Exception as e:  # noqa: BLE001 -- any NumPy exception; its name goes into the manifest
+        w.row(cid, op, params, ",".join(w.array(x) for x in inputs), "RAISES:%s:%s" % (kind, type(e).__name__))
+        return
+    raise AssertionError("NumPy does not raise for " + cid)
 
 
 if __name__ == "__main__":
