@@ -240,30 +240,39 @@ void lu(const ir::library_call& c, const std::vector<const void*>& in, const std
 
 // --- cholesky, qr -------------------------------------------------------------------------------
 
+// cuSOLVER's lower-triangle Cholesky is its fast one. On an H100 (scripts/ncu-reasons, 2026-11-23)
+// the upper form of a 1000 x 1000 Xpotrf ran a column-at-a-time path of about a hundred small
+// kernels (1.08 ms; JAX, 0.47 ms), and potrfBatched's upper form transposed each matrix to lower and
+// back inside, 96 of its 134 us on 10000 8 x 8 matrices. So each C-order matrix is transposed into
+// column-major A, factored as A = L L^H in its lower triangle, and L transposed back to C order.
 void cholesky(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
   const auto& h = handle_here();
   const std::int64_t n = c.linalg.n;
   const std::size_t sz = itemsize(c.dt);
   const cudaDataType t = type_of(c.dt);
-  copy(out[0], in[0], sz * n * n * c.rows);
+  const auto lower = CUBLAS_FILL_MODE_LOWER;
   if (batched(c)) {
-    scratch ptrs(sizeof(void*) * c.rows);
-    matrix_pointers(ptrs.get<void*>(), out[0], static_cast<std::int64_t>(sz) * n * n, c.rows);
-    potrf_batched(handle_here().handle, c.dt, static_cast<int>(n), ptrs.get<void*>(),
-                  static_cast<int*>(out[1]), static_cast<int>(c.rows));
+    scratch a(sz * n * n * c.rows), ptrs(sizeof(void*) * c.rows);
+    transpose_stack(c.dt, c.rows, n, n, in[0], a.get(), false);
+    matrix_pointers(ptrs.get<void*>(), a.get(), static_cast<std::int64_t>(sz) * n * n, c.rows);
+    potrf_batched(h.handle, c.dt, lower, static_cast<int>(n), ptrs.get<void*>(), static_cast<int*>(out[1]),
+                  static_cast<int>(c.rows));
+    transpose_stack(c.dt, c.rows, n, n, a.get(), out[0], false);
     return;
   }
+  scratch a(sz * n * n);  // one matrix at a time: the stack's extra memory is one matrix
   workspace w;
   std::size_t d = 0, hb = 0;
-  check_solver(
-      cusolverDnXpotrf_bufferSize(h.handle, h.params, CUBLAS_FILL_MODE_UPPER, n, t, out[0], n, t, &d, &hb),
-      "Xpotrf_bufferSize");
+  check_solver(cusolverDnXpotrf_bufferSize(h.handle, h.params, lower, n, t, a.get(), n, t, &d, &hb),
+               "Xpotrf_bufferSize");
   w.size(d, hb);
-  for (std::int64_t b = 0; b < c.rows; ++b)
-    check_solver(cusolverDnXpotrf(h.handle, h.params, CUBLAS_FILL_MODE_UPPER, n, t,
-                                  at<void>(out[0], b * n * n, sz), n, t, w.device->get(), w.device_bytes,
-                                  w.host.data(), w.host.size(), at<int>(out[1], b, sizeof(int))),
+  for (std::int64_t b = 0; b < c.rows; ++b) {
+    transpose_stack(c.dt, 1, n, n, at(in[0], b * n * n, sz), a.get(), false);
+    check_solver(cusolverDnXpotrf(h.handle, h.params, lower, n, t, a.get(), n, t, w.device->get(),
+                                  w.device_bytes, w.host.data(), w.host.size(), at<int>(out[1], b, sizeof(int))),
                  "Xpotrf");
+    transpose_stack(c.dt, 1, n, n, a.get(), at<void>(out[0], b * n * n, sz), false);
+  }
 }
 
 // orgqr / ungqr have no generic form: the typed routines, picked by dtype.

@@ -41,24 +41,24 @@ struct gesvdj_deleter {
 
 }  // namespace
 
-// The column-major upper Cholesky factor of each n x n matrix of `ptrs` (an array of `count` device
-// addresses), in place.
-void potrf_batched(cusolverDnHandle_t h, dtype dt, int n, void** ptrs, int* info, int count) {
-  const auto up = CUBLAS_FILL_MODE_UPPER;
+// The column-major Cholesky factor (in the triangle `fill` names) of each n x n matrix of `ptrs` (an
+// array of `count` device addresses), in place.
+void potrf_batched(cusolverDnHandle_t h, dtype dt, cublasFillMode_t fill, int n, void** ptrs, int* info,
+                   int count) {
   by_dtype(dt, [&](auto, auto e) {
     using E = decltype(e);
     if constexpr (std::is_same_v<E, float>)
-      check_solver(cusolverDnSpotrfBatched(h, up, n, reinterpret_cast<float**>(ptrs), n, info, count),
+      check_solver(cusolverDnSpotrfBatched(h, fill, n, reinterpret_cast<float**>(ptrs), n, info, count),
                    "Spotrf");
     else if constexpr (std::is_same_v<E, double>)
-      check_solver(cusolverDnDpotrfBatched(h, up, n, reinterpret_cast<double**>(ptrs), n, info, count),
+      check_solver(cusolverDnDpotrfBatched(h, fill, n, reinterpret_cast<double**>(ptrs), n, info, count),
                    "Dpotrf");
     else if constexpr (std::is_same_v<E, cuComplex>)
-      check_solver(cusolverDnCpotrfBatched(h, up, n, reinterpret_cast<cuComplex**>(ptrs), n, info, count),
+      check_solver(cusolverDnCpotrfBatched(h, fill, n, reinterpret_cast<cuComplex**>(ptrs), n, info, count),
                    "Cpotrf");
     else
       check_solver(
-          cusolverDnZpotrfBatched(h, up, n, reinterpret_cast<cuDoubleComplex**>(ptrs), n, info, count),
+          cusolverDnZpotrfBatched(h, fill, n, reinterpret_cast<cuDoubleComplex**>(ptrs), n, info, count),
           "Zpotrf");
   });
 }

@@ -11,7 +11,8 @@ namespace ndfuse::backend::cuda {
 void check_solver(cusolverStatus_t s, const char* call);
 
 // The upper Cholesky factor of each n x n matrix at the `count` device addresses `ptrs`, in place.
-void potrf_batched(cusolverDnHandle_t h, dtype dt, int n, void** ptrs, int* info, int count);
+void potrf_batched(cusolverDnHandle_t h, dtype dt, cublasFillMode_t fill, int n, void** ptrs, int* info,
+                   int count);
 
 // Jacobi eigendecomposition of `count` n x n Hermitian matrices at `a` (the `fill` triangle read):
 // ascending eigenvalues into w (n per matrix); with vectors, `a` overwritten by them. info > 0: no
