@@ -226,9 +226,19 @@ std::vector<nf::array> run_op(const std::string& op, const std::map<std::string,
     return {u, s, vh};
   }
   if (op == "svdvals") return {la::svdvals(in[0])};
-  if (op == "pinv") return {hermitian ? la::pinv(in[0], 1e-15, true) : la::pinv(in[0])};
-  if (op == "matrix_rank")
+  // Cut-offs: rcond (pinv), tol (matrix_rank) and rtol (both), when the case gives them.
+  auto number = [&](const char* key) -> std::optional<double> {
+    if (!p.count(key)) return std::nullopt;
+    return std::stod(p.at(key));
+  };
+  if (op == "pinv") {
+    if (p.count("rcond") || p.count("rtol")) return {la::pinv(in[0], number("rcond"), hermitian, number("rtol"))};
+    return {hermitian ? la::pinv(in[0], 1e-15, true) : la::pinv(in[0])};
+  }
+  if (op == "matrix_rank") {
+    if (p.count("tol") || p.count("rtol")) return {la::matrix_rank(in[0], number("tol"), hermitian, number("rtol"))};
     return {hermitian ? la::matrix_rank(in[0], std::nullopt, true) : la::matrix_rank(in[0])};
+  }
   if (op == "tensorsolve") {
     if (!p.count("axes")) return {la::tensorsolve(in[0], in[1])};
     std::vector<int> axes;

@@ -98,14 +98,19 @@ array eigvals(const array& a);
 // copysign); full_matrices is then ignored (U and Vh are N x N) and a non-square A throws shape_error.
 svd_result svd(const array& a, bool full_matrices = true, bool compute_uv = true, bool hermitian = false);
 array svdvals(const array& a);
-// The pseudo-inverse from the SVD: singular values at most rcond * max(S) count as zero.
-// hermitian: the SVD is svd's hermitian one (A's lower triangle read, square A only).
-array pinv(const array& a, double rcond = 1e-15, bool hermitian = false);
+// The pseudo-inverse from the SVD: singular values at most rcond * max(S) count as zero; rcond
+// defaults to NumPy's 1e-15. rtol is NumPy 2's (and the Array API's) name for the same cut-off:
+// giving both throws value_error, as NumPy. (NumPy's rtol=None, max(M, N) * eps, is that value
+// passed as rtol.) hermitian: the SVD is svd's hermitian one (A's lower triangle read, square A only).
+array pinv(const array& a, std::optional<double> rcond = std::nullopt, bool hermitian = false,
+           std::optional<double> rtol = std::nullopt);
 // Least squares through the SVD (as LAPACK's gelsd): rcond < 0 means eps * max(M, N).
 lstsq_result lstsq(const array& a, const array& b, double rcond = -1);
-// The number of singular values above tol (default: max(S) * max(M, N) * eps), per matrix;
+// The number of singular values above tol, per matrix; without tol, above rtol * max(S) (rtol
+// defaults to max(M, N) * eps). Giving both tol and rtol throws value_error, as NumPy.
 // hermitian: the singular values are |eigvalsh(a)| (square A only).
-array matrix_rank(const array& a, std::optional<double> tol = std::nullopt, bool hermitian = false);
+array matrix_rank(const array& a, std::optional<double> tol = std::nullopt, bool hermitian = false,
+                  std::optional<double> rtol = std::nullopt);
 // np.linalg.tensorsolve: x of shape Q with tensordot(a, x, x.ndim) = b. Once the listed `axes` of a
 // have moved to its end (in that order), a's shape is L + Q with b.ndim axes in L (L is b.shape in
 // the usual case), and prod(L) = prod(Q) = b's size. One solve of a reshaped to a (prod(Q), prod(Q))

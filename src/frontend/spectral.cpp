@@ -36,7 +36,10 @@ array pseudo_inverse(const svd_result& f, const array& cutoff) {
 
 }  // namespace
 
-array pinv(const array& a, double rcond, bool hermitian) {
+array pinv(const array& a, std::optional<double> rcond_arg, bool hermitian, std::optional<double> rtol) {
+  // Checked first, as NumPy does, before any shape is looked at.
+  if (rcond_arg && rtol) throw value_error("linalg.pinv: `rtol` and `rcond` can't be both set.");
+  const double rcond = rcond_arg ? *rcond_arg : rtol ? *rtol : 1e-15;
   auto s = frontend::as_matrix_stack(a, "linalg.pinv", false);
   if (s.m == 0 || s.n == 0) return zeros(frontend::concat(s.batch, {s.n, s.m}), s.dt);
   // NumPy returns empty matrices before its hermitian SVD (eigh) asks for square ones.
@@ -85,7 +88,8 @@ lstsq_result lstsq(const array& a, const array& b_in, double rcond) {
   return r;
 }
 
-array matrix_rank(const array& a, std::optional<double> tol, bool hermitian) {
+array matrix_rank(const array& a, std::optional<double> tol, bool hermitian, std::optional<double> rtol) {
+  if (tol && rtol) throw value_error("linalg.matrix_rank: `tol` and `rtol` can't be both set.");
   const auto& an = frontend::checked(a, "linalg.matrix_rank");
   if (an->shape.size() < 2) return any(not_equal(a, 0)).astype(dtype::int64);
   auto s = frontend::as_matrix_stack(a, "linalg.matrix_rank", hermitian);
@@ -94,7 +98,7 @@ array matrix_rank(const array& a, std::optional<double> tol, bool hermitian) {
   const array S = hermitian ? svd(s.a, false, false, true).S : svdvals(s.a);
   const array threshold =
       tol ? full({}, *tol, frontend::real_dtype(s.dt))
-          : multiply(amax(S, -1, true), eps_of(s.dt) * static_cast<double>(std::max(s.m, s.n)));
+          : multiply(amax(S, -1, true), rtol ? *rtol : eps_of(s.dt) * static_cast<double>(std::max(s.m, s.n)));
   return count_nonzero(greater(S, threshold), -1);
 }
 

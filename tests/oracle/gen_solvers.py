@@ -11,7 +11,8 @@ manifest.tsv, one case per line, tab-separated, five columns:
   op      the np.linalg function name
   params  ';'-joined key=value pairs ('-' for none): mode (qr), UPLO (eigh, eigvalsh), full
           (svd full_matrices 0/1), upper (cholesky 0/1), ord (cond, norm: 2, -2, nuc, 1, inf, fro),
-          n (matrix_power), tol (matrix_rank), rcond (pinv, lstsq), hermitian (svd, pinv,
+          n (matrix_power), tol (matrix_rank), rcond (pinv, lstsq), rtol (pinv, matrix_rank),
+          hermitian (svd, pinv,
           matrix_rank: 1), uv (svd compute_uv 0/1), axes (tensorsolve: ','-joined), ind (tensorinv);
           and two that only steer the test's checks of a hermitian svd: ties (equal |eigenvalues|:
           the singular vectors' order among them is not defined), lower (a's upper triangle is not
@@ -216,6 +217,7 @@ def main(outdir):
 
     hermitian_cases(w, case, seed)
     tensor_cases(w, case)
+    cutoff_cases(w, case)
 
     # --- errors ---------------------------------------------------------------------------------------
     sing_stack = np.stack([np.eye(3), np.zeros((3, 3)), np.eye(3)])
@@ -238,6 +240,32 @@ def main(outdir):
     raises("qr/bad_mode", "qr", "mode=economic", [rect], "value_error")
     raises("eigh/bad_uplo", "eigh", "UPLO=X", [np.eye(3)], "value_error")
     w.finish()
+
+
+def cutoff_cases(w, case):
+    """pinv's rcond and rtol, matrix_rank's tol and rtol (NumPy 2's keyword), on matrices whose
+    singular values are spread over decades (1 ... 1e-9), so each cut-off falls well between two."""
+    for dt in ("float64", "complex128"):
+        for s, seed in (((5, 5), 81), ((2, 5, 4), 82)):
+            k = min(s[-2:])
+            spectrum = np.broadcast_to(np.array([1.0, 1e-2, 1e-4, 1e-6, 1e-9])[:k], s[:-2] + (k,))
+            u = np.linalg.qr(rng_matrix(s[:-1] + (s[-2],), dt, seed))[0][..., :k]
+            v = np.linalg.qr(rng_matrix(s[:-2] + (s[-1], s[-1]), dt, seed + 1))[0][..., :k]
+            m = ((u * spectrum[..., None, :]) @ np.swapaxes(v, -1, -2).conj()).astype(dt)
+            for rcond in (1e-3, 1e-7):
+                case("pinv", dt, s, "rcond=%r" % rcond, [m], [np.linalg.pinv(m, rcond=rcond)])
+            case("pinv", dt, s, "rtol=1e-05", [m], [np.linalg.pinv(m, rtol=1e-5)])
+            for tol in (1e-5, 1e-8):
+                case("matrix_rank", dt, s, "tol=%r" % tol, [m],
+                     [np.asarray(np.linalg.matrix_rank(m, tol=tol), np.int64)])
+            for rtol in (1e-3, 1e-7):
+                case("matrix_rank", dt, s, "rtol=%r" % rtol, [m],
+                     [np.asarray(np.linalg.matrix_rank(m, rtol=rtol), np.int64)])
+    m = np.eye(3)
+    raises_np(w, "pinv/rcond_and_rtol", "pinv", "rcond=0.001;rtol=0.001", [m], "value_error",
+              lambda: np.linalg.pinv(m, rcond=1e-3, rtol=1e-3))
+    raises_np(w, "matrix_rank/tol_and_rtol", "matrix_rank", "tol=0.001;rtol=0.001", [m], "value_error",
+              lambda: np.linalg.matrix_rank(m, tol=1e-3, rtol=1e-3))
 
 
 def hermitian_cases(w, case, seed):
