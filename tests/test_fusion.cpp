@@ -2,6 +2,7 @@
 // written as extra outputs, donation, bounded DAG growth, and a structure-only kernel cache.
 // Expected values are NumPy's (given as the NumPy expression in a comment) and are exact here.
 #include <cmath>
+#include <thread>
 #include <vector>
 
 #include "catch.hpp"
@@ -249,4 +250,27 @@ TEST_CASE("a temporary held elsewhere is still written, and std::move empties a 
   CHECK(nf::stats().bytes_allocated == 2 * 4 * sizeof(double));          // y and the held t_copy
   CHECK(t_copy.to_vector<double>() == std::vector<double>{0, 3, 6, 9});  // NumPy: np.arange(4.) * 3
   CHECK(y.to_vector<double>() == std::vector<double>{1, 4, 7, 10});
+}
+
+TEST_CASE("arrays built on one thread are evaluated and freed on others (node free lists)", "[fusion]") {
+  // Nodes come from a per-thread free list, and a node freed on another thread joins that thread's
+  // list: build on the main thread, evaluate and drop on workers that then exit (draining their
+  // lists), and build again from what the main thread kept.
+  for (int round = 0; round < 3; ++round) {
+    std::vector<nf::array> built;
+    for (int i = 0; i < 200; ++i) built.push_back(nf::arange(8).astype(nf::float64) * (i + 1) + 1);
+    std::vector<double> sums(built.size());
+    std::thread worker([&] {
+      for (std::size_t i = 0; i < built.size(); ++i) {
+        sums[i] = nf::sum(built[i]).item<double>();
+        built[i] = nf::array();
+      }
+    });
+    worker.join();
+    for (std::size_t i = 0; i < sums.size(); ++i)
+      CHECK(sums[i] == 28.0 * static_cast<double>(i + 1) + 8.0);  // NumPy: (np.arange(8.) * (i + 1) + 1).sum()
+  }
+  nf::array x = nf::arange(4).astype(nf::float64);
+  x *= 2;
+  CHECK(x.to_vector<double>() == std::vector<double>{0, 2, 4, 6});  // NumPy: np.arange(4.) * 2
 }
