@@ -43,6 +43,7 @@ struct iota_spec {
   bool equals = false;      // eye: value = (affine index == 0)
 };
 
+// The parameters of the rarer ops (iota, view, gather, library call): see node::params().
 struct rare_params {
   iota_spec iota;
   // view: the remap from this node's index to inputs[0]'s.
@@ -88,7 +89,7 @@ struct node {
   // Number of nf::array handles pointing here. A held node is written when a plan consumes it.
   std::atomic<int> handles{0};
 
-  std::unique_ptr<rare_params> rare;
+  std::unique_ptr<rare_params> rare;  // params()'s storage: null on most nodes
 
   bool materialized() const { return storage != nullptr; }
   std::int64_t size() const;
