@@ -22,7 +22,6 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,10 +29,12 @@
 #include "backend/cuda/cuda_api.hpp"
 #include "cuda_timing.hpp"
 #include "ir/node.hpp"
+#include "seed_step.hpp"
 
 namespace {
 
 using namespace bench_cuda;
+using bench_seed::seed_step;
 
 constexpr std::int64_t seed_elements = 250'000'000;  // 2 GB of float64, 1 GB of float32
 constexpr std::int64_t small_elements = 1000;
@@ -86,14 +87,7 @@ void BM_seed_chain(benchmark::State& state, nf::dtype t, bool eager) {
   pristine original(x);
   event_pair ev;
   double total = 0;
-  auto chain = [&] {
-    std::optional<nf::eager_scope> scope;
-    if (eager) scope.emplace();
-    x *= 5;
-    x *= x;
-    x += x;
-    x.eval();
-  };
+  auto chain = [&] { seed_step(x, eager); };
   // Warm-up outside the timed region: the first run compiles (or loads) the kernels, and host time
   // spent compiling between the two events would be counted as GPU time.
   original.restore_into(device_ptr(x));
@@ -116,18 +110,13 @@ void BM_seed_chain(benchmark::State& state, nf::dtype t, bool eager) {
     state.SkipWithError("seed chain gave a wrong value");
 }
 
-// Host time per seed-chain step on a small array with the kernel cached: N steps, one sync.
-void BM_host_step_small(benchmark::State& state, bool eager) {
-  nf::array x = seed_input(small_elements, nf::float64);
-  auto step = [&] {
-    std::optional<nf::eager_scope> scope;
-    if (eager) scope.emplace();
-    x *= 5;
-    x *= x;
-    x += x;
-    x.eval();
-  };
-  for (int i = 0; i < 100; ++i) step();  // compile and warm the caches
+// Times `step` on the host: 100 warm-up steps (compile, caches), then per iteration 2,000 steps and
+// one sync. us_per_step counts until the sync returned; enqueue_us_per_step until the last step
+// returned, the host's share: close to us_per_step when the host limits the rate, well below it when
+// the GPU does (tiny kernels back to back).
+template <class Step>
+void time_host_steps(benchmark::State& state, Step&& step) {
+  for (int i = 0; i < 100; ++i) step();
   nf::cuda::synchronize();
   constexpr int steps = 2000;
   double total = 0, enqueue = 0;
@@ -142,9 +131,13 @@ void BM_host_step_small(benchmark::State& state, bool eager) {
     state.SetIterationTime(s);
   }
   state.counters["us_per_step"] = 1e6 * total / static_cast<double>(state.iterations());
-  // The host's share: until the last launch returned. Close to us_per_step when the host is what
-  // limits the rate; well below it when the GPU is (tiny kernels back to back).
   state.counters["enqueue_us_per_step"] = 1e6 * enqueue / static_cast<double>(state.iterations());
+}
+
+// Host time per seed-chain step on a small array with the kernel cached.
+void BM_host_step_small(benchmark::State& state, bool eager) {
+  nf::array x = seed_input(small_elements, nf::float64);
+  time_host_steps(state, [&] { seed_step(x, eager); });
 }
 
 // The floor under a step's host time: one cuLaunchKernel per step, through the same driver entry
@@ -168,23 +161,10 @@ void BM_host_step_driver_floor(benchmark::State& state) {
   void* in = device_ptr(x);
   double s = 5;
   void* params[] = {&n, &out, &in, &s};
-  auto step = [&] { cu::driver().launch_kernel(fn, 1, 1, 1, 256, 1, 1, 0, cu::current_stream(), params, nullptr); };
-  for (int i = 0; i < 100; ++i) step();
-  nf::cuda::synchronize();
-  constexpr int steps = 2000;
-  double total = 0, enqueue = 0;
-  for (auto _ : state) {
-    auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < steps; ++i) step();
-    auto t1 = std::chrono::steady_clock::now();
-    nf::cuda::synchronize();
-    double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / steps;
-    total += sec;
-    enqueue += std::chrono::duration<double>(t1 - t0).count() / steps;
-    state.SetIterationTime(sec);
-  }
-  state.counters["us_per_step"] = 1e6 * total / static_cast<double>(state.iterations());
-  state.counters["enqueue_us_per_step"] = 1e6 * enqueue / static_cast<double>(state.iterations());
+  time_host_steps(state, [&] {
+    cu::driver().launch_kernel(fn, 1, 1, 1, 256, 1, 1, 0, cu::current_stream(), params, nullptr);
+  });
+  cu::driver().module_unload(module);
 }
 
 std::filesystem::path cache_dir() {
@@ -197,10 +177,7 @@ std::filesystem::path cache_dir() {
 void BM_compile(benchmark::State& state, bool cold) {
   nf::array x = seed_input(small_elements, nf::float64);
   auto chain = [&] {
-    x *= 5;
-    x *= x;
-    x += x;
-    x.eval();
+    seed_step(x, false);
     nf::cuda::synchronize();
   };
   chain();  // NVRTC and module loading initialized outside the timing
@@ -256,10 +233,7 @@ void BM_peak_memory(benchmark::State& state) {
   nf::array x = seed_input(seed_elements, nf::float64);
   for (auto _ : state) {
     nf::reset_stats();
-    x *= 5;
-    x *= x;
-    x += x;
-    x.eval();
+    seed_step(x, false);
     nf::cuda::synchronize();
     state.SetIterationTime(1e-3);  // not a timing benchmark
   }

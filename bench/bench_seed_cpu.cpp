@@ -7,11 +7,11 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <optional>
 #include <thread>
 #include <vector>
 
 #include "ndfuse/ndfuse.hpp"
+#include "seed_step.hpp"
 
 namespace {
 
@@ -68,14 +68,7 @@ void seed_chain(benchmark::State& state, bool eager) {
   std::int64_t iters = 0;
   for (auto _ : state) {
     auto t0 = std::chrono::steady_clock::now();
-    {
-      std::optional<nf::eager_scope> scope;
-      if (eager) scope.emplace();
-      x *= 5;
-      x *= x;
-      x += x;
-      x.eval();
-    }
+    bench_seed::seed_step(x, eager);
     double dt = seconds_since(t0);
     state.SetIterationTime(dt);
     total += dt;
@@ -115,14 +108,7 @@ void BM_seed_chain_eager(benchmark::State& state) {
 void BM_host_step_small(benchmark::State& state) {
   const bool eager = state.range(0) != 0;
   nf::array x = nf::ones({1000});
-  auto step = [&] {
-    std::optional<nf::eager_scope> scope;
-    if (eager) scope.emplace();
-    x *= 1.0000001;
-    x *= x;
-    x += x;
-    x.eval();
-  };
+  auto step = [&] { bench_seed::seed_step(x, eager, 1.0000001); };
   for (int i = 0; i < 100; ++i) step();
   constexpr int steps = 2000;
   double total = 0;

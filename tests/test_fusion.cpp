@@ -268,7 +268,8 @@ TEST_CASE("arrays built on one thread are evaluated and freed on others (node fr
     });
     worker.join();
     for (std::size_t i = 0; i < sums.size(); ++i)
-      CHECK(sums[i] == 28.0 * static_cast<double>(i + 1) + 8.0);  // NumPy: (np.arange(8.) * (i + 1) + 1).sum()
+      CHECK(sums[i] ==
+            28.0 * static_cast<double>(i + 1) + 8.0);  // NumPy: (np.arange(8.) * (i + 1) + 1).sum()
   }
   nf::array x = nf::arange(4).astype(nf::float64);
   x *= 2;

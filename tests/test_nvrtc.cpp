@@ -397,7 +397,8 @@ TEST_CASE("launch shape: vector width and grid size", "[nvrtc]") {
   CHECK(jit::launch_dims(seed.k, {1000}).grid == 4);
   CHECK(jit::launch_dims(seed.k, {jit::vector_min_elements - 1}).grid ==
         (jit::vector_min_elements + jit::block_threads - 2) / jit::block_threads);
-  CHECK(jit::launch_dims(seed.k, {jit::vector_min_elements}).grid == jit::vector_min_elements / 2 / jit::block_threads);
+  CHECK(jit::launch_dims(seed.k, {jit::vector_min_elements}).grid ==
+        jit::vector_min_elements / 2 / jit::block_threads);
   CHECK(jit::launch_dims(seed.k, {std::int64_t(1) << 28}).grid == (1u << 27) / jit::block_threads);
   CHECK(jit::launch_dims(seed.k, {0}).grid == 1);
   CHECK(jit::launch_dims(seed.k, {1}).block == unsigned(jit::block_threads));

@@ -232,11 +232,13 @@ std::vector<nf::array> run_op(const std::string& op, const std::map<std::string,
     return std::stod(p.at(key));
   };
   if (op == "pinv") {
-    if (p.count("rcond") || p.count("rtol")) return {la::pinv(in[0], number("rcond"), hermitian, number("rtol"))};
+    if (p.count("rcond") || p.count("rtol"))
+      return {la::pinv(in[0], number("rcond"), hermitian, number("rtol"))};
     return {hermitian ? la::pinv(in[0], 1e-15, true) : la::pinv(in[0])};
   }
   if (op == "matrix_rank") {
-    if (p.count("tol") || p.count("rtol")) return {la::matrix_rank(in[0], number("tol"), hermitian, number("rtol"))};
+    if (p.count("tol") || p.count("rtol"))
+      return {la::matrix_rank(in[0], number("tol"), hermitian, number("rtol"))};
     return {hermitian ? la::matrix_rank(in[0], std::nullopt, true) : la::matrix_rank(in[0])};
   }
   if (op == "tensorsolve") {

@@ -64,18 +64,11 @@ def main(argv):
             return float(la.norm(a @ r - b) / la.norm(b))
         return None
 
-    def check(name, r):
-        err = residual(name, r)
-        if err is None:
-            return None, {}
-        problem = None if err <= spec.ERROR_BOUND else f"residual {err:.3e} above {spec.ERROR_BOUND}"
-        return problem, {"rel_error": err}
-
     rows, status = [], 0
     for name, fn in spec.calls(la, lambda x: la.svd(x, compute_uv=False)).items():
         jitted = jitted_call(jax, fn)
         row, ok = timed_row(SCRIPT, name, "jax", "jit", device, RUNS, lambda: timer.median_ms(lambda: jitted(m), RUNS),
-                            lambda r: check(name, r))
+                            lambda r: spec.residual_check(residual(name, r)))
         rows.append(row)
         status = status if ok else 1
     print_table(rows)

@@ -28,3 +28,12 @@ def calls(la, svdvals):
         "qr/float64_1000": lambda m: la.qr(m["a"]),
         "det/float64_1000": lambda m: la.det(m["a"]),
     }
+
+
+def residual_check(err):
+    """A peer's check of one result (peer_output.timed_row): (problem or None, extra row fields) for
+    the relative residual err, or None when the workload has no residual check."""
+    if err is None:
+        return None, {}
+    problem = None if err <= ERROR_BOUND else f"residual {err:.3e} above {ERROR_BOUND}"
+    return problem, {"rel_error": err}

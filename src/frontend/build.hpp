@@ -41,14 +41,15 @@ array binary(ir::op_code op, const operand& a, const operand& b);
 node_ptr make_node(ir::op_code op, dtype out, std::initializer_list<node_ptr> inputs, const shape_t& shape);
 node_ptr make_node(ir::op_code op, dtype out, std::vector<node_ptr> inputs, const shape_t& shape);
 
-// Wraps a freshly built node in a handle, splitting the DAG if it grew past its bounds and
-// evaluating at once in eager mode.
 // The tail of an rvalue overload (nf::sum(a * b), nf::sin(x + 1)): `built` reads the temporary's
 // node now, so the temporary's handle is dropped and the fuser does not write it as a held result.
 inline array consume(array& temporary, array built) {
   temporary = array();
   return built;
 }
+
+// Wraps a freshly built node in a handle, splitting the DAG if it grew past its bounds and
+// evaluating at once in eager mode.
 array finish(node_ptr n);
 
 // An iota node: start + step * (offset + sum_d index_d * coeffs[d]) as dtype t (or, with

@@ -147,14 +147,15 @@ svd_result hermitian_svd(const array& a, bool compute_uv) {
     return {array(), flip(sort(abs(eigh_call(a, "L", false, op).eigenvalues), -1), -1), array()};
   const eigh_result e = eigh_call(a, "L", true, op);
   const array& w = e.eigenvalues;
+  const array magnitude = abs(w);
   // NumPy's order: argsort(|w|) reversed. Equal magnitudes (w and -w) have no defined order there
   // (NumPy's default sort is not stable); here they come last index first (a stable sort reversed).
-  const array order = flip(argsort(abs(w), -1), -1);
+  const array order = flip(argsort(magnitude, -1), -1);
   // NumPy moves copysign(1, w) into Vh, so an eigenvalue of -0.0 negates its row too: the sign bit
   // is read through atan2, whose result is negative exactly for w's with the sign bit set.
   const array negative_w = less(arctan2(w, -1.0), 0);
   svd_result r;
-  r.S = take_along_axis(abs(w), order, -1);
+  r.S = take_along_axis(magnitude, order, -1);
   r.U = take_along_axis(e.eigenvectors, expand_dims(order, -2), -1);
   const array flip_row = expand_dims(take_along_axis(negative_w, order, -1), -2);
   r.Vh = conj(swapaxes(where(flip_row, negative(r.U), r.U), -1, -2));

@@ -98,7 +98,8 @@ array matrix_rank(const array& a, std::optional<double> tol, bool hermitian, std
   const array S = hermitian ? svd(s.a, false, false, true).S : svdvals(s.a);
   const array threshold =
       tol ? full({}, *tol, frontend::real_dtype(s.dt))
-          : multiply(amax(S, -1, true), rtol ? *rtol : eps_of(s.dt) * static_cast<double>(std::max(s.m, s.n)));
+          : multiply(amax(S, -1, true),
+                     rtol ? *rtol : eps_of(s.dt) * static_cast<double>(std::max(s.m, s.n)));
   return count_nonzero(greater(S, threshold), -1);
 }
 

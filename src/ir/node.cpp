@@ -72,8 +72,10 @@ void* take_block(std::size_t size) {
 void give_block(void* p, std::size_t size) {
   free_list& l = blocks;
   if (pooled && !l.closed && l.count < keep && (l.block == size || l.block == 0)) {
-    (void)&drain;  // registers the thread's drain
-    l.block = size;
+    if (l.block == 0) {  // the thread's first block: register its drain, once
+      (void)&drain;
+      l.block = size;
+    }
     *static_cast<void**>(p) = l.head;
     l.head = p;
     ++l.count;

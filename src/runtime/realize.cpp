@@ -82,7 +82,8 @@ void run_library_step(backend::device_backend& b, const schedule::kernel_step& s
 void run_step(backend::device_backend& b, const schedule::kernel_step& step) {
   if (step.library) return run_library_step(b, step);
   // Read only when the step's time is printed: a clock read per step shows on small arrays.
-  const auto t0 = debug_level() >= 1 ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+  const auto t0 =
+      debug_level() >= 1 ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
   boost::container::small_vector<std::shared_ptr<ir::buffer>, 4> outs;
   for (std::size_t o = 0; o < step.outputs.size(); ++o) {
     const auto& node = step.outputs[o];

@@ -117,16 +117,14 @@ struct signer {
         words.push_back(static_cast<std::int64_t>(n.reduction.axes));
         put_bits(n.reduction.identity.bytes, sizeof n.reduction.identity.bytes);
         break;
-      case ir::op_code::op_code_iota:
-      {
+      case ir::op_code::op_code_iota: {
         const ir::iota_spec& io = n.params().iota;
         put_bits(&io.start, sizeof io.start);
         put_bits(&io.step, sizeof io.step);
         put(io.coeffs);
         words.push_back(io.offset);
         words.push_back(io.equals);
-      }
-        break;
+      } break;
       case ir::op_code::op_code_gather:
         put({n.params().gather_axes.begin(), n.params().gather_axes.end()});
         break;

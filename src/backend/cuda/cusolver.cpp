@@ -268,9 +268,10 @@ void cholesky(const ir::library_call& c, const std::vector<const void*>& in, con
   w.size(d, hb);
   for (std::int64_t b = 0; b < c.rows; ++b) {
     transpose_stack(c.dt, 1, n, n, at(in[0], b * n * n, sz), a.get(), false);
-    check_solver(cusolverDnXpotrf(h.handle, h.params, lower, n, t, a.get(), n, t, w.device->get(),
-                                  w.device_bytes, w.host.data(), w.host.size(), at<int>(out[1], b, sizeof(int))),
-                 "Xpotrf");
+    check_solver(
+        cusolverDnXpotrf(h.handle, h.params, lower, n, t, a.get(), n, t, w.device->get(), w.device_bytes,
+                         w.host.data(), w.host.size(), at<int>(out[1], b, sizeof(int))),
+        "Xpotrf");
     transpose_stack(c.dt, 1, n, n, a.get(), at<void>(out[0], b * n * n, sz), false);
   }
 }

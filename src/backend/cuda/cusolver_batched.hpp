@@ -10,7 +10,8 @@ namespace ndfuse::backend::cuda {
 // Throws out_of_memory or device_error naming `call` unless `s` is success.
 void check_solver(cusolverStatus_t s, const char* call);
 
-// The upper Cholesky factor of each n x n matrix at the `count` device addresses `ptrs`, in place.
+// The column-major Cholesky factor, in the triangle `fill` names, of each n x n matrix at the
+// `count` device addresses `ptrs`, in place.
 void potrf_batched(cusolverDnHandle_t h, dtype dt, cublasFillMode_t fill, int n, void** ptrs, int* info,
                    int count);
 
