@@ -111,15 +111,17 @@ void BM_seed_chain(benchmark::State& state, nf::dtype t, bool eager) {
 }
 
 // Times `step` on the host: 100 warm-up steps (compile, caches), then per iteration 2,000 steps and
-// one sync. us_per_step counts until the sync returned; enqueue_us_per_step until the last step
-// returned, the host's share: close to us_per_step when the host limits the rate, well below it when
-// the GPU does (tiny kernels back to back).
+// one sync. us_per_step (the row's time) counts until the sync returned; enqueue_us_per_step until
+// the last step returned. Neither is the host's time alone when the GPU cannot keep up: once the
+// launch queue is full, the host waits inside the launch. host_us_per_step is: the same steps in
+// batches of 100, each timed from its first step until its last returned, then a sync outside the
+// timing, so the queue never holds more than 100 launches and never makes the host wait.
 template <class Step>
 void time_host_steps(benchmark::State& state, Step&& step) {
   for (int i = 0; i < 100; ++i) step();
   nf::cuda::synchronize();
-  constexpr int steps = 2000;
-  double total = 0, enqueue = 0;
+  constexpr int steps = 2000, batch = 100;
+  double total = 0, enqueue = 0, host = 0;
   for (auto _ : state) {
     auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < steps; ++i) step();
@@ -129,9 +131,21 @@ void time_host_steps(benchmark::State& state, Step&& step) {
     total += s;
     enqueue += std::chrono::duration<double>(t1 - t0).count() / steps;
     state.SetIterationTime(s);
+    state.PauseTiming();
+    double batches = 0;
+    for (int b = 0; b < steps / batch; ++b) {
+      auto b0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < batch; ++i) step();
+      batches += std::chrono::duration<double>(std::chrono::steady_clock::now() - b0).count();
+      nf::cuda::synchronize();
+    }
+    host += batches / steps;
+    state.ResumeTiming();
   }
-  state.counters["us_per_step"] = 1e6 * total / static_cast<double>(state.iterations());
-  state.counters["enqueue_us_per_step"] = 1e6 * enqueue / static_cast<double>(state.iterations());
+  const double iterations = static_cast<double>(state.iterations());
+  state.counters["us_per_step"] = 1e6 * total / iterations;
+  state.counters["enqueue_us_per_step"] = 1e6 * enqueue / iterations;
+  state.counters["host_us_per_step"] = 1e6 * host / iterations;
 }
 
 // Host time per seed-chain step on a small array with the kernel cached.

@@ -119,6 +119,34 @@ TEST_CASE("a loop over changing scalars compiles one kernel structure", "[fusion
   CHECK(x.to_vector<double>() == std::vector<double>(64, 1.0));
 }
 
+// A remembered plan keeps the compiled kernel its step ran (kernel_ref), skipping the kernel cache's
+// lookup; clear_kernel_cache must still make the next evaluation compile (or load) afresh, never run
+// the freed kernel.
+TEST_CASE("a remembered plan's kernel is dropped by clear_kernel_cache", "[fusion]") {
+  nf::array x = nf::ones({64});
+  x.eval();
+  auto step = [&](double s) {
+    x *= s;
+    x += 1.0;
+    x.eval();
+  };
+  step(2.0);  // x's leaf came from ones(): a DAG of its own
+  step(3.0);  // planned, remembered, compiled
+  step(4.0);  // the remembered plan, with its kernel
+  nf::clear_kernel_cache();
+  nf::reset_stats();
+  step(0.5);
+  auto s = nf::stats();
+  CHECK(s.plans_reused == 1);
+  CHECK(s.kernels_compiled + s.cache_hits_disk == 1);
+  CHECK(s.cache_hits_memory == 0);
+  step(2.0);
+  CHECK(nf::stats().cache_hits_memory == 1);
+  CHECK(nf::stats().kernels_compiled + nf::stats().cache_hits_disk == 1);
+  // NumPy: x = np.ones(64); for s in (2, 3, 4, 0.5, 2): x *= s; x += 1  ->  x[0] == 44.0
+  CHECK(x.to_vector<double>() == std::vector<double>(64, 44.0));
+}
+
 TEST_CASE("the same structure over different sizes of one rank reuses the kernel", "[fusion]") {
   nf::clear_kernel_cache();
   nf::reset_stats();

@@ -6,6 +6,7 @@ SEED_ELEMENTS = 250_000_000  # 2 GB of float64, 1 GB of float32
 CASES = (("float64", "float64_2GB"), ("float32", "float32_1GB"))
 SMALL_ELEMENTS = 1000
 HOST_STEPS = 2000  # steps per timed loop of host_step_1000
+HOST_BATCH = 100  # steps per timed batch of host_us_per_step
 TRANSFER_BYTES = 2_000_000_000
 CHECK_INDEX = 7
 
@@ -32,3 +33,24 @@ def transfer_pattern(np):
     """TRANSFER_BYTES host bytes, byte i = (7 i + 1) mod 256 as in the C++ benchmark."""
     pattern = (np.arange(256, dtype=np.uint8) * np.uint8(7) + np.uint8(1)).astype(np.uint8)
     return np.tile(pattern, TRANSFER_BYTES // 256)
+
+
+def host_us_per_step(step, sync, runs=5):
+    """The host's own time per step, in microseconds (median over runs), as bench_cuda_seed.cpp's
+    host_us_per_step counts it: HOST_STEPS steps in batches of HOST_BATCH, each batch timed until its
+    last step returned, with sync() between batches outside the timing, so that a full launch queue
+    never makes the host wait for the device."""
+    import time
+
+    times = []
+    for _ in range(runs):
+        total = 0.0
+        for _ in range(HOST_STEPS // HOST_BATCH):
+            t0 = time.perf_counter()
+            for _ in range(HOST_BATCH):
+                step()
+            total += time.perf_counter() - t0
+            sync()
+        times.append(total * 1e6 / HOST_STEPS)
+    times.sort()
+    return times[len(times) // 2]

@@ -107,7 +107,8 @@ def main(argv):
         variants.append(("compile", lambda: compiled(small)))
     for variant, fn in variants:
         ms = timer.wall_ms_per_call(fn, spec.HOST_STEPS)
-        row("host_step_1000", variant, ms, 5, us_per_step=1e3 * ms)
+        host_us = spec.host_us_per_step(fn, torch.cuda.synchronize)
+        row("host_step_1000", variant, ms, 5, us_per_step=1e3 * ms, host_us_per_step=host_us)
 
     # 2 GB transfers between pageable host memory and the device.
     host = torch.from_numpy(spec.transfer_pattern(np))

@@ -147,6 +147,25 @@ def findings(families):
     return behind, close, above
 
 
+def host_time_table(rows):
+    """The host step's two measures for every library that reports host_us_per_step: the row's time
+    (2,000 steps and one sync: the rate a loop gets) and the host's own time per step (batches of 100,
+    synced outside the timing, so the device never holds the host back)."""
+    found = [r for r in rows if r["workload"] == "host_step_1000" and "host_us_per_step" in r["counters"]]
+    if not found:
+        return []
+    out = ["## Host time per step (host_step_1000)", "",
+           "step: wall time per step over 2,000 steps and one sync (the row above); host: the host's own time",
+           "per step, in batches of 100 steps timed until the last one returned, synced outside the timing.", "",
+           "| library | variant | step | host |", "|---|---|---|---|"]
+    order = {"ndfuse": 0, "cuda": 1}
+    for r in sorted(found, key=lambda r: (order.get(r["library"], 2), r["library"], r["variant"])):
+        step = r["counters"].get("us_per_step")
+        out.append(f"| {r['library']} | {r['variant']} | {f'{step:.2f} us' if step else ''} | "
+                   f"{r['counters']['host_us_per_step']:.2f} us |")
+    return out + [""]
+
+
 def write(path, rows, gpu, date, sources, commit=None):
     families, references, others = group(rows)
     out = [f"# ndfuse benchmarks on {gpu}", ""]
@@ -171,6 +190,7 @@ def write(path, rows, gpu, date, sources, commit=None):
         out += [f"Behind by {NOISE:.0%} or less (within run-to-run noise): " + ", ".join(close) + ".", ""]
     out += [f"## Where ndfuse fused is above {LIMIT_SLACK}x the limit (limits of {fmt_ms(BANDWIDTH_BOUND_MS)} "
             "or more; shorter ones are launch latency)", ""] + (above or ["- none"]) + [""]
+    out += host_time_table(rows)
     if references:
         out += ["## References (copies and direct library calls)", "", "| family | name | library | time | GB/s |",
                 "|---|---|---|---|---|"]

@@ -5,20 +5,30 @@
 namespace ndfuse::runtime {
 
 const backend::compiled_kernel& kernel_cache::get(backend::device_backend& b, const ir::kernel_ir& k,
-                                                  const std::string& key) {
+                                                  const std::string& key, schedule::kernel_ref* remembered) {
+  if (remembered && remembered->kernel &&
+      remembered->generation == generation_.load(std::memory_order_acquire)) {
+    ++global_counters().cache_hits_memory;
+    return *remembered->kernel;
+  }
   std::lock_guard lock(mutex_);
   auto it = kernels_.find(key);
+  const backend::compiled_kernel* found;
   if (it != kernels_.end()) {
     ++global_counters().cache_hits_memory;
-    return *it->second;
+    found = it->second.get();
+  } else {
+    auto compiled = b.compile(k);
+    ++(compiled->from_disk_cache ? global_counters().cache_hits_disk : global_counters().kernels_compiled);
+    found = kernels_.emplace(key, std::move(compiled)).first->second.get();
   }
-  auto compiled = b.compile(k);
-  ++(compiled->from_disk_cache ? global_counters().cache_hits_disk : global_counters().kernels_compiled);
-  return *kernels_.emplace(key, std::move(compiled)).first->second;
+  if (remembered) *remembered = {found, generation_.load(std::memory_order_relaxed)};
+  return *found;
 }
 
 void kernel_cache::clear() {
   std::lock_guard lock(mutex_);
+  generation_.fetch_add(1, std::memory_order_acq_rel);
   kernels_.clear();
 }
 

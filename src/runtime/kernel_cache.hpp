@@ -1,23 +1,29 @@
 // The in-memory kernel cache, keyed by structure only (kernel_ir::key()), so a loop over changing
 // sizes of the same rank or changing scalars compiles once.
 #pragma once
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
 
 #include "backend/backend.hpp"
+#include "schedule/plan.hpp"
 
 namespace ndfuse::runtime {
 
 class kernel_cache {
  public:
+  // The kernel for `key`, compiled (or loaded from the disk cache) on a miss. `remembered`, when
+  // given and still of this cache's generation, answers without the lock; it is updated otherwise.
   const backend::compiled_kernel& get(backend::device_backend& b, const ir::kernel_ir& k,
-                                      const std::string& key);
+                                      const std::string& key, schedule::kernel_ref* remembered = nullptr);
   void clear();
 
  private:
   std::mutex mutex_;
+  std::atomic<std::uint64_t> generation_{1};  // bumped by clear(): remembered kernels are gone
   std::unordered_map<std::string, std::unique_ptr<backend::compiled_kernel>> kernels_;
 };
 

@@ -9,7 +9,19 @@
 #include "ir/kernel_ir.hpp"
 #include "ir/node.hpp"
 
+namespace ndfuse::backend {
+struct compiled_kernel;
+}
+
 namespace ndfuse::schedule {
+
+// The compiled kernel a step ran last, as the runtime's kernel cache handed it out: a remembered
+// plan (plan_memo.cpp) keeps it across evaluations, so that a cached step skips the cache's lock
+// and key hash. Valid while the cache's generation (bumped by clear_kernel_cache) is unchanged.
+struct kernel_ref {
+  const backend::compiled_kernel* kernel = nullptr;
+  std::uint64_t generation = 0;
+};
 
 struct strided_leaf {
   std::shared_ptr<ir::node> node;     // materialized before the step runs
@@ -37,6 +49,7 @@ struct kernel_step {
   // in the input's C order, while it iterates kept dims first).
   ir::scalar_bits identity;
   std::vector<std::int64_t> output_strides;
+  mutable kernel_ref compiled;       // set by the runtime when the step runs
   std::int64_t output_size() const;  // elements the step writes per output
 };
 

@@ -60,13 +60,17 @@ struct signer {
       if (nodes[i]->get() == n) return static_cast<int>(i);
     return -1;
   }
+  // Element by element rather than vector::insert: shapes and strides are a few words, and
+  // insert's memmove calls cost more than the copy on this per-evaluation path.
   void put(const std::vector<std::int64_t>& v) {
     words.push_back(static_cast<std::int64_t>(v.size()));
-    words.insert(words.end(), v.begin(), v.end());
+    for (std::int64_t x : v) words.push_back(x);
   }
-  void put_bits(const void* p, std::size_t n) {
+  template <class T>
+  void put_bits(const T& v) {
+    static_assert(sizeof(T) <= 2 * sizeof(std::int64_t));
     std::int64_t w[2] = {0, 0};
-    std::memcpy(w, p, n);
+    std::memcpy(w, &v, sizeof(T));
     words.push_back(w[0]);
     words.push_back(w[1]);
   }
@@ -115,12 +119,12 @@ struct signer {
         words.push_back(static_cast<std::int64_t>(n.reduction.combine));
         words.push_back(static_cast<std::int64_t>(n.reduction.acc_dt));
         words.push_back(static_cast<std::int64_t>(n.reduction.axes));
-        put_bits(n.reduction.identity.bytes, sizeof n.reduction.identity.bytes);
+        put_bits(n.reduction.identity.bytes);
         break;
       case ir::op_code::op_code_iota: {
         const ir::iota_spec& io = n.params().iota;
-        put_bits(&io.start, sizeof io.start);
-        put_bits(&io.step, sizeof io.step);
+        put_bits(io.start);
+        put_bits(io.step);
         put(io.coeffs);
         words.push_back(io.offset);
         words.push_back(io.equals);
