@@ -1,6 +1,7 @@
 #include "runtime/kernel_cache.hpp"
 
 #include "runtime/stats.hpp"
+#include "schedule/plan.hpp"
 
 namespace ndfuse::runtime {
 

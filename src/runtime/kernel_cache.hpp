@@ -9,7 +9,10 @@
 #include <unordered_map>
 
 #include "backend/backend.hpp"
-#include "schedule/plan.hpp"
+
+namespace ndfuse::schedule {
+struct kernel_ref;  // schedule/plan.hpp
+}
 
 namespace ndfuse::runtime {
 
