@@ -55,8 +55,7 @@ enum class library_op : std::uint8_t {
   // info (> 0: U has an exact zero on its diagonal, which the diagonal shows).
   library_op_lu,
   // inputs A (n x n, Hermitian: only its lower triangle is read). Outputs: L (n x n) with
-  // A = L L^H in its lower triangle (the strict upper triangle is unspecified); info (> 0: A is
-  // not positive definite).
+  // A = L L^H, its strict upper triangle zero; info (> 0: A is not positive definite).
   library_op_cholesky,
   // inputs A (m x n). Outputs: unless `r_only`, Q (m x m when `full_matrices`, else m x min(m,n));
   // then R (m x n when `full_matrices`, else min(m,n) x n), its strict lower triangle unspecified.

@@ -156,6 +156,18 @@ def main(outdir):
             tri = np.array([[1.0, 2.0, 0.0], [0.0, 3.0, 1.0], [0.0, 0.0, -2.0]], dtype=dt)
             e = np.linalg.eig(tri)
             case("eig", dt, tri.shape, "real", [tri], [complex_of(e.eigenvalues), complex_of(e.eigenvectors)])
+        # Rows reversed, so the leading pivots are small: the small-matrix stacks' inverse (one
+        # batched kernel on the GPU, up to n = 32) must exchange rows as LAPACK does.
+        for s in [(4, 6, 6), (2, 32, 32)]:
+            seed += 1
+            a = np.ascontiguousarray(well_conditioned(s, dt, seed)[..., ::-1, :])
+            case("inv", dt, s, "pivoting", [a], [np.linalg.inv(a)])
+        # Factors spanning several 32 x 32 tiles of the GPU's transposes, edges partly filled.
+        for s in [(40, 40), (2, 33, 33)]:
+            seed += 1
+            h = hermitian_pd(s, dt, seed)
+            case("cholesky", dt, s, "upper=0", [h], [np.linalg.cholesky(h)])
+            case("cholesky", dt, s, "upper=1", [h], [np.linalg.cholesky(h, upper=True)])
         for s in RECT:
             seed += 1
             a = rng_matrix(s, dt, seed)

@@ -143,6 +143,8 @@ void cholesky(const ir::library_call& c, const std::vector<const void*>& in, con
     T* a = static_cast<T*>(out[0]) + b * n * n;
     std::memcpy(a, static_cast<const T*>(in[0]) + b * n * n, sizeof(T) * n * n);
     info[b] = checked(potrf(n, a), c);
+    // potrf leaves A's strict upper triangle in place; the factor has zeros there.
+    for (lapack_int i = 0; i + 1 < n; ++i) std::fill(a + i * n + i + 1, a + (i + 1) * n, T(0));
   }
 }
 

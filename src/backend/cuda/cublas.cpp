@@ -199,13 +199,13 @@ template <class F>
 void with_blas_type(dtype dt, F&& f) {
   switch (dt) {
     case dtype::float32:
-      return f(float{}, cublasSgetrfBatched, cublasSgetriBatched, cublasSgetrsBatched);
+      return f(float{}, cublasSgetrfBatched, cublasSgetrsBatched);
     case dtype::float64:
-      return f(double{}, cublasDgetrfBatched, cublasDgetriBatched, cublasDgetrsBatched);
+      return f(double{}, cublasDgetrfBatched, cublasDgetrsBatched);
     case dtype::complex64:
-      return f(cuComplex{}, cublasCgetrfBatched, cublasCgetriBatched, cublasCgetrsBatched);
+      return f(cuComplex{}, cublasCgetrfBatched, cublasCgetrsBatched);
     case dtype::complex128:
-      return f(cuDoubleComplex{}, cublasZgetrfBatched, cublasZgetriBatched, cublasZgetrsBatched);
+      return f(cuDoubleComplex{}, cublasZgetrfBatched, cublasZgetrsBatched);
     default:
       throw dtype_error("batched LU: no cuBLAS routine for " + std::string(dtype_name(dt)));
   }
@@ -213,21 +213,29 @@ void with_blas_type(dtype dt, F&& f) {
 
 }  // namespace
 
-void batched_lu_inverse(dtype dt, std::int64_t count, std::int64_t n, void* a, void* out, int* info) {
+void batched_inverse(dtype dt, std::int64_t count, std::int64_t n, const void* a, void* out, int* info) {
   cublasHandle_t h = handle_for(current_device());
   check_blas(cublasSetStream(h, current_stream()), "cublasSetStream");
   const std::size_t bytes = itemsize(dt) * std::size_t(n * n);
-  pointer_array as(a, count, bytes), outs(out, count, bytes);
-  scratch piv(sizeof(int) * std::size_t(count * n));
-  with_blas_type(dt, [&](auto t, auto getrf, auto getri, auto) {
+  // matinvBatched reads `a` only; the pointer array's type is the routines' one.
+  pointer_array as(const_cast<void*>(a), count, bytes), outs(out, count, bytes);
+  const auto run = [&](auto matinv, auto t) {
     using T = decltype(t);
-    getrf_batched<T>(h, getrf, count, n, as, piv.get<int>(), info);
-    // getri writes every matrix, also a singular one's (the caller throws on its info code).
-    scratch getri_info(sizeof(int) * std::size_t(count));
-    check_blas(getri(h, int(n), as.get<const T>(), int(n), piv.get<int>(), outs.get<T>(), int(n),
-                     getri_info.get<int>(), int(count)),
-               "cublas<t>getriBatched");
-  });
+    check_blas(matinv(h, int(n), as.get<const T>(), int(n), outs.get<T>(), int(n), info, int(count)),
+               "cublas<t>matinvBatched");
+  };
+  switch (dt) {
+    case dtype::float32:
+      return run(cublasSmatinvBatched, float{});
+    case dtype::float64:
+      return run(cublasDmatinvBatched, double{});
+    case dtype::complex64:
+      return run(cublasCmatinvBatched, cuComplex{});
+    case dtype::complex128:
+      return run(cublasZmatinvBatched, cuDoubleComplex{});
+    default:
+      throw dtype_error("batched inverse: no cuBLAS routine for " + std::string(dtype_name(dt)));
+  }
 }
 
 void batched_lu_solve(dtype dt, std::int64_t count, std::int64_t n, std::int64_t k, void* a, void* b,
@@ -237,7 +245,7 @@ void batched_lu_solve(dtype dt, std::int64_t count, std::int64_t n, std::int64_t
   pointer_array as(a, count, itemsize(dt) * std::size_t(n * n)),
       bs(b, count, itemsize(dt) * std::size_t(n * k));
   scratch piv(sizeof(int) * std::size_t(count * n));
-  with_blas_type(dt, [&](auto t, auto getrf, auto, auto getrs) {
+  with_blas_type(dt, [&](auto t, auto getrf, auto getrs) {
     using T = decltype(t);
     getrf_batched<T>(h, getrf, count, n, as, piv.get<int>(), info);
     int arg_info = 0;  // getrsBatched's is a host int: argument errors only

@@ -13,10 +13,11 @@
 //               column-major U of A^T is A's V^H in C order; for a tall A, conj(A) is transposed in.
 // Where a factor is needed the other way round, cublas<t>geam transposes it (cublas.cpp).
 //
-// Stacks of small matrices (n <= 32) solve and invert through cuBLAS's batched LU (one launch per
-// step for the whole stack), and factor through cuSOLVER's batched forms: potrfBatched (cholesky),
-// syevjBatched (eigh) and gesvdjBatched (svd; Jacobi, accurate to machine precision). Larger ones,
-// and qr (cuSOLVER has no batched orgqr), loop over the 64-bit calls, which are then the bigger cost.
+// Stacks of small matrices (n <= 32) solve through cuBLAS's batched LU and invert through its
+// matinvBatched (one launch per step for the whole stack), and factor through cuSOLVER's batched forms:
+// potrfBatched (cholesky), syevjBatched (eigh) and gesvdjBatched (svd; Jacobi, accurate to machine
+// precision). Larger ones, and qr (cuSOLVER has no batched orgqr), loop over the 64-bit calls, which are then
+// the bigger cost.
 //
 // SVD routine: gesvdp (polar decomposition) where the economy factors are wanted (and for square
 // matrices), gesvd for full_matrices of non-square ones (gesvdp has no full form) and where the
@@ -211,9 +212,8 @@ void inv(const ir::library_call& c, const std::vector<const void*>& in, const st
   const std::size_t sz = itemsize(c.dt);
   int* info = static_cast<int*>(out[1]);
   if (batched_lu(c)) {
-    scratch lu(sz * n * n * c.rows);
-    copy(lu.get(), in[0], sz * n * n * c.rows);
-    batched_lu_inverse(c.dt, c.rows, n, lu.get(), out[0], info);
+    // inv(A^T), column-major, is inv(A) in C order, as below.
+    batched_inverse(c.dt, c.rows, n, in[0], out[0], info);
     return;
   }
   scratch lu(sz * n * n), piv(sizeof(std::int64_t) * n);
@@ -244,7 +244,8 @@ void lu(const ir::library_call& c, const std::vector<const void*>& in, const std
 // the upper form of a 1000 x 1000 Xpotrf ran a column-at-a-time path of about a hundred small
 // kernels (1.08 ms; JAX, 0.47 ms), and potrfBatched's upper form transposed each matrix to lower and
 // back inside, 96 of its 134 us on 10000 8 x 8 matrices. So each C-order matrix is transposed into
-// column-major A, factored as A = L L^H in its lower triangle, and L transposed back to C order.
+// column-major A, factored as A = L L^H in its lower triangle, and L transposed back to C order
+// with its strict upper triangle zeroed on the way (NumPy's result, with no tril pass after it).
 void cholesky(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
   const auto& h = handle_here();
   const std::int64_t n = c.linalg.n;
@@ -257,7 +258,7 @@ void cholesky(const ir::library_call& c, const std::vector<const void*>& in, con
     matrix_pointers(ptrs.get<void*>(), a.get(), static_cast<std::int64_t>(sz) * n * n, c.rows);
     potrf_batched(h.handle, c.dt, lower, static_cast<int>(n), ptrs.get<void*>(), static_cast<int*>(out[1]),
                   static_cast<int>(c.rows));
-    transpose_stack(c.dt, c.rows, n, n, a.get(), out[0], false);
+    transpose_stack(c.dt, c.rows, n, n, a.get(), out[0], false, triangle::lower);
     return;
   }
   scratch a(sz * n * n);  // one matrix at a time: the stack's extra memory is one matrix
@@ -272,7 +273,7 @@ void cholesky(const ir::library_call& c, const std::vector<const void*>& in, con
         cusolverDnXpotrf(h.handle, h.params, lower, n, t, a.get(), n, t, w.device->get(), w.device_bytes,
                          w.host.data(), w.host.size(), at<int>(out[1], b, sizeof(int))),
         "Xpotrf");
-    transpose_stack(c.dt, 1, n, n, a.get(), at<void>(out[0], b * n * n, sz), false);
+    transpose_stack(c.dt, 1, n, n, a.get(), at<void>(out[0], b * n * n, sz), false, triangle::lower);
   }
 }
 

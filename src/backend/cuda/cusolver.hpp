@@ -13,17 +13,23 @@ void run_solver(const ir::library_call& c, const std::vector<const void*>& input
                 const std::vector<void*>& outputs);
 
 // An n x n identity of dtype dt (float32 ... complex128) written to `out`, on the current stream:
-// a small kernel of library.cu (nvcc), the right-hand side of an inverse.
+// a small kernel of solver_kernels.cu (nvcc), the right-hand side of an inverse.
 void identity_matrix(dtype dt, std::int64_t n, void* out);
 
+// Which triangle of a transpose's output is written as it is (the other is zeroed): all of it, the
+// lower one (tril) or the upper one (triu), diagonals included.
+enum class triangle { all, lower, upper };
+
 // Each of `count` C-order rows x cols matrices at `in` transposed (conjugated when asked) into the
-// cols x rows matrices at `out`: one kernel of library.cu for a whole stack of small matrices.
+// cols x rows matrices at `out`: one kernel of solver_kernels.cu for the whole stack (32 x 32
+// shared-memory tiles for large matrices).
 void transpose_stack(dtype dt, std::int64_t count, std::int64_t rows, std::int64_t cols, const void* in,
-                     void* out, bool conjugate);
+                     void* out, bool conjugate, triangle keep = triangle::all);
 // The general form: the rows x cols block at the start of each input matrix, whose rows are `in_ld`
 // elements apart and whose matrices `in_stride` elements apart, transposed into C-order cols x rows.
 void transpose_blocks(dtype dt, std::int64_t count, std::int64_t rows, std::int64_t cols, const void* in,
-                      std::int64_t in_ld, std::int64_t in_stride, void* out, bool conjugate);
+                      std::int64_t in_ld, std::int64_t in_stride, void* out, bool conjugate,
+                      triangle keep = triangle::all);
 
 // out[b] = base + b * stride_bytes for b < count, written on the device (the batched routines' arrays
 // of matrix addresses, without a host-to-device copy that would stall the host).

@@ -2,7 +2,10 @@
 // stacks of small matrices, and the batched routines' arrays of matrix addresses.
 #include "backend/cuda/cusolver.hpp"
 
+#include <string>
+
 #include "backend/cuda/grid_launch.cuh"
+#include "ndfuse/error.hpp"
 
 namespace ndfuse::backend::cuda {
 
@@ -20,20 +23,95 @@ __global__ void write_identity(R* out, int64_t n, int64_t components) {
   }
 }
 
-// ---- transposes of a stack of small matrices (the solvers' batched layout changes) ----------------
+// ---- transposes of a stack of matrices (the solvers' batched layout changes) ----------------------
+//
+// An element moves whole: a complex one as its (re, im) pair, so complex64 is a float2 and complex128
+// a double2. `keep` zeroes a triangle of the output as it is written, which is how cholesky's factor
+// comes out as NumPy's (its strict upper triangle zero) without a tril kernel of its own.
 
-template <class R>
-__global__ void transpose_each(const R* in, R* out, int64_t count, int64_t rows, int64_t cols, int64_t in_ld,
-                               int64_t in_stride, int64_t components, bool conjugate) {
-  // out[b][j][i] = in[b * in_stride + i * in_ld + j] for the rows x cols block at the start of each
-  // input matrix; components: 1 real, 2 complex (the imaginary part negated when conjugating).
-  const int64_t per = rows * cols * components, total = count * per;
-  for (int64_t o = thread_index(); o < total; o += thread_count()) {
-    const int64_t b = o / per, e = (o % per) / components, part = o % components;
-    const int64_t j = e / rows, i = e % rows;  // out element (j, i) of the cols x rows result
-    const R v = in[(b * in_stride + i * in_ld + j) * components + part];
-    out[o] = conjugate && part == 1 ? -v : v;
+template <class T>
+__device__ T conj_if(T v, bool) {
+  return v;
+}
+__device__ float2 conj_if(float2 v, bool c) {
+  if (c) v.y = -v.y;
+  return v;
+}
+__device__ double2 conj_if(double2 v, bool c) {
+  if (c) v.y = -v.y;
+  return v;
+}
+
+// Output element (p, q) as the triangle asks: kept, or zero.
+template <class T, class I>
+__device__ T kept(T v, I p, I q, triangle keep) {
+  const bool zero = (keep == triangle::lower && q > p) || (keep == triangle::upper && q < p);
+  return zero ? T{} : v;
+}
+
+// Small matrices: one thread per output element. The reads of one warp stay inside a few matrices,
+// so their sectors are shared and no tile is needed. `I` is unsigned 32-bit whenever the stack fits,
+// as 64-bit division costs several times the 32-bit one.
+template <class T, class I>
+__global__ void transpose_each(const T* in, T* out, I count, I rows, I cols, I in_ld, I in_stride,
+                               bool conjugate, triangle keep) {
+  // out[b](p, q) = in[b](q, p): out is cols x rows.
+  const I per = rows * cols, total = count * per;
+  for (I o = I(thread_index()); o < total; o += I(thread_count())) {
+    const I b = o / per, e = o - b * per;
+    const I p = e / rows, q = e - p * rows;
+    out[o] = kept(conj_if(in[b * in_stride + q * in_ld + p], conjugate), p, q, keep);
   }
+}
+
+// Large matrices: 32 x 32 tiles through shared memory, so both the reads (along the input's rows)
+// and the writes (along the output's) are whole 128-byte lines. Block (32, 8), grid (column tiles,
+// row tiles, matrices), the matrices looping when there are more than a grid's z allows.
+constexpr int tile = 32, tile_rows = 8;
+
+template <class T>
+__global__ void transpose_tiled(const T* in, T* out, int64_t count, int rows, int cols, int64_t in_ld,
+                                int64_t in_stride, bool conjugate, triangle keep) {
+  __shared__ T t[tile][tile + 1];  // the padding column puts a tile's column in distinct banks
+  const int r0 = blockIdx.y * tile, c0 = blockIdx.x * tile, x = threadIdx.x;
+  for (int64_t b = blockIdx.z; b < count; b += gridDim.z) {
+    const T* src = in + b * in_stride;
+    T* dst = out + b * int64_t(rows) * cols;
+    for (int k = threadIdx.y; k < tile; k += tile_rows)
+      if (r0 + k < rows && c0 + x < cols) t[k][x] = src[int64_t(r0 + k) * in_ld + c0 + x];
+    __syncthreads();
+    for (int k = threadIdx.y; k < tile; k += tile_rows) {
+      const int p = c0 + k, q = r0 + x;  // out (p, q) = in (q, p)
+      if (p < cols && q < rows) dst[int64_t(p) * rows + q] = kept(conj_if(t[x][k], conjugate), p, q, keep);
+    }
+    __syncthreads();  // the tile is refilled for the next matrix
+  }
+}
+
+template <class T>
+void transpose_as(std::int64_t count, std::int64_t rows, std::int64_t cols, const void* in,
+                  std::int64_t in_ld, std::int64_t in_stride, void* out, bool conjugate, triangle keep) {
+  const auto* src = static_cast<const T*>(in);
+  auto* dst = static_cast<T*>(out);
+  const std::int64_t total = count * rows * cols;
+  if (total == 0) return;
+  if (rows >= tile / 2 && cols >= tile / 2) {
+    const dim3 grid(unsigned((cols + tile - 1) / tile), unsigned((rows + tile - 1) / tile),
+                    unsigned(std::min<std::int64_t>(count, 65535)));
+    transpose_tiled<T><<<grid, dim3(tile, tile_rows), 0, current_stream()>>>(
+        src, dst, count, int(rows), int(cols), in_ld, in_stride, conjugate, keep);
+    check(cudaGetLastError(), "transpose_tiled");
+    return;
+  }
+  // The largest index the kernel forms: its output's size, or the last input read.
+  const std::int64_t reach = std::max(total, (count - 1) * in_stride + (rows - 1) * in_ld + cols);
+  if (reach < (std::int64_t{1} << 31))  // so o + thread_count() cannot wrap either
+    launch("transpose_each", total, transpose_each<T, std::uint32_t>, src, dst, std::uint32_t(count),
+           std::uint32_t(rows), std::uint32_t(cols), std::uint32_t(in_ld), std::uint32_t(in_stride),
+           conjugate, keep);
+  else
+    launch("transpose_each", total, transpose_each<T, std::int64_t>, src, dst, count, rows, cols, in_ld,
+           in_stride, conjugate, keep);
 }
 
 __global__ void stride_pointers(char** out, char* base, int64_t stride_bytes, int64_t count) {
@@ -48,20 +126,24 @@ void matrix_pointers(void** out, void* base, std::int64_t stride_bytes, std::int
 }
 
 void transpose_stack(dtype dt, std::int64_t count, std::int64_t rows, std::int64_t cols, const void* in,
-                     void* out, bool conjugate) {
-  transpose_blocks(dt, count, rows, cols, in, cols, rows * cols, out, conjugate);
+                     void* out, bool conjugate, triangle keep) {
+  transpose_blocks(dt, count, rows, cols, in, cols, rows * cols, out, conjugate, keep);
 }
 
 void transpose_blocks(dtype dt, std::int64_t count, std::int64_t rows, std::int64_t cols, const void* in,
-                      std::int64_t in_ld, std::int64_t in_stride, void* out, bool conjugate) {
-  const int64_t components = is_complex(dt) ? 2 : 1;
-  const int64_t total = count * rows * cols * components;
-  if (dt == dtype::float32 || dt == dtype::complex64)
-    launch("transpose_each", total, transpose_each<float>, static_cast<const float*>(in),
-           static_cast<float*>(out), count, rows, cols, in_ld, in_stride, components, conjugate);
-  else
-    launch("transpose_each", total, transpose_each<double>, static_cast<const double*>(in),
-           static_cast<double*>(out), count, rows, cols, in_ld, in_stride, components, conjugate);
+                      std::int64_t in_ld, std::int64_t in_stride, void* out, bool conjugate, triangle keep) {
+  switch (dt) {
+    case dtype::float32:
+      return transpose_as<float>(count, rows, cols, in, in_ld, in_stride, out, conjugate, keep);
+    case dtype::float64:
+      return transpose_as<double>(count, rows, cols, in, in_ld, in_stride, out, conjugate, keep);
+    case dtype::complex64:
+      return transpose_as<float2>(count, rows, cols, in, in_ld, in_stride, out, conjugate, keep);
+    case dtype::complex128:
+      return transpose_as<double2>(count, rows, cols, in, in_ld, in_stride, out, conjugate, keep);
+    default:
+      throw dtype_error("transpose: no solver kernel for " + std::string(dtype_name(dt)));
+  }
 }
 
 void identity_matrix(dtype dt, std::int64_t n, void* out) {
