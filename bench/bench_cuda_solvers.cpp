@@ -8,6 +8,11 @@
 //   eigh/, cholesky/, svd/float64_10000x8x8   the same stack (made symmetric positive definite for
 //                           eigh and cholesky): cuSOLVER's syevjBatched, potrfBatched, gesvdjBatched
 //   eigh/float64_1000, cholesky/float64_1000, qr/float64_1000, det/float64_1000
+//   cublas_direct/inv_float64_10000x8x8/<how>   the stack's inverse by cuBLAS alone, the floor for
+//                           the ndfuse row: getrf_getri (a copy of the stack, getrfBatched and
+//                           getriBatched, as CuPy runs it), matinv (matinvBatched), and getrf_getri_info
+//                           (plus reading the info codes back, which waits for the device, as
+//                           raising NumPy's LinAlgError needs). Address arrays are built untimed.
 // Each call includes what the user's call costs: the factorization, the layout changes, and the
 // read-back of LAPACK's info codes (one small device-to-host copy, which waits for the device).
 // Compare with bench/peers/cupy_solvers.py (same inputs, same protocol). Counters: library_calls and
@@ -24,6 +29,9 @@
 #include "ndfuse/ndfuse.hpp"
 
 #if defined(NDFUSE_WITH_CUDA)
+#include <cublas_v2.h>
+#include <cuda_runtime.h>  // the typed cudaMalloc
+
 #include "cuda_timing.hpp"
 
 namespace {
@@ -109,18 +117,6 @@ void BM_solve(benchmark::State& state, std::int64_t k) {
   record_error(state, (la::norm(nf::matmul(a, x) - b) / la::norm(b)).item<double>());
 }
 
-// A stack of 10000 small (8 x 8) systems: one batched LU for the stack.
-void BM_inv_stack(benchmark::State& state) {
-  static const nf::array stack = [] {
-    nf::array i = nf::arange(10000 * 64);
-    nf::array r = ((i * 7919 + 13) % 10007).astype(nf::float64) / 10007.0 - 0.5;
-    return (r.reshape({10000, 8, 8}) + nf::eye(8) * 4.0).eval();
-  }();
-  nf::array x;
-  timed(state, [&] { x = la::inv(stack).eval(); });
-  record_error(state, (la::norm(nf::matmul(stack, x) - nf::eye(8)) / 100.0 / std::sqrt(8.0)).item<double>());
-}
-
 const nf::array& small_stack() {
   static const nf::array stack = [] {
     nf::array i = nf::arange(10000 * 64);
@@ -128,6 +124,84 @@ const nf::array& small_stack() {
     return (r.reshape({10000, 8, 8}) + nf::eye(8) * 4.0).eval();
   }();
   return stack;
+}
+
+// A stack of 10000 small (8 x 8) systems: one batched kernel for the stack.
+void BM_inv_stack(benchmark::State& state) {
+  const nf::array& stack = small_stack();
+  nf::array x;
+  timed(state, [&] { x = la::inv(stack).eval(); });
+  record_error(state, (la::norm(nf::matmul(stack, x) - nf::eye(8)) / 100.0 / std::sqrt(8.0)).item<double>());
+}
+
+// The inverse of the same stack by cuBLAS alone, on buffers of its own.
+enum class direct_inverse { getrf_getri, matinv, getrf_getri_info };
+
+void BM_inv_stack_direct(benchmark::State& state, direct_inverse how) {
+  constexpr int count = 10000, n = 8;
+  constexpr std::size_t bytes = sizeof(double) * count * n * n;
+  const std::vector<double> host = small_stack().to_vector<double>();
+  double *a = nullptr, *lu = nullptr, *inv = nullptr;
+  double **a_ptrs = nullptr, **lu_ptrs = nullptr, **inv_ptrs = nullptr;
+  int *piv = nullptr, *info = nullptr, *host_info = nullptr;
+  cuda_ok(cudaMalloc(&a, bytes), "cudaMalloc");
+  cuda_ok(cudaMalloc(&lu, bytes), "cudaMalloc");
+  cuda_ok(cudaMalloc(&inv, bytes), "cudaMalloc");
+  cuda_ok(cudaMalloc(&piv, sizeof(int) * count * n), "cudaMalloc");
+  cuda_ok(cudaMalloc(&info, sizeof(int) * count), "cudaMalloc");
+  cuda_ok(cudaMallocHost(&host_info, sizeof(int) * count), "cudaMallocHost");
+  cuda_ok(cudaMemcpy(a, host.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+  auto pointers = [&](double* base, double*** out) {
+    std::vector<double*> p(count);
+    for (int b = 0; b < count; ++b) p[b] = base + std::size_t(b) * n * n;
+    cuda_ok(cudaMalloc(out, sizeof(double*) * count), "cudaMalloc");
+    cuda_ok(cudaMemcpy(*out, p.data(), sizeof(double*) * count, cudaMemcpyHostToDevice), "cudaMemcpy");
+  };
+  pointers(a, &a_ptrs);
+  pointers(lu, &lu_ptrs);
+  pointers(inv, &inv_ptrs);
+  cublasHandle_t h = nullptr;
+  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS || cublasSetStream(h, stream()) != CUBLAS_STATUS_SUCCESS) {
+    state.SkipWithError("cublasCreate failed");
+    return;
+  }
+  auto ok = [](cublasStatus_t st, const char* what) {
+    if (st != CUBLAS_STATUS_SUCCESS) {
+      std::fprintf(stderr, "benchmark: %s failed (%d)\n", what, int(st));
+      std::exit(1);
+    }
+  };
+  auto call = [&] {
+    if (how == direct_inverse::matinv) {
+      ok(cublasDmatinvBatched(h, n, a_ptrs, n, inv_ptrs, n, info, count), "cublasDmatinvBatched");
+      return;
+    }
+    cuda_ok(cudaMemcpyAsync(lu, a, bytes, cudaMemcpyDeviceToDevice, stream()), "cudaMemcpyAsync");
+    ok(cublasDgetrfBatched(h, n, lu_ptrs, n, piv, info, count), "cublasDgetrfBatched");
+    ok(cublasDgetriBatched(h, n, lu_ptrs, n, piv, inv_ptrs, n, info, count), "cublasDgetriBatched");
+    if (how == direct_inverse::getrf_getri_info) {
+      cuda_ok(cudaMemcpyAsync(host_info, info, sizeof(int) * count, cudaMemcpyDeviceToHost, stream()),
+              "cudaMemcpyAsync");
+      cuda_ok(cudaStreamSynchronize(stream()), "cudaStreamSynchronize");
+      for (int b = 0; b < count; ++b)
+        if (host_info[b] != 0) state.SkipWithError("a singular matrix in the stack");
+    }
+  };
+  call();
+  cuda_ok(cudaStreamSynchronize(stream()), "cudaStreamSynchronize");
+  event_pair ev;
+  for (auto _ : state) {
+    keep_gpu_busy();
+    ev.record_start();
+    call();
+    ev.record_stop();
+    state.SetIterationTime(ev.seconds());
+  }
+  cublasDestroy(h);
+  for (void* p : {(void*)a, (void*)lu, (void*)inv, (void*)piv, (void*)info, (void*)a_ptrs, (void*)lu_ptrs,
+                  (void*)inv_ptrs})
+    cudaFree(p);
+  cudaFreeHost(host_info);
 }
 
 const nf::array& small_spd_stack() {
@@ -202,6 +276,12 @@ void register_all() {
   reps(benchmark::RegisterBenchmark("solve/float64_1000", BM_solve, 1));
   reps(benchmark::RegisterBenchmark("solve/float64_1000x1000", BM_solve, n));
   reps(benchmark::RegisterBenchmark("inv/float64_10000x8x8", BM_inv_stack));
+  reps(benchmark::RegisterBenchmark("cublas_direct/inv_float64_10000x8x8/getrf_getri", BM_inv_stack_direct,
+                                    direct_inverse::getrf_getri));
+  reps(benchmark::RegisterBenchmark("cublas_direct/inv_float64_10000x8x8/matinv", BM_inv_stack_direct,
+                                    direct_inverse::matinv));
+  reps(benchmark::RegisterBenchmark("cublas_direct/inv_float64_10000x8x8/getrf_getri_info",
+                                    BM_inv_stack_direct, direct_inverse::getrf_getri_info));
   reps(benchmark::RegisterBenchmark("eigh/float64_10000x8x8", BM_eigh_stack));
   reps(benchmark::RegisterBenchmark("cholesky/float64_10000x8x8", BM_cholesky_stack));
   reps(benchmark::RegisterBenchmark("svd/float64_10000x8x8", BM_svd_stack));
