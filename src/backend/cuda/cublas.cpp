@@ -173,39 +173,46 @@ void transpose(dtype dt, std::int64_t rows, std::int64_t cols, const void* in, s
 
 namespace {
 
-// Device arrays of the matrices' addresses, as the batched routines take them.
-class pointer_array {
+// Device arrays of the addresses of two stacks' matrices (the LU factors and the right-hand sides
+// or inverses), as the batched routines take them: both written by one kernel launch.
+class pointer_arrays {
  public:
-  pointer_array(void* base, std::int64_t count, std::size_t stride_bytes)
-      : p_(sizeof(void*) * std::size_t(count)) {
-    matrix_pointers(p_.get<void*>(), base, std::int64_t(stride_bytes), count);  // library.cu
+  pointer_arrays(std::int64_t count, void* a, std::size_t a_stride_bytes, void* b, std::size_t b_stride_bytes)
+      : count_(count), p_(2 * sizeof(void*) * std::size_t(count)) {
+    matrix_pointers(p_.get<void*>(), count, a, std::int64_t(a_stride_bytes), b,
+                    std::int64_t(b_stride_bytes));  // solver_kernels.cu
   }
   template <class T>
-  T* const* get() const {
+  T* const* a() const {
     return p_.get<T*>();
+  }
+  template <class T>
+  T* const* b() const {
+    return p_.get<T*>() + count_;
   }
 
  private:
+  std::int64_t count_;
   scratch p_;
 };
 
 template <class T, class Getrf>
-void getrf_batched(cublasHandle_t h, Getrf getrf, std::int64_t count, std::int64_t n, const pointer_array& a,
+void getrf_batched(cublasHandle_t h, Getrf getrf, std::int64_t count, std::int64_t n, const pointer_arrays& p,
                    int* piv, int* info) {
-  check_blas(getrf(h, int(n), a.get<T>(), int(n), piv, info, int(count)), "cublas<t>getrfBatched");
+  check_blas(getrf(h, int(n), p.a<T>(), int(n), piv, info, int(count)), "cublas<t>getrfBatched");
 }
 
 template <class F>
 void with_blas_type(dtype dt, F&& f) {
   switch (dt) {
     case dtype::float32:
-      return f(float{}, cublasSgetrfBatched, cublasSgetrsBatched);
+      return f(float{}, cublasSgetrfBatched, cublasSgetriBatched, cublasSgetrsBatched);
     case dtype::float64:
-      return f(double{}, cublasDgetrfBatched, cublasDgetrsBatched);
+      return f(double{}, cublasDgetrfBatched, cublasDgetriBatched, cublasDgetrsBatched);
     case dtype::complex64:
-      return f(cuComplex{}, cublasCgetrfBatched, cublasCgetrsBatched);
+      return f(cuComplex{}, cublasCgetrfBatched, cublasCgetriBatched, cublasCgetrsBatched);
     case dtype::complex128:
-      return f(cuDoubleComplex{}, cublasZgetrfBatched, cublasZgetrsBatched);
+      return f(cuDoubleComplex{}, cublasZgetrfBatched, cublasZgetriBatched, cublasZgetrsBatched);
     default:
       throw dtype_error("batched LU: no cuBLAS routine for " + std::string(dtype_name(dt)));
   }
@@ -213,44 +220,35 @@ void with_blas_type(dtype dt, F&& f) {
 
 }  // namespace
 
-void batched_inverse(dtype dt, std::int64_t count, std::int64_t n, const void* a, void* out, int* info) {
+void batched_lu_inverse(dtype dt, std::int64_t count, std::int64_t n, void* a, void* out, int* info) {
   cublasHandle_t h = handle_for(current_device());
   check_blas(cublasSetStream(h, current_stream()), "cublasSetStream");
   const std::size_t bytes = itemsize(dt) * std::size_t(n * n);
-  // matinvBatched reads `a` only; the pointer array's type is the routines' one.
-  pointer_array as(const_cast<void*>(a), count, bytes), outs(out, count, bytes);
-  const auto run = [&](auto matinv, auto t) {
+  const pointer_arrays p(count, a, bytes, out, bytes);
+  scratch piv(sizeof(int) * std::size_t(count * n));
+  with_blas_type(dt, [&](auto t, auto getrf, auto getri, auto) {
     using T = decltype(t);
-    check_blas(matinv(h, int(n), as.get<const T>(), int(n), outs.get<T>(), int(n), info, int(count)),
-               "cublas<t>matinvBatched");
-  };
-  switch (dt) {
-    case dtype::float32:
-      return run(cublasSmatinvBatched, float{});
-    case dtype::float64:
-      return run(cublasDmatinvBatched, double{});
-    case dtype::complex64:
-      return run(cublasCmatinvBatched, cuComplex{});
-    case dtype::complex128:
-      return run(cublasZmatinvBatched, cuDoubleComplex{});
-    default:
-      throw dtype_error("batched inverse: no cuBLAS routine for " + std::string(dtype_name(dt)));
-  }
+    getrf_batched<T>(h, getrf, count, n, p, piv.get<int>(), info);
+    // getri writes every matrix, also a singular one's (the caller throws on its info code).
+    scratch getri_info(sizeof(int) * std::size_t(count));
+    check_blas(getri(h, int(n), p.a<const T>(), int(n), piv.get<int>(), p.b<T>(), int(n),
+                     getri_info.get<int>(), int(count)),
+               "cublas<t>getriBatched");
+  });
 }
 
 void batched_lu_solve(dtype dt, std::int64_t count, std::int64_t n, std::int64_t k, void* a, void* b,
                       bool transposed, int* info) {
   cublasHandle_t h = handle_for(current_device());
   check_blas(cublasSetStream(h, current_stream()), "cublasSetStream");
-  pointer_array as(a, count, itemsize(dt) * std::size_t(n * n)),
-      bs(b, count, itemsize(dt) * std::size_t(n * k));
+  const pointer_arrays p(count, a, itemsize(dt) * std::size_t(n * n), b, itemsize(dt) * std::size_t(n * k));
   scratch piv(sizeof(int) * std::size_t(count * n));
-  with_blas_type(dt, [&](auto t, auto getrf, auto getrs) {
+  with_blas_type(dt, [&](auto t, auto getrf, auto, auto getrs) {
     using T = decltype(t);
-    getrf_batched<T>(h, getrf, count, n, as, piv.get<int>(), info);
+    getrf_batched<T>(h, getrf, count, n, p, piv.get<int>(), info);
     int arg_info = 0;  // getrsBatched's is a host int: argument errors only
-    check_blas(getrs(h, transposed ? CUBLAS_OP_T : CUBLAS_OP_N, int(n), int(k), as.get<const T>(), int(n),
-                     piv.get<int>(), bs.get<T>(), int(n), &arg_info, int(count)),
+    check_blas(getrs(h, transposed ? CUBLAS_OP_T : CUBLAS_OP_N, int(n), int(k), p.a<const T>(), int(n),
+                     piv.get<int>(), p.b<T>(), int(n), &arg_info, int(count)),
                "cublas<t>getrsBatched");
   });
 }

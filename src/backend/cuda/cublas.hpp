@@ -16,13 +16,13 @@ void gemm(const ir::library_call& c, const std::vector<const void*>& inputs, voi
 void transpose(dtype dt, std::int64_t rows, std::int64_t cols, const void* in, std::int64_t in_ld, void* out,
                bool conjugate);
 
-// cuBLAS's batched routines for stacks of small matrices (n <= 32): one launch for the whole stack
-// rather than one cuSOLVER call per matrix. `info`: one device int per matrix (> 0: singular).
-//   inverse: out[b] = inv(a[b]) for the `count` n x n matrices at `a`, left as they are
-//            (matinvBatched: LU and inverse in one kernel, where getrf + getri take two and a copy);
-//   solve:   `a` factored in place (getrfBatched), then b[b] (column-major n x k) overwritten by
-//            op(a[b])^-1 b[b] (getrsBatched, op = T when `transposed`).
-void batched_inverse(dtype dt, std::int64_t count, std::int64_t n, const void* a, void* out, int* info);
+// cuBLAS's batched LU for stacks of small matrices (one launch for the whole stack rather than one
+// cuSOLVER call per matrix). `a`: `count` column-major n x n matrices, factored in place; `info`:
+// one device int per matrix (> 0: singular).
+//   inverse: out[b] = inv(a[b]), column-major (getriBatched);
+//   solve:   b[b] (column-major n x k) overwritten by op(a[b])^-1 b[b] (getrsBatched, op = T when
+//            `transposed`).
+void batched_lu_inverse(dtype dt, std::int64_t count, std::int64_t n, void* a, void* out, int* info);
 void batched_lu_solve(dtype dt, std::int64_t count, std::int64_t n, std::int64_t k, void* a, void* b,
                       bool transposed, int* info);
 

@@ -13,11 +13,12 @@
 //               column-major U of A^T is A's V^H in C order; for a tall A, conj(A) is transposed in.
 // Where a factor is needed the other way round, cublas<t>geam transposes it (cublas.cpp).
 //
-// Stacks of small matrices (n <= 32) solve through cuBLAS's batched LU and invert through its
-// matinvBatched (one launch per step for the whole stack), and factor through cuSOLVER's batched forms:
-// potrfBatched (cholesky), syevjBatched (eigh) and gesvdjBatched (svd; Jacobi, accurate to machine
-// precision). Larger ones, and qr (cuSOLVER has no batched orgqr), loop over the 64-bit calls, which are then
-// the bigger cost.
+// Stacks of small matrices (n <= 32) solve and invert through cuBLAS's batched LU (one launch per
+// step for the whole stack), and factor through cuSOLVER's batched forms: potrfBatched (cholesky),
+// syevjBatched (eigh) and gesvdjBatched (svd; Jacobi, accurate to machine precision). Larger ones,
+// and qr (cuSOLVER has no batched orgqr), loop over the 64-bit calls, which are then the bigger cost.
+// (cuBLAS's one-kernel matinvBatched is slower than getrf + getri and the copy: 45 us against 37 on
+// 10000 8 x 8 float64 matrices, H100, bench_cuda_solvers' cublas_direct rows.)
 //
 // SVD routine: gesvdp (polar decomposition) where the economy factors are wanted (and for square
 // matrices), gesvd for full_matrices of non-square ones (gesvdp has no full form) and where the
@@ -212,8 +213,9 @@ void inv(const ir::library_call& c, const std::vector<const void*>& in, const st
   const std::size_t sz = itemsize(c.dt);
   int* info = static_cast<int*>(out[1]);
   if (batched_lu(c)) {
-    // inv(A^T), column-major, is inv(A) in C order, as below.
-    batched_inverse(c.dt, c.rows, n, in[0], out[0], info);
+    scratch lu(sz * n * n * c.rows);
+    copy(lu.get(), in[0], sz * n * n * c.rows);
+    batched_lu_inverse(c.dt, c.rows, n, lu.get(), out[0], info);
     return;
   }
   scratch lu(sz * n * n), piv(sizeof(std::int64_t) * n);
@@ -255,7 +257,7 @@ void cholesky(const ir::library_call& c, const std::vector<const void*>& in, con
   if (batched(c)) {
     scratch a(sz * n * n * c.rows), ptrs(sizeof(void*) * c.rows);
     transpose_stack(c.dt, c.rows, n, n, in[0], a.get(), false);
-    matrix_pointers(ptrs.get<void*>(), a.get(), static_cast<std::int64_t>(sz) * n * n, c.rows);
+    matrix_pointers(ptrs.get<void*>(), c.rows, a.get(), static_cast<std::int64_t>(sz) * n * n);
     potrf_batched(h.handle, c.dt, lower, static_cast<int>(n), ptrs.get<void*>(), static_cast<int*>(out[1]),
                   static_cast<int>(c.rows));
     transpose_stack(c.dt, c.rows, n, n, a.get(), out[0], false, triangle::lower);

@@ -32,7 +32,9 @@ void transpose_blocks(dtype dt, std::int64_t count, std::int64_t rows, std::int6
                       triangle keep = triangle::all);
 
 // out[b] = base + b * stride_bytes for b < count, written on the device (the batched routines' arrays
-// of matrix addresses, without a host-to-device copy that would stall the host).
-void matrix_pointers(void** out, void* base, std::int64_t stride_bytes, std::int64_t count);
+// of matrix addresses, without a host-to-device copy that would stall the host). With a second
+// stack, its addresses follow at out + count, from the same launch.
+void matrix_pointers(void** out, std::int64_t count, void* base, std::int64_t stride_bytes,
+                     void* base2 = nullptr, std::int64_t stride2_bytes = 0);
 
 }  // namespace ndfuse::backend::cuda

@@ -114,15 +114,21 @@ void transpose_as(std::int64_t count, std::int64_t rows, std::int64_t cols, cons
            in_stride, conjugate, keep);
 }
 
-__global__ void stride_pointers(char** out, char* base, int64_t stride_bytes, int64_t count) {
-  for (int64_t b = thread_index(); b < count; b += thread_count()) out[b] = base + b * stride_bytes;
+// out[b] = base + b * stride for b < count; with a second base, out[count + b] its matrices' too.
+__global__ void stride_pointers(char** out, int64_t count, char* base, int64_t stride, char* base2,
+                                int64_t stride2) {
+  for (int64_t b = thread_index(); b < count; b += thread_count()) {
+    out[b] = base + b * stride;
+    if (base2) out[count + b] = base2 + b * stride2;
+  }
 }
 
 }  // namespace
 
-void matrix_pointers(void** out, void* base, std::int64_t stride_bytes, std::int64_t count) {
-  launch("stride_pointers", count, stride_pointers, reinterpret_cast<char**>(out), static_cast<char*>(base),
-         stride_bytes, count);
+void matrix_pointers(void** out, std::int64_t count, void* base, std::int64_t stride_bytes, void* base2,
+                     std::int64_t stride2_bytes) {
+  launch("stride_pointers", count, stride_pointers, reinterpret_cast<char**>(out), count,
+         static_cast<char*>(base), stride_bytes, static_cast<char*>(base2), stride2_bytes);
 }
 
 void transpose_stack(dtype dt, std::int64_t count, std::int64_t rows, std::int64_t cols, const void* in,
