@@ -10,9 +10,10 @@
 //   eigh/float64_1000, cholesky/float64_1000, qr/float64_1000, det/float64_1000
 //   cublas_direct/inv_float64_10000x8x8/<how>   the stack's inverse by cuBLAS alone, the floor for
 //                           the ndfuse row: getrf_getri (a copy of the stack, getrfBatched and
-//                           getriBatched, as CuPy runs it), matinv (matinvBatched), and getrf_getri_info
-//                           (plus reading the info codes back, which waits for the device, as
-//                           raising NumPy's LinAlgError needs). Address arrays are built untimed.
+//                           getriBatched, as CuPy runs it), matinv (matinvBatched), getrf_getri_sync
+//                           (plus a wait for the device) and getrf_getri_info (plus reading the
+//                           info codes back, which waits for the device, as raising NumPy's
+//                           LinAlgError needs). Address arrays are built untimed.
 // Each call includes what the user's call costs: the factorization, the layout changes, and the
 // read-back of LAPACK's info codes (one small device-to-host copy, which waits for the device).
 // Compare with bench/peers/cupy_solvers.py (same inputs, same protocol). Counters: library_calls and
@@ -135,7 +136,7 @@ void BM_inv_stack(benchmark::State& state) {
 }
 
 // The inverse of the same stack by cuBLAS alone, on buffers of its own.
-enum class direct_inverse { getrf_getri, matinv, getrf_getri_info };
+enum class direct_inverse { getrf_getri, matinv, getrf_getri_sync, getrf_getri_info };
 
 void BM_inv_stack_direct(benchmark::State& state, direct_inverse how) {
   constexpr int count = 10000, n = 8;
@@ -179,6 +180,8 @@ void BM_inv_stack_direct(benchmark::State& state, direct_inverse how) {
     cuda_ok(cudaMemcpyAsync(lu, a, bytes, cudaMemcpyDeviceToDevice, stream()), "cudaMemcpyAsync");
     ok(cublasDgetrfBatched(h, n, lu_ptrs, n, piv, info, count), "cublasDgetrfBatched");
     ok(cublasDgetriBatched(h, n, lu_ptrs, n, piv, inv_ptrs, n, info, count), "cublasDgetriBatched");
+    if (how == direct_inverse::getrf_getri_sync)
+      cuda_ok(cudaStreamSynchronize(stream()), "cudaStreamSynchronize");
     if (how == direct_inverse::getrf_getri_info) {
       cuda_ok(cudaMemcpyAsync(host_info, info, sizeof(int) * count, cudaMemcpyDeviceToHost, stream()),
               "cudaMemcpyAsync");
@@ -280,6 +283,8 @@ void register_all() {
                                     direct_inverse::getrf_getri));
   reps(benchmark::RegisterBenchmark("cublas_direct/inv_float64_10000x8x8/matinv", BM_inv_stack_direct,
                                     direct_inverse::matinv));
+  reps(benchmark::RegisterBenchmark("cublas_direct/inv_float64_10000x8x8/getrf_getri_sync",
+                                    BM_inv_stack_direct, direct_inverse::getrf_getri_sync));
   reps(benchmark::RegisterBenchmark("cublas_direct/inv_float64_10000x8x8/getrf_getri_info",
                                     BM_inv_stack_direct, direct_inverse::getrf_getri_info));
   reps(benchmark::RegisterBenchmark("eigh/float64_10000x8x8", BM_eigh_stack));
