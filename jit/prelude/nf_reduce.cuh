@@ -129,6 +129,20 @@ __device__ __forceinline__ T nf_load_partial(const T* p) {
   return out;
 }
 
+// Folds into acc the elements r, r + r_stride, ... of output o, `N` at a time with their loads
+// issued together, while N more remain; r is left at the first element not folded.
+template <int N, class Acc, class Idx, class Combine, class Element>
+__device__ __forceinline__ void nf_fold_in_flight(Acc& acc, Idx& r, const Idx r_stride, const Idx n_red,
+                                                  const Idx o, const Combine& combine, const Element& element) {
+  for (; r + (N - 1) * r_stride < n_red; r += N * r_stride) {
+    Acc x[N];
+#pragma unroll
+    for (int k = 0; k < N; ++k) x[k] = element(o, r + k * r_stride);
+#pragma unroll
+    for (int k = 0; k < N; ++k) acc = combine(acc, x[k]);
+  }
+}
+
 // The reduction driver. Threads form a (r lanes x o lanes) tile: Inner puts threadIdx.x along the
 // reduced index (a block shares rows whose elements are contiguous), Outer puts it along the
 // outputs (a warp reads 32 neighbouring outputs, walking down their columns together). blockIdx.x
@@ -153,17 +167,12 @@ __device__ __forceinline__ void nf_reduce(const nf_reduce_args& p, const Acc ide
     if (o < n_out) {
       Idx r = (Idx)blockIdx.y * r_lanes + r_lane;
       // Eight loads in flight per thread before their combines (a column reduction's warp reads
-      // one 128-byte line per load, so fewer leave HBM idle); the combine order stays fixed, the
-      // same as the one-at-a-time loop below. With 32-bit indices n_red < 2^31, so r + 7 * r_stride
-      // cannot wrap.
-      constexpr int in_flight = 8;
-      for (; r + (in_flight - 1) * r_stride < n_red; r += in_flight * r_stride) {
-        Acc x[in_flight];
-#pragma unroll
-        for (int k = 0; k < in_flight; ++k) x[k] = element(o, r + k * r_stride);
-#pragma unroll
-        for (int k = 0; k < in_flight; ++k) acc = combine(acc, x[k]);
-      }
+      // one 128-byte line per load, so fewer leave HBM idle), then four, so that a short fold
+      // (4 to 7 elements per thread) still issues its loads together. The combine order is
+      // fixed: each element in turn, as in the one-at-a-time loop below. With 32-bit indices
+      // n_red < 2^31, so r + 7 * r_stride cannot wrap.
+      nf_fold_in_flight<8>(acc, r, r_stride, n_red, o, combine, element);
+      nf_fold_in_flight<4>(acc, r, r_stride, n_red, o, combine, element);
       for (; r < n_red; r += r_stride) acc = combine(acc, element(o, r));
     }
     // One lane per output (short rows): nothing to fold across the block, and no barrier.
