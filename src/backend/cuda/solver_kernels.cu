@@ -1,5 +1,6 @@
 // Small kernels of the solvers (cusolver.cpp, cublas.cpp's batched LU): identities, transposes of
-// stacks of small matrices, and the batched routines' arrays of matrix addresses.
+// matrices and stacks of them (a triangle zeroed on the way when asked), and the batched routines'
+// arrays of matrix addresses.
 #include "backend/cuda/cusolver.hpp"
 
 #include <string>
