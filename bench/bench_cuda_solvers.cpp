@@ -141,6 +141,11 @@ enum class direct_inverse { getrf_getri, matinv, getrf_getri_sync, getrf_getri_i
 void BM_inv_stack_direct(benchmark::State& state, direct_inverse how) {
   constexpr int count = 10000, n = 8;
   constexpr std::size_t bytes = sizeof(double) * count * n * n;
+  cublasHandle_t h = nullptr;  // first, so that a failure leaves nothing allocated
+  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS || cublasSetStream(h, stream()) != CUBLAS_STATUS_SUCCESS) {
+    state.SkipWithError("cublasCreate failed");
+    return;
+  }
   const std::vector<double> host = small_stack().to_vector<double>();
   double *a = nullptr, *lu = nullptr, *inv = nullptr;
   double **a_ptrs = nullptr, **lu_ptrs = nullptr, **inv_ptrs = nullptr;
@@ -161,11 +166,6 @@ void BM_inv_stack_direct(benchmark::State& state, direct_inverse how) {
   pointers(a, &a_ptrs);
   pointers(lu, &lu_ptrs);
   pointers(inv, &inv_ptrs);
-  cublasHandle_t h = nullptr;
-  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS || cublasSetStream(h, stream()) != CUBLAS_STATUS_SUCCESS) {
-    state.SkipWithError("cublasCreate failed");
-    return;
-  }
   auto ok = [](cublasStatus_t st, const char* what) {
     if (st != CUBLAS_STATUS_SUCCESS) {
       std::fprintf(stderr, "benchmark: %s failed (%d)\n", what, int(st));

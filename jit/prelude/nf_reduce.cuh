@@ -133,7 +133,8 @@ __device__ __forceinline__ T nf_load_partial(const T* p) {
 // issued together, while N more remain; r is left at the first element not folded.
 template <int N, class Acc, class Idx, class Combine, class Element>
 __device__ __forceinline__ void nf_fold_in_flight(Acc& acc, Idx& r, const Idx r_stride, const Idx n_red,
-                                                  const Idx o, const Combine& combine, const Element& element) {
+                                                  const Idx o, const Combine& combine,
+                                                  const Element& element) {
   for (; r + (N - 1) * r_stride < n_red; r += N * r_stride) {
     Acc x[N];
 #pragma unroll
