@@ -1,9 +1,9 @@
 // The seed chain x *= 5; x *= x; x += x; x.eval() on the cuda backend, against a device-to-device
 // copy of the same bytes measured in the same run (the bandwidth limit: one read, one write), and
 // fused against eager. Also: host time per step on a small array, cold NVRTC compile and disk-cache
-// hit, 2 GB host<->device transfers, and peak memory of the in-place chain. Device times come from
-// CUDA events (median over repetitions); nothing here asserts a time. Without a GPU it says so and
-// exits 0.
+// hit, 2 GB host<->device transfers, small readbacks (8 B to 4 MiB), and peak memory of the in-place
+// chain. Device times come from CUDA events (median over repetitions); nothing here asserts a time.
+// Without a GPU it says so and exits 0.
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -27,6 +28,7 @@
 
 #include "backend/backend.hpp"
 #include "backend/cuda/cuda_api.hpp"
+#include "backend/cuda/pinned_store.hpp"
 #include "cuda_timing.hpp"
 #include "ir/node.hpp"
 #include "seed_step.hpp"
@@ -242,6 +244,43 @@ void BM_transfer(benchmark::State& state, bool to_device) {
       static_cast<double>(transfer_bytes) * static_cast<double>(state.iterations()) / total / 1e9;
 }
 
+// Reading a few bytes back (info codes, a scalar): the backend's copy_to_host against its two ways
+// of moving the bytes into pinned memory, a copy engine's DMA and the SMs' stores, each followed by
+// a wait and the memcpy out. The time is per readback (wall clock), over 200 in a row.
+enum class readback { backend, copy_engine, sm_stores };
+
+void BM_readback(benchmark::State& state, std::size_t bytes, readback how) {
+  auto& b = ndfuse::backend::current();
+  void* dev = b.allocate(bytes);
+  std::vector<unsigned char> host(bytes, 0), expected(bytes);
+  for (std::size_t i = 0; i < bytes; ++i) expected[i] = static_cast<unsigned char>(i * 7 + 1);
+  b.copy_from_host(dev, expected.data(), bytes);
+  b.synchronize();
+  void* pinned = nullptr;
+  cuda_ok(cudaMallocHost(&pinned, bytes), "cudaMallocHost");
+  constexpr int per_iteration = 200;
+  for (auto _ : state) {
+    auto t0 = std::chrono::steady_clock::now();
+    for (int r = 0; r < per_iteration; ++r) {
+      if (how == readback::backend) {
+        b.copy_to_host(host.data(), dev, bytes);
+        continue;
+      }
+      if (how == readback::copy_engine)
+        cuda_ok(cudaMemcpyAsync(pinned, dev, bytes, cudaMemcpyDeviceToHost, stream()), "cudaMemcpyAsync");
+      else
+        ndfuse::backend::cuda::store_to_pinned(pinned, dev, bytes);
+      cuda_ok(cudaStreamSynchronize(stream()), "cudaStreamSynchronize");
+      std::memcpy(host.data(), pinned, bytes);
+    }
+    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
+                           per_iteration);
+  }
+  if (host != expected) state.SkipWithError("readback corrupted data");
+  cudaFreeHost(pinned);
+  b.deallocate(dev, bytes);
+}
+
 // Peak bytes held by arrays during the in-place chain, over the array's own size (donation: ~1).
 void BM_peak_memory(benchmark::State& state) {
   nf::array x = seed_input(seed_elements, nf::float64);
@@ -277,6 +316,16 @@ void register_all() {
   reps(benchmark::RegisterBenchmark("transfer_2GB/host_to_device", BM_transfer, true), 3, 3);
   reps(benchmark::RegisterBenchmark("transfer_2GB/device_to_host", BM_transfer, false), 3, 3);
   reps(benchmark::RegisterBenchmark("peak_memory/seed_fused_float64_2GB", BM_peak_memory), 1, 1);
+  for (std::size_t bytes : {std::size_t{8}, std::size_t{40'000}, std::size_t{256} << 10, std::size_t{1} << 20,
+                            std::size_t{4} << 20})
+    for (auto [how, name] :
+         {std::pair{readback::backend, "backend"}, std::pair{readback::copy_engine, "copy_engine"},
+          std::pair{readback::sm_stores, "sm_stores"}}) {
+      auto* b = benchmark::RegisterBenchmark(("readback/" + std::to_string(bytes) + "B/" + name).c_str(),
+                                             BM_readback, bytes, how);
+      reps(b, 5, 3);
+      b->Unit(benchmark::kMicrosecond);
+    }
 }
 
 }  // namespace

@@ -119,6 +119,27 @@ TEST_CASE("host<->device transfers are exact across staging chunk boundaries", "
   }
 }
 
+TEST_CASE("small readbacks, stored into pinned memory by a kernel, are exact at any size and offset",
+          "[cuda]") {
+  if (!cuda_active()) NDFUSE_SKIP("the cuda backend is not active");
+  // Up to 256 KiB a device-to-host copy is a kernel's stores (16, 8, 4 or 1 bytes each, as the
+  // pointers' alignment and the length allow); above, a DMA. Slices at odd byte offsets and lengths
+  // around the threshold take each word width and both paths.
+  constexpr std::size_t n = (256u << 10) + 64;
+  std::vector<std::uint8_t> host(n);
+  for (std::size_t i = 0; i < n; ++i) host[i] = static_cast<std::uint8_t>(i * 7 + 1);
+  nf::array a = nf::asarray(host);
+  a.eval();
+  for (std::int64_t off : {0, 1, 3, 4, 8, 16}) {
+    for (std::int64_t len : {1, 3, 4, 8, 16, 17, 1000, (256 << 10) - 1, 256 << 10, (256 << 10) + 1}) {
+      if (off + len > std::int64_t(n)) continue;
+      auto back = a(nf::slice(off, off + len)).to_vector<std::uint8_t>();
+      INFO("offset " << off << ", length " << len);
+      CHECK(back == std::vector<std::uint8_t>(host.begin() + off, host.begin() + off + len));
+    }
+  }
+}
+
 TEST_CASE("work on a user stream is ordered and correct", "[cuda]") {
   if (!cuda_active()) NDFUSE_SKIP("the cuda backend is not active");
   nf::cuda::stream s;

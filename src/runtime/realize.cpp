@@ -198,8 +198,9 @@ std::shared_ptr<ir::node> upload(dtype t, const shape_t& shape, const void* data
 
 host_array read_to_host(const std::shared_ptr<ir::node>& n) {
   std::shared_ptr<ir::node> src = n;
-  if (n->offset != 0 || n->strides != ir::contiguous_strides(n->shape)) {
-    // A strided view: gather it into a contiguous buffer first.
+  if (n->strides != ir::contiguous_strides(n->shape)) {
+    // A strided view: gather it into a contiguous buffer first. A contiguous one at an offset (a
+    // slice of rows) is copied from where it starts, with no kernel.
     src = ir::new_node();
     src->op = ir::op_code::op_code_cast;
     src->dt = n->dt;
@@ -211,7 +212,10 @@ host_array read_to_host(const std::shared_ptr<ir::node>& n) {
   h.dtype = src->dt;
   h.shape = src->shape;
   h.bytes.resize(itemsize(src->dt) * static_cast<std::size_t>(src->size()));
-  if (!h.bytes.empty()) backend::current().copy_to_host(h.bytes.data(), src->storage->data, h.bytes.size());
+  if (!h.bytes.empty())
+    backend::current().copy_to_host(
+        h.bytes.data(), static_cast<const char*>(src->storage->data) + src->offset * itemsize(src->dt),
+        h.bytes.size());
   return h;
 }
 

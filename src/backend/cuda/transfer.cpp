@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backend/cuda/cuda_api.hpp"
+#include "backend/cuda/pinned_store.hpp"
 
 namespace ndfuse::backend::cuda {
 
@@ -21,6 +22,9 @@ constexpr std::size_t slot_count = 4;
 constexpr std::size_t slot_bytes = std::size_t{32} << 20;
 // Below this a host memcpy is done by the calling thread alone: waking helpers costs more.
 constexpr std::size_t split_threshold = std::size_t{2} << 20;
+// Up to this many bytes, a device-to-host copy is stored into a slot by a kernel, not a DMA: a DMA's
+// setup and completion cost more than such a copy's bytes (bench_cuda_seed's readback rows).
+constexpr std::size_t store_threshold = std::size_t{256} << 10;
 
 // A few threads for the pageable <-> pinned memcpy: one core copies ~10 GB/s, short of PCIe.
 class copy_team {
@@ -94,6 +98,7 @@ class copy_team {
 struct staging {
   std::mutex mutex;
   bool tried = false;
+  bool device_can_store = false;               // unified addressing: kernels may store into the slots
   char* pinned = nullptr;                      // slot_count slots of slot_bytes; nullptr when pinning failed
   std::array<cudaEvent_t, slot_count> free{};  // recorded after the last DMA touching each slot
   std::size_t next = 0;  // round robin, so back-to-back small copies do not wait on one slot
@@ -112,6 +117,10 @@ bool ready(staging& st) {
     return false;
   }
   st.pinned = static_cast<char*>(p);
+  int unified = 0;
+  check(cudaDeviceGetAttribute(&unified, cudaDevAttrUnifiedAddressing, current_device()),
+        "cudaDeviceGetAttribute(unified addressing)");
+  st.device_can_store = unified != 0;
   for (auto& e : st.free)
     check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreateWithFlags");
   return true;
@@ -159,6 +168,15 @@ void copy_device_to_host(void* dst, const void* src, std::size_t nbytes) {
     check(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToHost, stream),
           "cudaMemcpyAsync(device to host)");
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    return;
+  }
+  if (nbytes <= store_threshold && st.device_can_store) {
+    const std::size_t k = st.next++ % slot_count;
+    check(cudaEventSynchronize(st.free[k]), "cudaEventSynchronize");  // e.g. an earlier upload reading it
+    store_to_pinned(st.slot(k), src, nbytes);
+    check(cudaEventRecord(st.free[k], stream), "cudaEventRecord");
+    check(cudaEventSynchronize(st.free[k]), "cudaEventSynchronize");
+    std::memcpy(dst, st.slot(k), nbytes);
     return;
   }
   const std::size_t chunks = (nbytes + slot_bytes - 1) / slot_bytes;
