@@ -162,35 +162,6 @@ __device__ __forceinline__ void nf_reduce(const nf_reduce_args& p, const Acc ide
   const unsigned tid = threadIdx.y * blockDim.x + threadIdx.x;
   const Idx n_out = (Idx)p.n_out, n_red = (Idx)p.n_red;
   const Idx r_stride = (Idx)gridDim.y * r_lanes;
-  if (r_lanes == 1 && gridDim.y == 1) {
-    // One thread per output and no split (short rows or short columns): a row of one or two
-    // units would leave a single load in flight, so each thread folds four outputs at a time,
-    // their loads issued together. Each output still folds its elements in order from the
-    // identity, as in the general loop below: the same bits.
-    constexpr int outs = 4;
-    const Idx o_stride = (Idx)gridDim.x * o_lanes;
-    Idx o = (Idx)blockIdx.x * o_lanes + o_lane;
-    for (; o + (outs - 1) * o_stride < n_out; o += outs * o_stride) {
-      Acc acc[outs];
-#pragma unroll
-      for (int k = 0; k < outs; ++k) acc[k] = identity;
-      for (Idx r = 0; r < n_red; ++r) {
-        Acc x[outs];
-#pragma unroll
-        for (int k = 0; k < outs; ++k) x[k] = element(o + k * o_stride, r);
-#pragma unroll
-        for (int k = 0; k < outs; ++k) acc[k] = combine(acc[k], x[k]);
-      }
-#pragma unroll
-      for (int k = 0; k < outs; ++k) finish(o + k * o_stride, acc[k]);
-    }
-    for (; o < n_out; o += o_stride) {
-      Acc acc = identity;
-      for (Idx r = 0; r < n_red; ++r) acc = combine(acc, element(o, r));
-      finish(o, acc);
-    }
-    return;
-  }
   for (Idx base = (Idx)blockIdx.x * o_lanes; base < n_out; base += (Idx)gridDim.x * o_lanes) {
     const Idx o = base + o_lane;
     Acc acc = identity;
