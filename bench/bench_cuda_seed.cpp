@@ -156,10 +156,22 @@ void BM_host_step_small(benchmark::State& state, bool eager) {
   time_host_steps(state, [&] { seed_step(x, eager); });
 }
 
+// The same on a stream of the user's (nf::cuda::stream, blocking with respect to the legacy one).
+void BM_host_step_small_on_stream(benchmark::State& state) {
+  nf::cuda::stream s;
+  nf::cuda::stream_scope scope(s);
+  nf::array x = seed_input(small_elements, nf::float64);
+  time_host_steps(state, [&] { seed_step(x, false); });
+}
+
 // The floor under a step's host time: one cuLaunchKernel per step, through the same driver entry
 // point and stream ndfuse uses, of an empty kernel taking as many parameters as the seed chain's
-// fused kernel (n, out, in, scalar). What a step costs above this is ndfuse's own work.
-void BM_host_step_driver_floor(benchmark::State& state) {
+// fused kernel (n, out, in, scalar). What a step costs above this is ndfuse's own work. The other
+// floors say what the driver charges elsewhere: on a stream created non-blocking, on the per-thread
+// default stream, and with the parameters packed in one buffer (cuLaunchKernel's `extra`).
+enum class floor_launch { current_stream, nonblocking_stream, per_thread_stream, packed_params };
+
+void BM_host_step_driver_floor(benchmark::State& state, floor_launch how) {
   namespace cu = nf::backend::cuda;
   static const char* ptx =
       ".version 8.0\n.target sm_75\n.address_size 64\n"
@@ -177,9 +189,29 @@ void BM_host_step_driver_floor(benchmark::State& state) {
   void* in = device_ptr(x);
   double s = 5;
   void* params[] = {&n, &out, &in, &s};
+  // The packed form: each parameter at its PTX alignment (u32 at 0, then 8-byte ones from 8).
+  struct {
+    unsigned n;
+    void* out;
+    void* in;
+    double s;
+  } packed{n, out, in, s};
+  std::size_t packed_size = sizeof(packed);
+  void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE, &packed_size,
+                   CU_LAUNCH_PARAM_END};
+  cudaStream_t created = nullptr;
+  if (how == floor_launch::nonblocking_stream)
+    cuda_ok(cudaStreamCreateWithFlags(&created, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+  CUstream st = how == floor_launch::nonblocking_stream  ? CUstream(created)
+                : how == floor_launch::per_thread_stream ? CU_STREAM_PER_THREAD
+                                                         : CUstream(cu::current_stream());
   time_host_steps(state, [&] {
-    cu::driver().launch_kernel(fn, 1, 1, 1, 256, 1, 1, 0, cu::current_stream(), params, nullptr);
+    if (how == floor_launch::packed_params)
+      cu::driver().launch_kernel(fn, 1, 1, 1, 256, 1, 1, 0, st, nullptr, extra);
+    else
+      cu::driver().launch_kernel(fn, 1, 1, 1, 256, 1, 1, 0, st, params, nullptr);
   });
+  if (created) cudaStreamDestroy(created);
   cu::driver().module_unload(module);
 }
 
@@ -310,7 +342,19 @@ void register_all() {
   }
   reps(benchmark::RegisterBenchmark("host_step_1000/fused", BM_host_step_small, false), 5, 5);
   reps(benchmark::RegisterBenchmark("host_step_1000/eager", BM_host_step_small, true), 5, 5);
-  reps(benchmark::RegisterBenchmark("driver_launch/host_step_1000", BM_host_step_driver_floor), 5, 5);
+  reps(benchmark::RegisterBenchmark("host_step_1000/fused_on_stream", BM_host_step_small_on_stream), 5, 5);
+  reps(benchmark::RegisterBenchmark("driver_launch/host_step_1000", BM_host_step_driver_floor,
+                                    floor_launch::current_stream),
+       5, 5);
+  reps(benchmark::RegisterBenchmark("driver_launch/host_step_1000/nonblocking_stream",
+                                    BM_host_step_driver_floor, floor_launch::nonblocking_stream),
+       5, 5);
+  reps(benchmark::RegisterBenchmark("driver_launch/host_step_1000/per_thread_stream",
+                                    BM_host_step_driver_floor, floor_launch::per_thread_stream),
+       5, 5);
+  reps(benchmark::RegisterBenchmark("driver_launch/host_step_1000/packed_params", BM_host_step_driver_floor,
+                                    floor_launch::packed_params),
+       5, 5);
   reps(benchmark::RegisterBenchmark("compile/cold_nvrtc", BM_compile, true), 10, 1);
   reps(benchmark::RegisterBenchmark("compile/disk_hit", BM_compile, false), 20, 1);
   reps(benchmark::RegisterBenchmark("transfer_2GB/host_to_device", BM_transfer, true), 3, 3);

@@ -144,7 +144,8 @@ class array {
   array diagonal(std::int64_t offset = 0, int axis1 = 0, int axis2 = 1) const;
   array copy() const;
 
-  const std::shared_ptr<ir::node>& node() const;  // the DAG node (library internals and tests)
+  // The DAG node (library internals and tests). Inline: every op reads it, several times per step.
+  const std::shared_ptr<ir::node>& node() const { return node_; }
 
   static array from_host_copy(ndfuse::dtype t, const shape_t& shape, const void* data);
 

@@ -35,10 +35,6 @@ array::~array() {
   if (node_) --node_->handles;
 }
 
-const std::shared_ptr<ir::node>& array::node() const {
-  return node_;
-}
-
 const shape_t& array::shape() const {
   return frontend::checked(*this, "shape")->shape;
 }
@@ -60,12 +56,12 @@ array array::astype(ndfuse::dtype t) const {
 
 array& array::eval() {
   const auto& n = frontend::checked(*this, "eval");
-  if (!n->materialized()) runtime::realize({n});
+  if (!n->materialized()) runtime::realize({&n, 1});
   return *this;
 }
 const array& array::eval() const {
   const auto& n = frontend::checked(*this, "eval");
-  if (!n->materialized()) runtime::realize({n});
+  if (!n->materialized()) runtime::realize({&n, 1});
   return *this;
 }
 bool array::is_evaluated() const {

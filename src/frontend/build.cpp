@@ -76,9 +76,8 @@ bool int_fits(const scalar& s) {
 
 }  // namespace
 
-const node_ptr& checked(const array& a, const char* op) {
-  if (!a.node()) throw error(std::string(op) + ": the array handle is empty (default-constructed)");
-  return a.node();
+void throw_empty_handle(const char* op) {
+  throw error(std::string(op) + ": the array handle is empty (default-constructed)");
 }
 
 ir::scalar_bits scalar_to_bits(const scalar& s, dtype t, const char* op) {

@@ -16,7 +16,13 @@ namespace ndfuse::frontend {
 
 using node_ptr = std::shared_ptr<ir::node>;
 
-const node_ptr& checked(const array& a, const char* op);  // throws on an empty handle
+[[noreturn]] void throw_empty_handle(const char* op);
+// a's node; throws on an empty handle. Inline, with the throw out of line: every op calls it.
+inline const node_ptr& checked(const array& a, const char* op) {
+  if (!a.node()) [[unlikely]]
+    throw_empty_handle(op);
+  return a.node();
+}
 
 // A weak scalar's value stored as dtype `t`; throws dtype_error when an int does not fit `t`
 // (NumPy raises OverflowError there).

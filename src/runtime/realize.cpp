@@ -123,7 +123,7 @@ void run_step(backend::device_backend& b, const schedule::kernel_step& step) {
 
 }  // namespace
 
-void realize(const std::vector<std::shared_ptr<ir::node>>& roots, bool automatic_split) {
+void realize(std::span<const std::shared_ptr<ir::node>> roots, bool automatic_split) {
   bool any = false;
   for (const auto& r : roots) any = any || !r->materialized();
   if (!any) return;
@@ -206,7 +206,7 @@ host_array read_to_host(const std::shared_ptr<ir::node>& n) {
     src->dt = n->dt;
     src->shape = n->shape;
     src->inputs = {n};
-    realize({src});
+    realize({&src, 1});
   }
   host_array h;
   h.dtype = src->dt;

@@ -3,6 +3,7 @@
 // output node into a materialized buffer node.
 #pragma once
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,7 +12,8 @@
 
 namespace ndfuse::runtime {
 
-void realize(const std::vector<std::shared_ptr<ir::node>>& roots, bool automatic_split = false);
+// A span, so that evaluating one array (`realize({&n, 1})`) builds no vector.
+void realize(std::span<const std::shared_ptr<ir::node>> roots, bool automatic_split = false);
 std::string explain(const std::vector<std::shared_ptr<ir::node>>& roots);
 
 // A library call run at once, outside any plan: the solvers, whose info codes the caller reads at

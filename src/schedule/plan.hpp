@@ -3,6 +3,7 @@
 #pragma once
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -69,7 +70,7 @@ plan make_plan(const std::vector<std::shared_ptr<ir::node>>& roots);
 // unbound (its node references dropped) when the lease ends; a new one is owned by the lease.
 class plan_lease {
  public:
-  explicit plan_lease(const std::vector<std::shared_ptr<ir::node>>& roots);
+  explicit plan_lease(std::span<const std::shared_ptr<ir::node>> roots);
   ~plan_lease();
   plan_lease(const plan_lease&) = delete;
   plan_lease& operator=(const plan_lease&) = delete;

@@ -142,7 +142,7 @@ struct signer {
     }
   }
 
-  void sign_roots(const std::vector<node_ptr>& roots) {
+  void sign_roots(std::span<const node_ptr> roots) {
     words.clear();
     nodes.clear();
     buffers.clear();
@@ -201,19 +201,19 @@ struct plan_memo {
 
   // The remembered template for roots' DAG, bound to it; or nullptr after planning it into `own`
   // (and remembering it when it can be).
-  plan_template* find_or_plan(const std::vector<node_ptr>& roots, std::optional<plan>& own) {
+  plan_template* find_or_plan(std::span<const node_ptr> roots, std::optional<plan>& own) {
     // NDFUSE_PLAN_MEMO=0 plans every evaluation from scratch (to rule the memo out when debugging).
     static const bool off = [] {
       const char* v = std::getenv("NDFUSE_PLAN_MEMO");
       return v && std::strcmp(v, "0") == 0;
     }();
     if (off || leases > 0) {
-      own = plan_from_passes(roots);
+      own = plan_from_passes({roots.begin(), roots.end()});
       return nullptr;
     }
     sig.sign_roots(roots);
     if (!sig.ok) {
-      own = plan_from_passes(roots);
+      own = plan_from_passes({roots.begin(), roots.end()});
       return nullptr;
     }
     bool fresh = false;
@@ -228,7 +228,7 @@ struct plan_memo {
       bind(entry, true);
       return &entry;
     }
-    own = plan_from_passes(roots);
+    own = plan_from_passes({roots.begin(), roots.end()});
     if (fresh)
       if (auto t = make_template(*own)) entry = std::move(*t);
     return nullptr;
@@ -242,7 +242,7 @@ plan_memo& thread_memo() {
 
 }  // namespace
 
-plan_lease::plan_lease(const std::vector<node_ptr>& roots) {
+plan_lease::plan_lease(std::span<const node_ptr> roots) {
   auto& memo = thread_memo();
   if (auto* t = memo.find_or_plan(roots, own_)) {
     lent_ = t;
