@@ -13,9 +13,9 @@
 //                           getriBatched, as CuPy runs it), matinv (matinvBatched), getrf_getri_sync
 //                           (plus a wait for the device), getrf_getri_info (plus reading the
 //                           info codes back by a DMA, which waits for the device, as raising NumPy's
-//                           LinAlgError needs), getrf_getri_info_store (the same read back by a
-//                           kernel's stores into pinned memory) and getrf_getri_mapped (cuBLAS writes
-//                           the codes into pinned memory itself). Address arrays are built untimed.
+//                           LinAlgError needs) and getrf_getri_mapped (cuBLAS writes the codes
+//                           into pinned host memory itself, so no copy is needed). Address arrays are built
+//                           untimed.
 // Each call includes what the user's call costs: the factorization, the layout changes, and the
 // read-back of LAPACK's info codes (one small device-to-host copy, which waits for the device).
 // Compare with bench/peers/cupy_solvers.py (same inputs, same protocol). Counters: library_calls and
@@ -35,7 +35,6 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>  // the typed cudaMalloc
 
-#include "backend/cuda/pinned_store.hpp"
 #include "cuda_timing.hpp"
 
 namespace {
@@ -139,16 +138,9 @@ void BM_inv_stack(benchmark::State& state) {
 }
 
 // The inverse of the same stack by cuBLAS alone, on buffers of its own.
-// The info variants read the codes back three ways: a DMA (_info), a kernel storing them into pinned
-// memory (_info_store, as ndfuse's small readbacks do) and cuBLAS writing them there itself (_mapped).
-enum class direct_inverse {
-  getrf_getri,
-  matinv,
-  getrf_getri_sync,
-  getrf_getri_info,
-  getrf_getri_info_store,
-  getrf_getri_mapped
-};
+// The info variants get the codes to the host two ways: a DMA (_info), or cuBLAS writing them into
+// pinned host memory itself (_mapped).
+enum class direct_inverse { getrf_getri, matinv, getrf_getri_sync, getrf_getri_info, getrf_getri_mapped };
 
 void BM_inv_stack_direct(benchmark::State& state, direct_inverse how) {
   constexpr int count = 10000, n = 8;
@@ -195,13 +187,10 @@ void BM_inv_stack_direct(benchmark::State& state, direct_inverse how) {
     ok(cublasDgetriBatched(h, n, lu_ptrs, n, piv, inv_ptrs, n, codes, count), "cublasDgetriBatched");
     if (how == direct_inverse::getrf_getri_sync)
       cuda_ok(cudaStreamSynchronize(stream()), "cudaStreamSynchronize");
-    if (how == direct_inverse::getrf_getri_info || how == direct_inverse::getrf_getri_info_store ||
-        how == direct_inverse::getrf_getri_mapped) {
+    if (how == direct_inverse::getrf_getri_info || how == direct_inverse::getrf_getri_mapped) {
       if (how == direct_inverse::getrf_getri_info)
         cuda_ok(cudaMemcpyAsync(host_info, info, sizeof(int) * count, cudaMemcpyDeviceToHost, stream()),
                 "cudaMemcpyAsync");
-      if (how == direct_inverse::getrf_getri_info_store)
-        ndfuse::backend::cuda::store_to_pinned(host_info, info, sizeof(int) * count);
       cuda_ok(cudaStreamSynchronize(stream()), "cudaStreamSynchronize");
       for (int b = 0; b < count; ++b)
         if (host_info[b] != 0) state.SkipWithError("a singular matrix in the stack");
@@ -304,8 +293,6 @@ void register_all() {
                                     BM_inv_stack_direct, direct_inverse::getrf_getri_sync));
   reps(benchmark::RegisterBenchmark("cublas_direct/inv_float64_10000x8x8/getrf_getri_info",
                                     BM_inv_stack_direct, direct_inverse::getrf_getri_info));
-  reps(benchmark::RegisterBenchmark("cublas_direct/inv_float64_10000x8x8/getrf_getri_info_store",
-                                    BM_inv_stack_direct, direct_inverse::getrf_getri_info_store));
   reps(benchmark::RegisterBenchmark("cublas_direct/inv_float64_10000x8x8/getrf_getri_mapped",
                                     BM_inv_stack_direct, direct_inverse::getrf_getri_mapped));
   reps(benchmark::RegisterBenchmark("eigh/float64_10000x8x8", BM_eigh_stack));

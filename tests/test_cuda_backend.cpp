@@ -119,12 +119,12 @@ TEST_CASE("host<->device transfers are exact across staging chunk boundaries", "
   }
 }
 
-TEST_CASE("small readbacks, stored into pinned memory by a kernel, are exact at any size and offset",
+TEST_CASE("small readbacks, through the thread's own pinned buffer, are exact at any size and offset",
           "[cuda]") {
   if (!cuda_active()) NDFUSE_SKIP("the cuda backend is not active");
-  // Up to 256 KiB a device-to-host copy is a kernel's stores (16, 8, 4 or 1 bytes each, as the
-  // pointers' alignment and the length allow); above, a DMA. Slices at odd byte offsets and lengths
-  // around the threshold take each word width and both paths.
+  // Up to 256 KiB a device-to-host copy goes through a pinned buffer of the thread's own; above,
+  // through the staging ring. Contiguous slices at odd byte offsets (read from where they start)
+  // and lengths around the threshold take both paths.
   constexpr std::size_t n = (256u << 10) + 64;
   std::vector<std::uint8_t> host(n);
   for (std::size_t i = 0; i < n; ++i) host[i] = static_cast<std::uint8_t>(i * 7 + 1);

@@ -1,9 +1,9 @@
 // Host <-> device copies through pinned staging buffers. Pageable memory cannot be DMA'd directly,
 // and letting the driver stage it serializes the host copy with the DMA; here a ring of pinned
 // slots lets the host copy of one chunk (spread over a few threads) overlap the DMA of the previous
-// one, and events say when a slot is free again. A small device-to-host copy is stored into a slot
-// by a kernel instead (pinned_store.hpp), as a DMA's fixed cost is larger than its bytes. Every host
-// pointer is treated the same way, so the caller's buffer is never read or written after these return.
+// one, and events say when a slot is free again. A small device-to-host copy uses a pinned buffer of
+// the calling thread's own instead, without the ring's lock and events. Every host pointer is treated
+// the same way, so the caller's buffer is never read or written after these return.
 #pragma once
 #include <cstddef>
 
