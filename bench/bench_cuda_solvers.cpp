@@ -13,9 +13,9 @@
 //                           getriBatched, as CuPy runs it), matinv (matinvBatched), getrf_getri_sync
 //                           (plus a wait for the device), getrf_getri_info (plus reading the
 //                           info codes back by a DMA, which waits for the device, as raising NumPy's
-//                           LinAlgError needs) and getrf_getri_mapped (cuBLAS writes the codes
-//                           into pinned host memory itself, so no copy is needed). Address arrays are built
-//                           untimed.
+//                           LinAlgError needs) and getrf_getri_mapped (cuBLAS writes the codes into
+//                           pinned host memory itself, so no copy is needed). Address arrays are
+//                           built untimed.
 // Each call includes what the user's call costs: the factorization, the layout changes, and the
 // read-back of LAPACK's info codes (one small device-to-host copy, which waits for the device).
 // Compare with bench/peers/cupy_solvers.py (same inputs, same protocol). Counters: library_calls and

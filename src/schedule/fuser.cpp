@@ -45,7 +45,7 @@ void visit(const node_ptr& n, fuse_state& s) {
   s.order.push_back(n);
 }
 
-void collect_pending(const std::vector<node_ptr>& roots, fuse_state& s) {
+void collect_pending(std::span<const node_ptr> roots, fuse_state& s) {
   trace_pass("collect_pending");
   s.pending.reserve(32);
   s.leaf_refs.reserve(8);
@@ -54,7 +54,7 @@ void collect_pending(const std::vector<node_ptr>& roots, fuse_state& s) {
 }
 
 // Roots, and every node a user handle still holds, are written; nothing else is.
-void choose_outputs(const std::vector<node_ptr>& roots, fuse_state& s) {
+void choose_outputs(std::span<const node_ptr> roots, fuse_state& s) {
   trace_pass("choose_outputs");
   for (const auto& r : roots)
     if (!r->materialized()) {
@@ -353,7 +353,7 @@ std::uint64_t structural_hash(const std::string& key) {
   return h;
 }
 
-plan plan_from_passes(const std::vector<node_ptr>& roots) {
+plan plan_from_passes(std::span<const node_ptr> roots) {
   fuse_state s;
   plan p;
   collect_pending(roots, s);

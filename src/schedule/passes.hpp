@@ -52,7 +52,7 @@ inline bool is_library(const ir::node* n) {
 void trace_pass(const char* name);
 
 // make_plan without the memo (plan_memo.cpp): every pass, in order.
-plan plan_from_passes(const std::vector<node_ptr>& roots);
+plan plan_from_passes(std::span<const node_ptr> roots);
 
 // Scalar multiplies and added matrices around a matrix product become GEMM's alpha and beta
 // (gemm_epilogue.cpp).

@@ -208,12 +208,12 @@ struct plan_memo {
       return v && std::strcmp(v, "0") == 0;
     }();
     if (off || leases > 0) {
-      own = plan_from_passes({roots.begin(), roots.end()});
+      own = plan_from_passes(roots);
       return nullptr;
     }
     sig.sign_roots(roots);
     if (!sig.ok) {
-      own = plan_from_passes({roots.begin(), roots.end()});
+      own = plan_from_passes(roots);
       return nullptr;
     }
     bool fresh = false;
@@ -228,7 +228,7 @@ struct plan_memo {
       bind(entry, true);
       return &entry;
     }
-    own = plan_from_passes({roots.begin(), roots.end()});
+    own = plan_from_passes(roots);
     if (fresh)
       if (auto t = make_template(*own)) entry = std::move(*t);
     return nullptr;
