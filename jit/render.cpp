@@ -105,13 +105,26 @@ std::string input_arg(const ir::kernel_ir& k, int i, const std::string& linear) 
 
 std::string kernel_signature(const ir::kernel_ir& k, const std::string& name) {
   std::ostringstream os;
-  os << "extern \"C\" __global__ void __launch_bounds__(" << block_threads << ")\n" << name << '(';
+  // A reduction whose accumulator fits 4 bytes asks for full occupancy (blocks_per_sm blocks, at
+  // most 32 registers a thread). Left alone, ptxas gave such folds 34 registers: 6 resident blocks
+  // instead of 8, and a row of four floats (one 16-byte load per thread) then kept too few loads
+  // in flight (sum over axis 1 of 67108864 x 4 float32 ran at copy speed, behind CuPy). At 32 they
+  // did not spill (sum, prod, max, var, count_nonzero, sum(a * b), norm; float32, float16, int32).
+  // Wider accumulators (float64, complex, arg pairs) keep ptxas's choice: capped, they spilled.
+  // A reduction's pointers are __restrict__: its outputs are fresh buffers (the fuser never donates
+  // an input to a reduction), so no input is written while the kernel runs, and its loads may take
+  // the read-only data path (LDG.CONSTANT), as CUB's do.
+  const bool full_occupancy = k.reduction && reduce_acc_bytes(k) <= 4;
+  os << "extern \"C\" __global__ void __launch_bounds__(" << block_threads;
+  if (full_occupancy) os << ", " << blocks_per_sm;
+  os << ")\n" << name << '(';
   const auto layout = param_layout(k);
   for (std::size_t p = 0; p < layout.size(); ++p) {
     const auto& info = layout[p];
     const bool pointer =
         info.role == param_role::param_role_output || info.role == param_role::param_role_input;
-    os << (p ? ",\n    " : "") << (pointer ? "" : "const ") << info.type << ' ' << info.name;
+    os << (p ? ",\n    " : "") << (pointer ? "" : "const ") << info.type
+       << (pointer && k.reduction ? " __restrict__ " : " ") << info.name;
   }
   os << ")";
   return os.str();
