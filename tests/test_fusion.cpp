@@ -1,6 +1,7 @@
 // The fuser's contract, shown through nf::stats(): one kernel per elementwise chain, held nodes
 // written as extra outputs, donation, bounded DAG growth, and a structure-only kernel cache.
 // Expected values are NumPy's (given as the NumPy expression in a comment) and are exact here.
+#include <atomic>
 #include <cmath>
 #include <thread>
 #include <vector>
@@ -145,6 +146,30 @@ TEST_CASE("a remembered plan's kernel is dropped by clear_kernel_cache", "[fusio
   CHECK(nf::stats().kernels_compiled + nf::stats().cache_hits_disk == 1);
   // NumPy: x = np.ones(64); for s in (2, 3, 4, 0.5, 2): x *= s; x += 1  ->  x[0] == 44.0
   CHECK(x.to_vector<double>() == std::vector<double>(64, 44.0));
+}
+
+// The remembered kernel is checked against the cache's generation, then launched; a clear on
+// another thread in between must not free it under the launch (ASan, in scripts/sanitize, sees it).
+TEST_CASE("clear_kernel_cache on another thread never frees a kernel a step is launching", "[fusion]") {
+  nf::array x = nf::ones({64});
+  x.eval();
+  std::atomic<bool> done{false};
+  std::thread clearer([&] {
+    while (!done.load()) {
+      nf::clear_kernel_cache();
+      std::this_thread::yield();
+    }
+  });
+  constexpr int steps = 300;
+  for (int i = 0; i < steps; ++i) {
+    x *= 1.0;
+    x += 1.0;
+    x.eval();
+  }
+  done = true;
+  clearer.join();
+  // NumPy: x = np.ones(64); for _ in range(300): x *= 1.0; x += 1.0  ->  every element 301.0
+  CHECK(x.to_vector<double>() == std::vector<double>(64, 301.0));
 }
 
 TEST_CASE("the same structure over different sizes of one rank reuses the kernel", "[fusion]") {

@@ -6,25 +6,22 @@
 namespace ndfuse::runtime {
 
 const backend::compiled_kernel& kernel_cache::get(backend::device_backend& b, const ir::kernel_ir& k,
-                                                  const std::string& key, schedule::kernel_ref* remembered) {
-  if (remembered && remembered->kernel &&
-      remembered->generation == generation_.load(std::memory_order_acquire)) {
+                                                  const std::string& key, schedule::kernel_ref& remembered) {
+  if (remembered.kernel && remembered.generation == generation_.load(std::memory_order_acquire)) {
     ++global_counters().cache_hits_memory;
-    return *remembered->kernel;
+    return *remembered.kernel;
   }
   std::lock_guard lock(mutex_);
   auto it = kernels_.find(key);
-  const backend::compiled_kernel* found;
   if (it != kernels_.end()) {
     ++global_counters().cache_hits_memory;
-    found = it->second.get();
   } else {
-    auto compiled = b.compile(k);
+    std::shared_ptr<const backend::compiled_kernel> compiled = b.compile(k);
     ++(compiled->from_disk_cache ? global_counters().cache_hits_disk : global_counters().kernels_compiled);
-    found = kernels_.emplace(key, std::move(compiled)).first->second.get();
+    it = kernels_.emplace(key, std::move(compiled)).first;
   }
-  if (remembered) *remembered = {found, generation_.load(std::memory_order_relaxed)};
-  return *found;
+  remembered = {it->second, generation_.load(std::memory_order_relaxed)};
+  return *remembered.kernel;
 }
 
 void kernel_cache::clear() {

@@ -19,15 +19,16 @@ namespace ndfuse::runtime {
 class kernel_cache {
  public:
   // The kernel for `key`, compiled (or loaded from the disk cache) on a miss. `remembered`, when
-  // given and still of this cache's generation, answers without the lock; it is updated otherwise.
+  // still of this cache's generation, answers without the lock; it is updated otherwise. The kernel
+  // returned lives as long as `remembered` holds it, even when clear() runs on another thread.
   const backend::compiled_kernel& get(backend::device_backend& b, const ir::kernel_ir& k,
-                                      const std::string& key, schedule::kernel_ref* remembered = nullptr);
+                                      const std::string& key, schedule::kernel_ref& remembered);
   void clear();
 
  private:
   std::mutex mutex_;
   std::atomic<std::uint64_t> generation_{1};  // bumped by clear(): remembered kernels are gone
-  std::unordered_map<std::string, std::unique_ptr<backend::compiled_kernel>> kernels_;
+  std::unordered_map<std::string, std::shared_ptr<const backend::compiled_kernel>> kernels_;
 };
 
 kernel_cache& global_kernel_cache();

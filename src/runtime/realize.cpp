@@ -100,7 +100,7 @@ void run_step(backend::device_backend& b, const schedule::kernel_step& step) {
     const std::string& key = step.key;
     const std::uint64_t memory_hits = global_counters().cache_hits_memory;
     const std::uint64_t disk_hits = global_counters().cache_hits_disk;
-    const auto& compiled = global_kernel_cache().get(b, step.kernel, key, &step.compiled);
+    const auto& compiled = global_kernel_cache().get(b, step.kernel, key, step.compiled);
     if (debug_level() >= 2)
       std::cerr << "[ndfuse] " << step.name
                 << (global_counters().cache_hits_memory > memory_hits ? " cache hit"

@@ -18,9 +18,11 @@ namespace ndfuse::schedule {
 
 // The compiled kernel a step ran last, as the runtime's kernel cache handed it out: a remembered
 // plan (plan_memo.cpp) keeps it across evaluations, so that a cached step skips the cache's lock
-// and key hash. Valid while the cache's generation (bumped by clear_kernel_cache) is unchanged.
+// and key hash. Current while the cache's generation (bumped by clear_kernel_cache) is unchanged.
+// Shared, not borrowed: a clear_kernel_cache on another thread between the generation check and
+// the launch must not free the kernel this step is about to launch.
 struct kernel_ref {
-  const backend::compiled_kernel* kernel = nullptr;
+  std::shared_ptr<const backend::compiled_kernel> kernel;
   std::uint64_t generation = 0;
 };
 
