@@ -109,7 +109,8 @@ std::string kernel_signature(const ir::kernel_ir& k, const std::string& name) {
   // most 32 registers a thread). Left alone, ptxas gave such folds 34 registers: 6 resident blocks
   // instead of 8, and a row of four floats (one 16-byte load per thread) then kept too few loads
   // in flight (sum over axis 1 of 67108864 x 4 float32 ran at copy speed, behind CuPy). At 32 they
-  // did not spill (sum, prod, max, var, count_nonzero, sum(a * b), norm; float32, float16, int32).
+  // showed no new spills (sum, prod, max, nanmax, var, count_nonzero, any, sum(a * b), norm, cumsum;
+  // float32, float16, int32, bool).
   // Wider accumulators (float64, complex, arg pairs) keep ptxas's choice: capped, they spilled.
   // A reduction's pointers are __restrict__: its outputs are fresh buffers (the fuser never donates
   // an input to a reduction), so no input is written while the kernel runs, and its loads may take
