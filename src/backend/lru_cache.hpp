@@ -32,6 +32,13 @@ class lru_cache {
     return entries_.front().second;
   }
 
+  // The most recently used value when its key is `key`, else nullptr: no hashing, and nothing to
+  // reorder. A loop that asks for the same key every iteration (the plan memo) hits here.
+  Value* most_recent(const Key& key) {
+    if (entries_.empty() || !(entries_.front().first == key)) return nullptr;
+    return &entries_.front().second;
+  }
+
   std::size_t size() const { return entries_.size(); }
   std::uint64_t misses() const { return misses_; }
   void clear() {

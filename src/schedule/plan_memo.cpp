@@ -217,8 +217,10 @@ struct plan_memo {
       return nullptr;
     }
     bool fresh = false;
-    // get() makes the entry on a miss; one that cannot be a template stays empty (no steps).
-    auto& entry = cache.get(sig.words, [&] {
+    // A loop evaluates the same DAG shape each iteration: its entry is then the most recent one.
+    // Otherwise get() finds it, or makes it on a miss; one that cannot be a template stays empty.
+    plan_template* recent = cache.most_recent(sig.words);
+    auto& entry = recent ? *recent : cache.get(sig.words, [&] {
       fresh = true;
       return plan_template{};
     });
