@@ -1,7 +1,8 @@
 // Dense solvers through cuSOLVER: the twin of src/backend/cpu/lapack.cpp. One call per matrix of
 // the batch through the 64-bit generic API (one code path for the four dtypes), or one batched call
 // for a stack of small matrices (below). solve and inv take the legacy typed getrf + getrs instead,
-// for their 32-bit pivots (lu_factorizer32 says why).
+// for their 32-bit pivots (cusolver_lu.cpp, lu_factorizer32, says why). The LU family (solve,
+// inv, lu) lives in cusolver_lu.cpp, the helpers both files use in cusolver_common.hpp.
 //
 // Layout. cuSOLVER is column-major and the contract (ir/library.hpp) is C order. A C-order m x n
 // buffer already is the column-major A^T, and most routines are used on it as it stands:
@@ -42,6 +43,7 @@
 #include "backend/cuda/cublas.hpp"
 #include "backend/cuda/cuda_api.hpp"
 #include "backend/cuda/cusolver_batched.hpp"
+#include "backend/cuda/cusolver_common.hpp"
 #include "backend/cuda/memory.hpp"
 #include "backend/lru_cache.hpp"
 #include "ndfuse/error.hpp"
@@ -56,26 +58,8 @@ void check_solver(cusolverStatus_t s, const char* call) {
                      std::to_string(static_cast<int>(s)));
 }
 
-namespace {
+namespace solver_detail {
 
-// A cuSOLVER handle and its params object, per thread and device (handles are not to be shared
-// between host threads).
-struct solver_handle {
-  cusolverDnHandle_t handle = nullptr;
-  cusolverDnParams_t params = nullptr;
-  solver_handle() = default;
-  solver_handle(const solver_handle&) = delete;
-  solver_handle& operator=(const solver_handle&) = delete;
-  solver_handle(solver_handle&& o) noexcept : handle(o.handle), params(o.params) {
-    o.handle = nullptr, o.params = nullptr;
-  }
-  ~solver_handle() {
-    if (params) cusolverDnDestroyParams(params);
-    if (handle) cusolverDnDestroy(handle);
-  }
-};
-
-// This thread's handle on the current device, bound to the current stream.
 const solver_handle& handle_here() {
   thread_local lru_cache<int, solver_handle> handles(max_devices);
   const solver_handle& h = handles.get(current_device(), [] {
@@ -87,18 +71,6 @@ const solver_handle& handle_here() {
   check_solver(cusolverDnSetStream(h.handle, current_stream()), "cusolverDnSetStream");
   return h;
 }
-
-// Device and host workspaces as the 64-bit API sizes them.
-struct workspace {
-  std::unique_ptr<scratch> device;
-  std::vector<char> host;
-  std::size_t device_bytes = 0;
-  void size(std::size_t d, std::size_t h) {
-    device_bytes = d;
-    device = std::make_unique<scratch>(std::max<std::size_t>(d, 1));
-    host.resize(std::max<std::size_t>(h, 1));
-  }
-};
 
 cudaDataType type_of(dtype t) {
   switch (t) {
@@ -126,13 +98,11 @@ void copy(void* dst, const void* src, std::size_t nbytes) {
     check(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToDevice, current_stream()), "cudaMemcpyAsync");
 }
 
-template <class P>
-P* at(void* base, std::int64_t elements, std::size_t itemsz) {
-  return reinterpret_cast<P*>(static_cast<char*>(base) + elements * static_cast<std::int64_t>(itemsz));
-}
-const char* at(const void* base, std::int64_t elements, std::size_t itemsz) {
-  return static_cast<const char*>(base) + elements * static_cast<std::int64_t>(itemsz);
-}
+}  // namespace solver_detail
+
+namespace {
+
+using namespace solver_detail;
 
 // --- the typed batched routines (no generic 64-bit forms exist) ----------------------------------
 
@@ -142,155 +112,6 @@ constexpr std::int64_t batched_max_n = 32;
 
 bool batched(const ir::library_call& c) {
   return c.rows > 1 && std::max(c.linalg.m, c.linalg.n) <= batched_max_n;
-}
-
-// --- solve, inv, lu -----------------------------------------------------------------------------
-
-// Xgetrf of n x n column-major matrices, its workspace sized once for the whole stack: the lu
-// library call (det, slogdet), whose pivots the contract gives as int64.
-class lu_factorizer {
- public:
-  // `sample`: one of the matrices (the size query takes a pointer, as the factorization does).
-  lu_factorizer(dtype dt, std::int64_t n, void* sample) : h_(handle_here()), t_(type_of(dt)), n_(n) {
-    std::size_t d = 0, hb = 0;
-    check_solver(cusolverDnXgetrf_bufferSize(h_.handle, h_.params, n, n, t_, sample, n, t_, &d, &hb),
-                 "Xgetrf_bufferSize");
-    w_.size(d, hb);
-  }
-  void factor(void* a, std::int64_t* piv, int* info) {
-    check_solver(cusolverDnXgetrf(h_.handle, h_.params, n_, n_, t_, a, n_, piv, t_, w_.device->get(),
-                                  w_.device_bytes, w_.host.data(), w_.host.size(), info),
-                 "Xgetrf");
-  }
-
- private:
-  const solver_handle& h_;
-  cudaDataType t_;
-  std::int64_t n_;
-  workspace w_;
-};
-
-// Calls f(element, getrf_bufferSize, getrf, getrs) with the legacy typed routines of dt.
-template <class F>
-void with_legacy_lu(dtype dt, F&& f) {
-  switch (dt) {
-    case dtype::float32:
-      return f(float{}, cusolverDnSgetrf_bufferSize, cusolverDnSgetrf, cusolverDnSgetrs);
-    case dtype::float64:
-      return f(double{}, cusolverDnDgetrf_bufferSize, cusolverDnDgetrf, cusolverDnDgetrs);
-    case dtype::complex64:
-      return f(cuComplex{}, cusolverDnCgetrf_bufferSize, cusolverDnCgetrf, cusolverDnCgetrs);
-    case dtype::complex128:
-      return f(cuDoubleComplex{}, cusolverDnZgetrf_bufferSize, cusolverDnZgetrf, cusolverDnZgetrs);
-    default:
-      throw error(std::string("cuda backend: no cuSOLVER LU for ") + std::string(dtype_name(dt)));
-  }
-}
-
-// getrf + getrs with 32-bit pivots, through the legacy typed API: solve and inv use it rather than
-// lu_factorizer's 64-bit Xgetrs, whose row interchanges of the right-hand side (laswp with 64-bit
-// pivots) took 171 us on a 1000 x 1000 inverse on an H100, against 143 us with 32-bit pivots, the
-// form CuPy calls (scripts/ncu-reasons inv_1000). The factorization kernels are the same. Any matrix
-// that fits in memory has n < 2^31.
-class lu_factorizer32 {
- public:
-  lu_factorizer32(dtype dt, std::int64_t n, void* sample)
-      : h_(handle_here()), dt_(dt), n_(static_cast<int>(n)), work_(work_bytes(h_, dt, n_, sample)) {}
-  void factor(void* a, int* piv, int* info) {
-    with_legacy_lu(dt_, [&](auto t, auto, auto getrf, auto) {
-      using T = decltype(t);
-      check_solver(getrf(h_.handle, n_, n_, static_cast<T*>(a), n_, work_.get<T>(), piv, info), "getrf");
-    });
-  }
-  // op(A) X = B for the factors in `a`, B (n x k column-major) overwritten by X.
-  void solve(cublasOperation_t op, const void* a, const int* piv, std::int64_t k, void* b) {
-    with_legacy_lu(dt_, [&](auto t, auto, auto, auto getrs) {
-      using T = decltype(t);
-      check_solver(getrs(h_.handle, op, n_, static_cast<int>(k), static_cast<const T*>(a), n_, piv,
-                         static_cast<T*>(b), n_, dummy_.get<int>()),
-                   "getrs");
-    });
-  }
-
- private:
-  static std::size_t work_bytes(const solver_handle& h, dtype dt, int n, void* sample) {
-    int lwork = 0;
-    with_legacy_lu(dt, [&](auto t, auto buffer_size, auto, auto) {
-      using T = decltype(t);
-      check_solver(buffer_size(h.handle, n, n, static_cast<T*>(sample), n, &lwork), "getrf_bufferSize");
-    });
-    return static_cast<std::size_t>(std::max(lwork, 1)) * itemsize(dt);
-  }
-  const solver_handle& h_;
-  dtype dt_;
-  int n_;
-  scratch work_;
-  scratch dummy_{sizeof(int)};  // getrs's info: argument errors only, never getrf's code
-};
-
-// A stack of matrices this small runs as one batched cuBLAS LU rather than one cuSOLVER call each.
-bool batched_lu(const ir::library_call& c) {
-  return c.rows > 1 && c.linalg.n <= 32;
-}
-
-void solve(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
-  const std::int64_t n = c.linalg.n, k = c.linalg.k;
-  const std::size_t sz = itemsize(c.dt);
-  // The LU factors are A^T's (the C-order buffer as it lies): op T solves A X = B. B and X are
-  // wanted column-major, the whole stack transposed at once (one column needs no transpose).
-  scratch x(k > 1 ? sz * n * k * c.rows : 0);
-  void* col = k > 1 ? x.get() : out[0];
-  if (k > 1)
-    transpose_stack(c.dt, c.rows, n, k, in[1], col, false);
-  else
-    copy(col, in[1], sz * n * c.rows);
-  int* info = static_cast<int*>(out[1]);
-  if (batched_lu(c)) {
-    scratch lu(sz * n * n * c.rows);
-    copy(lu.get(), in[0], sz * n * n * c.rows);
-    batched_lu_solve(c.dt, c.rows, n, k, lu.get(), col, true, info);
-  } else {
-    scratch lu(sz * n * n), piv(sizeof(int) * n);
-    lu_factorizer32 f(c.dt, n, lu.get());
-    for (std::int64_t b = 0; b < c.rows; ++b) {
-      copy(lu.get(), at(in[0], b * n * n, sz), sz * n * n);
-      f.factor(lu.get(), piv.get<int>(), info + b);
-      f.solve(CUBLAS_OP_T, lu.get(), piv.get<int>(), k, at<void>(col, b * n * k, sz));
-    }
-  }
-  if (k > 1) transpose_stack(c.dt, c.rows, k, n, col, out[0], false);
-}
-
-void inv(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
-  const std::int64_t n = c.linalg.n;
-  const std::size_t sz = itemsize(c.dt);
-  int* info = static_cast<int*>(out[1]);
-  if (batched_lu(c)) {
-    scratch lu(sz * n * n * c.rows);
-    copy(lu.get(), in[0], sz * n * n * c.rows);
-    batched_lu_inverse(c.dt, c.rows, n, lu.get(), out[0], info);
-    return;
-  }
-  scratch lu(sz * n * n), piv(sizeof(int) * n);
-  lu_factorizer32 f(c.dt, n, lu.get());
-  for (std::int64_t b = 0; b < c.rows; ++b) {
-    copy(lu.get(), at(in[0], b * n * n, sz), sz * n * n);
-    f.factor(lu.get(), piv.get<int>(), info + b);
-    // inv(A^T), column-major, is inv(A) in C order.
-    void* xb = at<void>(out[0], b * n * n, sz);
-    identity_matrix(c.dt, n, xb);
-    f.solve(CUBLAS_OP_N, lu.get(), piv.get<int>(), n, xb);
-  }
-}
-
-void lu(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
-  const std::int64_t n = c.linalg.n;
-  const std::size_t sz = itemsize(c.dt);
-  copy(out[0], in[0], sz * n * n * c.rows);
-  lu_factorizer f(c.dt, n, out[0]);
-  for (std::int64_t b = 0; b < c.rows; ++b)
-    f.factor(at<void>(out[0], b * n * n, sz), at<std::int64_t>(out[1], b * n, sizeof(std::int64_t)),
-             at<int>(out[2], b, sizeof(int)));
 }
 
 // --- cholesky, qr -------------------------------------------------------------------------------
@@ -609,11 +430,11 @@ void run_solver(const ir::library_call& c, const std::vector<const void*>& in,
                 const std::vector<void*>& out) {
   switch (c.op) {
     case ir::library_op::library_op_solve:
-      return solve(c, in, out);
+      return lu_solve(c, in, out);
     case ir::library_op::library_op_inv:
-      return inv(c, in, out);
+      return lu_inverse(c, in, out);
     case ir::library_op::library_op_lu:
-      return lu(c, in, out);
+      return lu_factor(c, in, out);
     case ir::library_op::library_op_cholesky:
       return cholesky(c, in, out);
     case ir::library_op::library_op_qr:
