@@ -114,7 +114,7 @@ array resized(const array& x, int axis, std::int64_t n) {
 // C-order buffer, or another library call's output.
 bool read_in_place(const array& x) {
   const auto& n = checked(x, "fft");
-  if (n->materialized()) return n->strides == ir::contiguous_strides(n->shape);
+  if (n->materialized()) return ir::has_contiguous_strides(n->shape, n->strides);
   return n->op == ir::op_code::op_code_library;
 }
 

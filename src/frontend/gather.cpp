@@ -26,7 +26,7 @@ bool has_array(const std::vector<index_item>& items) {
 
 node_ptr contiguous_operand(const array& x) {
   const auto& xn = checked(x, "library call");
-  if (xn->materialized() && xn->strides != ir::contiguous_strides(xn->shape)) return lazy_copy(x).node();
+  if (xn->materialized() && !ir::has_contiguous_strides(xn->shape, xn->strides)) return lazy_copy(x).node();
   return xn;
 }
 

@@ -376,7 +376,7 @@ array copy(const array& a) {
 
 array ascontiguousarray(const array& a) {
   const auto& an = checked(a, "ascontiguousarray");
-  if (!an->materialized() || an->strides == ir::contiguous_strides(an->shape)) return atleast_1d(a);
+  if (!an->materialized() || ir::has_contiguous_strides(an->shape, an->strides)) return atleast_1d(a);
   return atleast_1d(frontend::lazy_copy(a));
 }
 

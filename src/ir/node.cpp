@@ -127,6 +127,16 @@ std::vector<std::int64_t> contiguous_strides(const shape_t& s) {
   return st;
 }
 
+bool has_contiguous_strides(const shape_t& s, const std::vector<std::int64_t>& strides) {
+  if (strides.size() != s.size()) return false;
+  std::int64_t acc = 1;
+  for (std::size_t i = s.size(); i-- > 0;) {
+    if (strides[i] != acc) return false;
+    acc *= s[i];
+  }
+  return true;
+}
+
 std::int64_t node::size() const {
   return shape_size(shape);
 }

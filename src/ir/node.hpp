@@ -104,5 +104,7 @@ std::int64_t shape_size(const shape_t& s);
 // node or dtype (what folding a scale into a library call's alpha reads).
 std::optional<std::complex<double>> float_scalar_value(const node& n);
 std::vector<std::int64_t> contiguous_strides(const shape_t& s);
+// Whether `strides` equals contiguous_strides(s), without building that vector.
+bool has_contiguous_strides(const shape_t& s, const std::vector<std::int64_t>& strides);
 
 }  // namespace ndfuse::ir

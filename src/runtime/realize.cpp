@@ -152,7 +152,7 @@ std::vector<std::shared_ptr<ir::node>> run_library_now(
   bool empty = false;
   std::vector<const void*> in;
   for (const auto& n : inputs) {
-    if (n->strides != ir::contiguous_strides(n->shape))
+    if (!ir::has_contiguous_strides(n->shape, n->strides))
       throw error(std::string("library call ") + ir::library_op_name(c.op) +
                   ": an input is not C-contiguous");
     empty = empty || n->size() == 0;
@@ -198,7 +198,7 @@ std::shared_ptr<ir::node> upload(dtype t, const shape_t& shape, const void* data
 
 host_array read_to_host(const std::shared_ptr<ir::node>& n) {
   std::shared_ptr<ir::node> src = n;
-  if (n->strides != ir::contiguous_strides(n->shape)) {
+  if (!ir::has_contiguous_strides(n->shape, n->strides)) {
     // A strided view: gather it into a contiguous buffer first. A contiguous one at an offset (a
     // slice of rows) is copied from where it starts, with no kernel.
     src = ir::new_node();
