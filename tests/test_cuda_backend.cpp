@@ -158,6 +158,42 @@ TEST_CASE("work on a user stream is ordered and correct", "[cuda]") {
   CHECK(s.handle() == nullptr);
 }
 
+// Split reductions (blocks sharing outputs) reuse one buffer of arrival counters per stream, which
+// each kernel leaves zeroed: back-to-back launches with no sync between them, on the legacy stream
+// and on streams made and destroyed in turn, must all count right.
+TEST_CASE("split reductions back to back, on the default and on new streams, are exact", "[cuda]") {
+  if (!cuda_active()) NDFUSE_SKIP("the cuda backend is not active");
+  constexpr std::int64_t n = 1 << 22, m = 1 << 20;
+  nf::array flat = nf::arange(n);  // int64
+  nf::array rows = nf::reshape(nf::arange(3 * m), {3, m});
+  flat.eval();
+  rows.eval();
+  // NumPy: np.arange(n).sum() == n * (n - 1) // 2; row i of rows sums to i * m * m + m * (m - 1) // 2.
+  const std::int64_t full = n * (n - 1) / 2;
+  auto run = [&] {
+    std::vector<nf::array> sums, row_sums;
+    for (int i = 0; i < 8; ++i) {
+      sums.push_back(nf::sum(flat));
+      row_sums.push_back(nf::sum(rows, 1));
+      sums.back().eval();
+      row_sums.back().eval();
+    }
+    for (int i = 0; i < 8; ++i) {
+      CHECK(sums[i].item<std::int64_t>() == full);
+      const auto r = row_sums[i].to_vector<std::int64_t>();
+      REQUIRE(r.size() == 3);
+      for (std::int64_t k = 0; k < 3; ++k) CHECK(r[k] == k * m * m + m * (m - 1) / 2);
+    }
+  };
+  run();
+  for (int round = 0; round < 3; ++round) {
+    nf::cuda::stream s;
+    nf::cuda::stream_scope on(s);
+    run();
+  }
+  run();
+}
+
 TEST_CASE("devices: a guard restores the current device, bad ids throw", "[cuda]") {
   if (!cuda_active()) NDFUSE_SKIP("the cuda backend is not active");
   const int n = nf::cuda::device_count();

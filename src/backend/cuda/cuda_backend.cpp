@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 
+#include "backend/cuda/arrival_counters.hpp"
 #include "backend/cuda/cuda_api.hpp"
 #include "backend/cuda/kernel_binary.hpp"
 #include "backend/cuda/library.hpp"
@@ -150,7 +151,8 @@ class cuda_backend final : public device_backend {
   }
 
   // A reduction's launch shape follows its sizes; when blocks share outputs, their partial results
-  // and arrival counters live in stream-ordered scratch, freed (stream-ordered) right after.
+  // live in stream-ordered scratch, freed (stream-ordered) right after, and their arrival counters
+  // in the stream's zeroed buffer (arrival_counters.hpp).
   void launch_reduction(CUfunction fn, const cuda_kernel& k, const ir::kernel_ir& ir,
                         const ir::kernel_args& a, int device) {
     const int kept = ir.reduction->kept_ndim;
@@ -171,14 +173,11 @@ class cuda_backend final : public device_backend {
     scratch.vec = units ? width : 1;
     scratch.wide = wide;
     const jit::reduce_config c = jit::reduce_dims(ir, n_out, n_red / scratch.vec, info(device).sm_count);
-    const std::size_t arrival_bytes = c.arrival_count * sizeof(unsigned);
-    const std::size_t partial_bytes = (c.partial_bytes + 255) / 256 * 256;
     void* block = nullptr;
     if (c.arrival_count) {
-      block = device_allocate(partial_bytes + arrival_bytes);
+      block = device_allocate(c.partial_bytes);
       scratch.partials = block;
-      scratch.arrivals = static_cast<char*>(block) + partial_bytes;
-      check(cudaMemsetAsync(scratch.arrivals, 0, arrival_bytes, current_stream()), "cudaMemsetAsync");
+      scratch.arrivals = arrival_counters(c.arrival_count);
     }
     jit::kernel_params params = jit::build_params(ir, k.params, a, scratch);
     const CUresult r = driver().launch_kernel(fn, c.grid_x, c.grid_y, 1, c.block_x, c.block_y, 1, 0,

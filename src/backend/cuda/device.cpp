@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "backend/cuda/arrival_counters.hpp"
 #include "backend/cuda/cuda_api.hpp"
 
 namespace ndfuse::cuda {
@@ -48,6 +49,7 @@ stream::~stream() {
   try {
     cu::device_guard on(device_);
     cudaStreamSynchronize(static_cast<cudaStream_t>(handle_));
+    cu::forget_arrival_counters(device_, static_cast<cudaStream_t>(handle_));
     cudaStreamDestroy(static_cast<cudaStream_t>(handle_));
     cudaGetLastError();
   } catch (...) {
