@@ -43,11 +43,18 @@ unsigned* arrival_counters(std::size_t count) {
 }
 
 void forget_arrival_counters(int device, cudaStream_t s) {
-  std::lock_guard lock(counters_mutex);
-  auto it = by_stream.find({device, s});
-  if (it == by_stream.end()) return;
-  cudaFreeAsync(it->second.data, s);
-  by_stream.erase(it);
+  unsigned* data = nullptr;
+  {
+    std::lock_guard lock(counters_mutex);
+    auto it = by_stream.find({device, s});
+    if (it == by_stream.end()) return;
+    data = it->second.data;
+    by_stream.erase(it);
+  }
+  // The stream's work has finished, so freeing on whichever stream is current is safe; device_free
+  // also drops the buffer from the owners map that device_allocate filled.
+  device_guard on(device);
+  device_free(data);
 }
 
 }  // namespace ndfuse::backend::cuda
