@@ -2,6 +2,7 @@
 // and cuFFT / FFTW plans keyed by every plan parameter as they land. Least recently used entries go
 // first once `capacity` is reached; a miss builds the value with the caller's function.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <list>
@@ -36,6 +37,12 @@ class lru_cache {
   // reorder. A loop that asks for the same key every iteration (the plan memo) hits here.
   Value* most_recent(const Key& key) {
     if (entries_.empty() || !(entries_.front().first == key)) return nullptr;
+    return &entries_.front().second;
+  }
+  // The same for a key held in another form (a range of the key's elements, with no copy made).
+  template <class Range>
+  Value* most_recent_equal(const Range& key) {
+    if (entries_.empty() || !std::ranges::equal(entries_.front().first, key)) return nullptr;
     return &entries_.front().second;
   }
 

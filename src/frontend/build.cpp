@@ -277,6 +277,27 @@ node_ptr make_node(ir::op_code op, dtype out, std::vector<node_ptr> inputs, cons
   return n;
 }
 
+node_ptr make_node(ir::op_code op, dtype out, node_ptr x, const shape_t& shape) {
+  auto n = ir::new_node();
+  n->op = op;
+  n->dt = out;
+  n->shape = shape;
+  n->inputs.push_back(std::move(x));
+  count_growth(*n);
+  return n;
+}
+
+node_ptr make_node(ir::op_code op, dtype out, node_ptr a, node_ptr b, const shape_t& shape) {
+  auto n = ir::new_node();
+  n->op = op;
+  n->dt = out;
+  n->shape = shape;
+  n->inputs.push_back(std::move(a));
+  n->inputs.push_back(std::move(b));
+  count_growth(*n);
+  return n;
+}
+
 array unary(ir::op_code op, const array& x) {
   const auto& info = ir::info(op);
   const auto& xn = checked(x, info.name);
@@ -284,7 +305,7 @@ array unary(ir::op_code op, const array& x) {
   if (!loop)
     throw dtype_error(std::string("ufunc '") + info.name + "' not supported for the input type " +
                       std::string(dtype_name(xn->dt)) + " (shape " + shape_str(xn->shape) + ")");
-  return finish(make_node(op, loop->out, {cast_node(xn, loop->in)}, xn->shape));
+  return finish(make_node(op, loop->out, cast_node(xn, loop->in), xn->shape));
 }
 
 array binary(ir::op_code op, const operand& a, const operand& b) {
@@ -313,8 +334,9 @@ array binary(ir::op_code op, const operand& a, const operand& b) {
                       describe_operands(info.name, a, b));
   // A weak scalar converts straight to the loop's dtype; an int that does not fit raises there, as
   // NumPy's OverflowError does (int8 + 300 raises, int8 / 300 does not).
-  node_ptr n =
-      make_node(op, loop->out, {as_node(a, loop->in, info.name), as_node(b, loop->in, info.name)}, shape);
+  node_ptr x = as_node(a, loop->in, info.name);  // in this order: either may raise (overflow)
+  node_ptr y = as_node(b, loop->in, info.name);
+  node_ptr n = make_node(op, loop->out, std::move(x), std::move(y), shape);
   // Temporary operands are read by n now: their handles go (see operand).
   if (a.expiring) *a.expiring = array();
   if (b.expiring && b.expiring != a.expiring) *b.expiring = array();
@@ -334,7 +356,9 @@ array finish(node_ptr n) {
   return result;
 }
 
-array assign_like(const array& target, const array& value, casting rule, const char* op) {
+// `value` by value: a temporary (an in-place operator's result) is moved through when nothing is
+// cast, with no handle or reference count touched.
+array assign_like(const array& target, array value, casting rule, const char* op) {
   const auto& tn = checked(target, op);
   const auto& vn = checked(value, op);
   if (vn->dt == tn->dt && vn->shape == tn->shape) return value;  // nothing to cast or broadcast

@@ -46,6 +46,9 @@ array binary(ir::op_code op, const operand& a, const operand& b);
 // Same, with the loop's input dtype given (used by composite ops).
 node_ptr make_node(ir::op_code op, dtype out, std::initializer_list<node_ptr> inputs, const shape_t& shape);
 node_ptr make_node(ir::op_code op, dtype out, std::vector<node_ptr> inputs, const shape_t& shape);
+// One or two operands moved in (an initializer list can only copy them: an atomic count each way).
+node_ptr make_node(ir::op_code op, dtype out, node_ptr x, const shape_t& shape);
+node_ptr make_node(ir::op_code op, dtype out, node_ptr a, node_ptr b, const shape_t& shape);
 
 // The tail of an rvalue overload (nf::sum(a * b), nf::sin(x + 1)): `built` reads the temporary's
 // node now, so the temporary's handle is dropped and the fuser does not write it as a held result.
@@ -64,7 +67,7 @@ array iota(dtype t, const shape_t& shape, std::complex<double> start, std::compl
            std::vector<std::int64_t> coeffs, std::int64_t offset = 0, bool equals = false);
 
 // x.assign(value): same_kind cast and broadcast to x's shape, as every out= form needs.
-array assign_like(const array& target, const array& value, casting rule, const char* op);
+array assign_like(const array& target, array value, casting rule, const char* op);
 
 std::string describe_operands(const char* op, const operand& a, const operand& b);
 

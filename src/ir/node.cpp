@@ -32,6 +32,18 @@ struct free_list {
 constexpr int keep = 64;  // enough for a step's nodes; more go back to operator delete
 thread_local free_list blocks;
 
+// Freed shape and stride vectors, kept with their heap blocks per thread for the same reason: a
+// node's shape is a std::vector (the public shape_t), so each new node would otherwise allocate
+// one, and each evaluated one its strides. `slots` is made on first use and, like `blocks`, the
+// struct is trivially destructible so that a node freed after the drain finds it closed.
+struct vector_pool {
+  std::vector<std::int64_t>* slots = nullptr;  // `keep` of them
+  int count = 0;
+  bool closed = false;
+};
+constexpr std::size_t pooled_capacity = 8;  // larger vectors are rare; they go back to the heap
+thread_local vector_pool vectors;
+
 struct drain_at_exit {
   ~drain_at_exit() {
     while (blocks.head) {
@@ -41,6 +53,10 @@ struct drain_at_exit {
     }
     blocks.count = 0;
     blocks.closed = true;
+    delete[] vectors.slots;
+    vectors.slots = nullptr;
+    vectors.count = 0;
+    vectors.closed = true;
   }
 };
 thread_local drain_at_exit drain;
@@ -84,6 +100,24 @@ void give_block(void* p, std::size_t size) {
   ::operator delete(p);
 }
 
+// An empty vector, with room for a few dimensions when the pool has one.
+std::vector<std::int64_t> take_vector() {
+  vector_pool& v = vectors;
+  if (!pooled || v.count == 0) return {};
+  return std::move(v.slots[--v.count]);
+}
+
+void give_vector(std::vector<std::int64_t>& x) {
+  vector_pool& v = vectors;
+  if (!pooled || v.closed || v.count == keep || x.capacity() == 0 || x.capacity() > pooled_capacity) return;
+  if (!v.slots) {
+    (void)&drain;
+    v.slots = new std::vector<std::int64_t>[keep];
+  }
+  x.clear();
+  v.slots[v.count++] = std::move(x);
+}
+
 template <class T>
 struct block_allocator {
   using value_type = T;
@@ -98,7 +132,14 @@ struct block_allocator {
 }  // namespace
 
 std::shared_ptr<node> new_node() {
-  return std::allocate_shared<node>(block_allocator<node>());
+  auto n = std::allocate_shared<node>(block_allocator<node>());
+  n->shape = take_vector();
+  return n;
+}
+
+node::~node() {
+  give_vector(shape);
+  give_vector(strides);
 }
 
 rare_params& node::params() {
@@ -115,6 +156,16 @@ std::int64_t shape_size(const shape_t& s) {
   std::int64_t n = 1;
   for (auto d : s) n *= d;
   return n;
+}
+
+void set_contiguous_strides(std::vector<std::int64_t>& strides, const shape_t& s) {
+  if (strides.capacity() < s.size()) strides = take_vector();
+  strides.resize(s.size());
+  std::int64_t acc = 1;
+  for (std::size_t i = s.size(); i-- > 0;) {
+    strides[i] = acc;
+    acc *= s[i];
+  }
 }
 
 std::vector<std::int64_t> contiguous_strides(const shape_t& s) {

@@ -93,10 +93,17 @@ struct node {
 
   bool materialized() const { return storage != nullptr; }
   std::int64_t size() const;
+
+  node() = default;
+  // Hands the shape and strides vectors (with their heap blocks) to new_node's per-thread pool.
+  ~node();
+  node(const node&) = delete;
+  node& operator=(const node&) = delete;
 };
 
 // A new empty node. Nodes come from a per-thread free list: a loop over small arrays builds and
-// frees a few per step, and the general-purpose allocator is a visible part of that.
+// frees a few per step, and the general-purpose allocator is a visible part of that. Its shape
+// comes empty but usually with room for a few dimensions, from the pool of freed nodes' vectors.
 std::shared_ptr<node> new_node();
 
 std::int64_t shape_size(const shape_t& s);
@@ -104,6 +111,9 @@ std::int64_t shape_size(const shape_t& s);
 // node or dtype (what folding a scale into a library call's alpha reads).
 std::optional<std::complex<double>> float_scalar_value(const node& n);
 std::vector<std::int64_t> contiguous_strides(const shape_t& s);
+// strides = contiguous_strides(s), reusing strides' heap block or a pooled one (no allocation on
+// the evaluation path).
+void set_contiguous_strides(std::vector<std::int64_t>& strides, const shape_t& s);
 // Whether `strides` equals contiguous_strides(s), without building that vector.
 bool has_contiguous_strides(const shape_t& s, const std::vector<std::int64_t>& strides);
 

@@ -8,16 +8,16 @@ namespace ndfuse::runtime {
 const backend::compiled_kernel& kernel_cache::get(backend::device_backend& b, const ir::kernel_ir& k,
                                                   const std::string& key, schedule::kernel_ref& remembered) {
   if (remembered.kernel && remembered.generation == generation_.load(std::memory_order_acquire)) {
-    ++global_counters().cache_hits_memory;
+    ++counters_here().cache_hits_memory;
     return *remembered.kernel;
   }
   std::lock_guard lock(mutex_);
   auto it = kernels_.find(key);
   if (it != kernels_.end()) {
-    ++global_counters().cache_hits_memory;
+    ++counters_here().cache_hits_memory;
   } else {
     std::shared_ptr<const backend::compiled_kernel> compiled = b.compile(k);
-    ++(compiled->from_disk_cache ? global_counters().cache_hits_disk : global_counters().kernels_compiled);
+    ++(compiled->from_disk_cache ? counters_here().cache_hits_disk : counters_here().kernels_compiled);
     it = kernels_.emplace(key, std::move(compiled)).first;
   }
   remembered = {it->second, generation_.load(std::memory_order_relaxed)};

@@ -53,7 +53,7 @@ const ir::kernel_args& launch_args(const schedule::kernel_step& step,
 // The output becomes a buffer; its producers are released unless someone else holds them.
 void finish(ir::node& node, std::shared_ptr<ir::buffer> storage) {
   node.storage = std::move(storage);
-  node.strides = ir::contiguous_strides(node.shape);
+  ir::set_contiguous_strides(node.strides, node.shape);
   node.offset = 0;
   node.pending_ops = 0;
   node.inputs.clear();
@@ -64,7 +64,7 @@ void run_library_step(backend::device_backend& b, const schedule::kernel_step& s
   std::shared_ptr<ir::buffer> out;
   if (!step.donor.empty() && step.donor[0] >= 0) {
     out = step.inputs[step.donor[0]].node->storage;  // gemm's C, updated in place
-    ++global_counters().buffers_donated;
+    ++counters_here().buffers_donated;
   } else {
     out = std::make_shared<ir::buffer>(&b, itemsize(node.dt) * static_cast<std::size_t>(node.size()));
   }
@@ -74,7 +74,7 @@ void run_library_step(backend::device_backend& b, const schedule::kernel_step& s
                      in.node->offset * static_cast<std::int64_t>(itemsize(in.node->dt)));
   if (node.size() > 0) {
     b.run_library(*step.library, inputs, {out->data});
-    ++global_counters().library_calls;
+    ++counters_here().library_calls;
   }
   finish(node, std::move(out));
 }
@@ -89,7 +89,7 @@ void run_step(backend::device_backend& b, const schedule::kernel_step& step) {
     const auto& node = step.outputs[o];
     if (step.donor[o] >= 0) {
       outs.push_back(step.inputs[step.donor[o]].node->storage);
-      ++global_counters().buffers_donated;
+      ++counters_here().buffers_donated;
     } else {
       outs.push_back(
           std::make_shared<ir::buffer>(&b, itemsize(node->dt) * static_cast<std::size_t>(node->size())));
@@ -98,20 +98,20 @@ void run_step(backend::device_backend& b, const schedule::kernel_step& step) {
   // A reduction over empty axes still writes its identity (a sum of nothing is 0).
   if (step.output_size() > 0 && (step.kernel.reduction || ir::shape_size(step.iteration_shape) > 0)) {
     const std::string& key = step.key;
-    const std::uint64_t memory_hits = global_counters().cache_hits_memory;
-    const std::uint64_t disk_hits = global_counters().cache_hits_disk;
+    auto& counts = counters_here();
+    const std::uint64_t memory_hits = counts.cache_hits_memory.get();
+    const std::uint64_t disk_hits = counts.cache_hits_disk.get();
     const auto& compiled = global_kernel_cache().get(b, step.kernel, key, step.compiled);
     if (debug_level() >= 2)
       std::cerr << "[ndfuse] " << step.name
-                << (global_counters().cache_hits_memory > memory_hits ? " cache hit"
-                    : global_counters().cache_hits_disk > disk_hits
-                        ? " cache miss: loaded from the disk cache"
-                        : " cache miss: compiled")
+                << (counts.cache_hits_memory.get() > memory_hits ? " cache hit"
+                    : counts.cache_hits_disk.get() > disk_hits   ? " cache miss: loaded from the disk cache"
+                                                                 : " cache miss: compiled")
                 << '\n';
     b.launch(compiled, step.kernel, launch_args(step, {outs.data(), outs.size()}));
-    ++global_counters().kernels_launched;
+    ++counters_here().kernels_launched;
   }
-  for (std::size_t o = 0; o < step.outputs.size(); ++o) finish(*step.outputs[o], outs[o]);
+  for (std::size_t o = 0; o < step.outputs.size(); ++o) finish(*step.outputs[o], std::move(outs[o]));
   if (debug_level() >= 1) {
     b.synchronize();  // so the time printed is the step's, not only its enqueueing
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -131,8 +131,8 @@ void realize(std::span<const std::shared_ptr<ir::node>> roots, bool automatic_sp
   const schedule::plan& p = lease.get();
   if (debug_level() >= 2)
     std::cerr << "[ndfuse] " << (automatic_split ? "automatic split, " : "") << schedule::describe(p);
-  ++global_counters().evaluations;
-  if (automatic_split) ++global_counters().automatic_splits;
+  ++counters_here().evaluations;
+  if (automatic_split) ++counters_here().automatic_splits;
   auto& b = backend::current();
   for (const auto& step : p.steps) run_step(b, step);
 }
@@ -166,7 +166,7 @@ std::vector<std::shared_ptr<ir::node>> run_library_now(
     n->op = ir::op_code::op_code_buffer;
     n->dt = t;
     n->shape = shape;
-    n->strides = ir::contiguous_strides(shape);
+    ir::set_contiguous_strides(n->strides, shape);
     const std::size_t nbytes = itemsize(t) * static_cast<std::size_t>(ir::shape_size(shape));
     n->storage = std::make_shared<ir::buffer>(&b, nbytes);
     if (empty && nbytes) {
@@ -178,7 +178,7 @@ std::vector<std::shared_ptr<ir::node>> run_library_now(
   }
   if (!empty) {
     b.run_library(c, in, out);
-    ++global_counters().library_calls;
+    ++counters_here().library_calls;
   }
   return result;
 }
@@ -188,7 +188,7 @@ std::shared_ptr<ir::node> upload(dtype t, const shape_t& shape, const void* data
   n->op = ir::op_code::op_code_buffer;
   n->dt = t;
   n->shape = shape;
-  n->strides = ir::contiguous_strides(shape);
+  ir::set_contiguous_strides(n->strides, shape);
   std::size_t nbytes = itemsize(t) * static_cast<std::size_t>(ir::shape_size(shape));
   auto& b = backend::current();
   n->storage = std::make_shared<ir::buffer>(&b, nbytes);

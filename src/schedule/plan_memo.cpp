@@ -13,6 +13,7 @@
 // Scalar values are not read by the passes (they are launch arguments) and are not in it: a loop
 // over changing scalars reuses one plan. A DAG with a library call is never memoized, because
 // fold_into_gemm reads scalar values and rewrites the DAG.
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -49,36 +50,57 @@ struct plan_template {
   std::vector<int> input_refs, scalar_refs, output_refs;  // per step, concatenated; -1: keep
 };
 
+// Writes the signature through a cursor into a buffer it grows itself: a few dozen words per
+// evaluation, where vector::push_back's capacity check on every word was a visible share of a
+// small array's step.
 struct signer {
-  std::vector<std::int64_t> words;
+  std::unique_ptr<std::int64_t[]> buf;
+  std::size_t cap = 0, len = 0;
+  std::vector<std::int64_t> key;       // the words as a cache key, made only when the cache needs one
   std::vector<const node_ptr*> nodes;  // first-seen order; pointers into the DAG, valid while it is
   std::vector<const ir::buffer*> buffers;
   bool ok = true;
+
+  std::span<const std::int64_t> words() const { return {buf.get(), len}; }
+  const std::vector<std::int64_t>& words_as_key() {
+    key.assign(buf.get(), buf.get() + len);
+    return key;
+  }
 
   int find(const ir::node* n) const {
     for (std::size_t i = 0; i < nodes.size(); ++i)
       if (nodes[i]->get() == n) return static_cast<int>(i);
     return -1;
   }
-  // Element by element rather than vector::insert: shapes and strides are a few words, and
-  // insert's memmove calls cost more than the copy on this per-evaluation path.
-  void put(const std::vector<std::int64_t>& v) {
-    words.push_back(static_cast<std::int64_t>(v.size()));
-    for (std::int64_t x : v) words.push_back(x);
+  // Room for k more words at the cursor.
+  std::int64_t* room(std::size_t k) {
+    if (len + k > cap) {
+      const std::size_t grown = std::max({len + k, 2 * cap, std::size_t{256}});
+      auto bigger = std::make_unique<std::int64_t[]>(grown);
+      std::copy(buf.get(), buf.get() + len, bigger.get());
+      buf = std::move(bigger);
+      cap = grown;
+    }
+    return buf.get() + len;
+  }
+  static void put(std::int64_t*& w, const std::vector<std::int64_t>& v) {
+    *w++ = static_cast<std::int64_t>(v.size());
+    for (std::int64_t x : v) *w++ = x;
   }
   template <class T>
-  void put_bits(const T& v) {
+  static void put_bits(std::int64_t*& w, const T& v) {
     static_assert(sizeof(T) <= 2 * sizeof(std::int64_t));
-    std::int64_t w[2] = {0, 0};
-    std::memcpy(w, &v, sizeof(T));
-    words.push_back(w[0]);
-    words.push_back(w[1]);
+    std::int64_t b[2] = {0, 0};
+    std::memcpy(b, &v, sizeof(T));
+    *w++ = b[0];
+    *w++ = b[1];
   }
 
   void sign(const node_ptr& np) {
     const ir::node& n = *np;
     if (int i = find(&n); i >= 0) {
-      words.push_back(-1 - i);  // a node seen before: shared
+      *room(1) = -1 - i;  // a node seen before: shared
+      ++len;
       return;
     }
     if (nodes.size() == max_nodes || n.op == ir::op_code::op_code_library) {
@@ -86,15 +108,30 @@ struct signer {
       return;
     }
     nodes.push_back(&np);
-    // A materialized node is a buffer to the passes, whatever op once computed it.
-    words.push_back(n.materialized() ? leaf_word : static_cast<std::int64_t>(n.op));
-    words.push_back(static_cast<std::int64_t>(n.dt));
-    put(n.shape);
-    words.push_back(np.use_count());
-    words.push_back(n.handles > 0);
+    // Every word this node writes, bounded: 7 fixed words, the shape, and the larger of the leaf's
+    // and the op parameters' words.
+    std::size_t bound = 8 + n.shape.size();
     if (n.materialized()) {
-      put(n.strides);
-      words.push_back(n.offset);
+      bound += 6 + n.strides.size();
+    } else if (n.op == ir::op_code::op_code_view) {
+      bound += 3 + n.params().view.base.size() + n.params().view.coeff.size();
+    } else if (n.op == ir::op_code::op_code_iota) {
+      bound += 7 + n.params().iota.coeffs.size();
+    } else if (n.op == ir::op_code::op_code_gather) {
+      bound += 1 + n.params().gather_axes.size();
+    } else {
+      bound += 6;  // reduce and scan
+    }
+    std::int64_t* w = room(bound);
+    // A materialized node is a buffer to the passes, whatever op once computed it.
+    *w++ = n.materialized() ? leaf_word : static_cast<std::int64_t>(n.op);
+    *w++ = static_cast<std::int64_t>(n.dt);
+    put(w, n.shape);
+    *w++ = np.use_count();
+    *w++ = n.handles > 0;
+    if (n.materialized()) {
+      put(w, n.strides);
+      *w++ = n.offset;
       int b = -1;
       for (std::size_t i = 0; i < buffers.size() && b < 0; ++i)
         if (buffers[i] == n.storage.get()) b = static_cast<int>(i);
@@ -102,40 +139,44 @@ struct signer {
         b = static_cast<int>(buffers.size());
         buffers.push_back(n.storage.get());
       }
-      words.push_back(b);
-      words.push_back(static_cast<std::int64_t>(n.storage->nbytes));
-      words.push_back(n.storage.use_count());
+      *w++ = b;
+      *w++ = static_cast<std::int64_t>(n.storage->nbytes);
+      *w++ = n.storage.use_count();
+      len = static_cast<std::size_t>(w - buf.get());
       return;
     }
     switch (n.op) {
       case ir::op_code::op_code_view:
-        words.push_back(n.params().view.reshape);
-        put(n.params().view.base);
-        put(n.params().view.coeff);
+        *w++ = n.params().view.reshape;
+        put(w, n.params().view.base);
+        put(w, n.params().view.coeff);
         break;
       case ir::op_code::op_code_reduce:
       case ir::op_code::op_code_scan:
-        words.push_back(static_cast<std::int64_t>(n.reduction.kind));
-        words.push_back(static_cast<std::int64_t>(n.reduction.combine));
-        words.push_back(static_cast<std::int64_t>(n.reduction.acc_dt));
-        words.push_back(static_cast<std::int64_t>(n.reduction.axes));
-        put_bits(n.reduction.identity.bytes);
+        *w++ = static_cast<std::int64_t>(n.reduction.kind);
+        *w++ = static_cast<std::int64_t>(n.reduction.combine);
+        *w++ = static_cast<std::int64_t>(n.reduction.acc_dt);
+        *w++ = static_cast<std::int64_t>(n.reduction.axes);
+        put_bits(w, n.reduction.identity.bytes);
         break;
       case ir::op_code::op_code_iota: {
         const ir::iota_spec& io = n.params().iota;
-        put_bits(io.start);
-        put_bits(io.step);
-        put(io.coeffs);
-        words.push_back(io.offset);
-        words.push_back(io.equals);
+        put_bits(w, io.start);
+        put_bits(w, io.step);
+        put(w, io.coeffs);
+        *w++ = io.offset;
+        *w++ = io.equals;
       } break;
-      case ir::op_code::op_code_gather:
-        put({n.params().gather_axes.begin(), n.params().gather_axes.end()});
-        break;
+      case ir::op_code::op_code_gather: {
+        const auto& axes = n.params().gather_axes;
+        *w++ = static_cast<std::int64_t>(axes.size());
+        for (int a : axes) *w++ = a;
+      } break;
       default:
         break;
     }
-    words.push_back(static_cast<std::int64_t>(n.inputs.size()));
+    *w++ = static_cast<std::int64_t>(n.inputs.size());
+    len = static_cast<std::size_t>(w - buf.get());
     for (const auto& in : n.inputs) {
       sign(in);
       if (!ok) return;
@@ -143,11 +184,12 @@ struct signer {
   }
 
   void sign_roots(std::span<const node_ptr> roots) {
-    words.clear();
+    len = 0;
     nodes.clear();
     buffers.clear();
     ok = true;
-    words.push_back(static_cast<std::int64_t>(roots.size()));
+    *room(1) = static_cast<std::int64_t>(roots.size());
+    ++len;
     for (const auto& r : roots) {
       sign(r);
       if (!ok) return;
@@ -219,13 +261,13 @@ struct plan_memo {
     bool fresh = false;
     // A loop evaluates the same DAG shape each iteration: its entry is then the most recent one.
     // Otherwise get() finds it, or makes it on a miss; one that cannot be a template stays empty.
-    plan_template* recent = cache.most_recent(sig.words);
-    auto& entry = recent ? *recent : cache.get(sig.words, [&] {
+    plan_template* recent = cache.most_recent_equal(sig.words());
+    auto& entry = recent ? *recent : cache.get(sig.words_as_key(), [&] {
       fresh = true;
       return plan_template{};
     });
     if (!fresh && !entry.p.steps.empty()) {
-      ++runtime::global_counters().plans_reused;
+      ++runtime::counters_here().plans_reused;
       trace_pass("plan reused (same DAG signature)");
       bind(entry, true);
       return &entry;

@@ -128,7 +128,7 @@ std::shared_ptr<const plan_set> plans_for(const ir::fft_params& p) {
   return cache.get({p.rank, p.dims[0], p.dims[1], p.dims[2]}, [&] {
     auto set = std::make_shared<plan_set>();
     for (int k = 0; k < p.rank; ++k) set->emplace_back(p.dims[k]);
-    ++runtime::global_counters().fft_plans_created;
+    ++runtime::counters_here().fft_plans_created;
     return std::shared_ptr<const plan_set>(std::move(set));
   });
 }

@@ -176,7 +176,7 @@ std::shared_ptr<owned_plan> plan_for(const ir::fft_params& p, const layout& l, c
         break;
     }
     if (!made) throw error("fft: FFTW could not plan a transform of this shape");
-    ++runtime::global_counters().fft_plans_created;
+    ++runtime::counters_here().fft_plans_created;
     auto owned = std::make_shared<owned_plan>();
     owned->plan = made;
     owned->destroy = [](void* q) { A::destroy(static_cast<typename A::plan>(q)); };

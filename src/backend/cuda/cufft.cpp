@@ -142,7 +142,7 @@ plan& plan_for(const ir::library_call& c, int device) {
     check_fft(cufftMakePlanMany64(p->handle, c.fft.rank, n, nullptr, 1, 0, nullptr, 1, 0,
                                   type_of(c.dt, c.fft.kind), c.fft.batch, &p->work_bytes),
               "cufftMakePlanMany64");
-    ++runtime::global_counters().fft_plans_created;
+    ++runtime::counters_here().fft_plans_created;
     return p;
   });
 }

@@ -54,7 +54,7 @@ std::string bytes_text(std::uint64_t n) {
   throw out_of_memory("cuda: out of memory allocating " + bytes_text(nbytes) + " on device " +
                       std::to_string(device) + ": " + bytes_text(free_bytes) + " free of " +
                       bytes_text(total_bytes) + "; ndfuse arrays hold " +
-                      bytes_text(runtime::global_counters().bytes_in_use.load()));
+                      bytes_text(runtime::memory_counters().bytes_in_use.load()));
 }
 
 }  // namespace
