@@ -2,6 +2,7 @@
 // one reuses that plan, rebound to its own nodes. What must hold: the loop of the seed chain reuses
 // its plan; any difference the passes would see (a handle, a shape, a stride, sharing) gives a new
 // plan, never a stale one. Expected values are NumPy's (the expression in a comment), exact here.
+#include <thread>
 #include <vector>
 
 #include "catch.hpp"
@@ -96,4 +97,46 @@ TEST_CASE("reductions reuse plans, and different axes do not share one", "[plan_
     CHECK(r1.to_vector<double>() == std::vector<double>{6, 24});
   }
   CHECK(nf::stats().plans_reused >= 4);
+}
+
+// Event counts live in per-thread shards (src/runtime/stats.cpp): counts made on threads that have
+// exited, and on threads running now, are all in stats(); reset_stats() zeroes the total.
+TEST_CASE("stats() sums the counts of every thread, exited ones included", "[plan_memo]") {
+  auto loop = [](int steps) {
+    nf::array x = nf::ones({100});
+    x.eval();
+    for (int i = 0; i < steps; ++i) {
+      x *= 2.0;
+      x *= x;
+      x += x;
+      x /= 8.0;  // NumPy: ((2 * 1) ** 2 * 2) / 8 == 1
+      x.eval();
+    }
+    return x.to_vector<double>() == std::vector<double>(100, 1.0);
+  };
+  loop(1);  // plans (and compiles) outside the counts
+  nf::reset_stats();
+  for (int t = 0; t < 3; ++t) {  // one after another: a new thread takes an exited one's shard
+    bool ok = false;
+    std::thread th([&] { ok = loop(5); });
+    th.join();
+    CHECK(ok);
+  }
+  bool ok_a = false, ok_b = false;
+  std::thread a([&] { ok_a = loop(4); });
+  std::thread b([&] { ok_b = loop(6); });
+  a.join();
+  b.join();
+  CHECK(ok_a);
+  CHECK(ok_b);
+  CHECK(loop(2));
+  // Each loop: one evaluation for the ones() and one per step, one kernel each.
+  auto s = nf::stats();
+  CHECK(s.evaluations == 3 * 6 + 5 + 7 + 3);
+  CHECK(s.kernels_launched == 3 * 6 + 5 + 7 + 3);
+  nf::reset_stats();
+  s = nf::stats();
+  CHECK(s.evaluations == 0);
+  CHECK(s.kernels_launched == 0);
+  CHECK(s.plans_reused == 0);
 }
