@@ -162,6 +162,21 @@ def main(outdir):
             seed += 1
             a = np.ascontiguousarray(well_conditioned(s, dt, seed)[..., ::-1, :])
             case("inv", dt, s, "pivoting", [a], [np.linalg.inv(a)])
+        # Rows shuffled, so partial pivoting exchanges rows all the way down: on the GPU, solve and
+        # inv of matrices past the batched size (or alone) apply LU's row interchanges themselves,
+        # the answer's rows put in place by the transpose back into C order (32 x 32 tiles from 16
+        # right-hand sides, one thread per element below that).
+        for s in [(6, 6), (40, 40), (2, 40, 40), (3, 33, 33)]:
+            seed += 1
+            rows = np.random.default_rng(seed).permutation(s[-1])
+            a = np.ascontiguousarray(well_conditioned(s, dt, seed)[..., rows, :])
+            case("inv", dt, s, "shuffled", [a], [np.linalg.inv(a)])
+            for k in (3, 20):
+                b = rng_matrix(s[:-1] + (k,), dt, seed + 4000 + k)
+                case("solve", dt, s, "b=matrix;k=%d;shuffled" % k, [a, b], [np.linalg.solve(a, b)])
+            if len(s) == 2:
+                b = rng_matrix(s[:-1], dt, seed + 5000)
+                case("solve", dt, s, "b=vector;shuffled", [a, b], [np.linalg.solve(a, b)])
         # Factors spanning several 32 x 32 tiles of the GPU's transposes, edges partly filled.
         for s in [(40, 40), (2, 33, 33)]:
             seed += 1

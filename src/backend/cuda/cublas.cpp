@@ -171,6 +171,51 @@ void transpose(dtype dt, std::int64_t rows, std::int64_t cols, const void* in, s
   }
 }
 
+void triangular_solve(dtype dt, bool lower, bool transposed, bool unit_diagonal, std::int64_t n,
+                      std::int64_t k, const void* a, void* b) {
+  if (n == 0 || k == 0) return;
+  cublasHandle_t h = handle_for(current_device());
+  check_blas(cublasSetStream(h, current_stream()), "cublasSetStream");
+  // A float32 solve stays IEEE whatever a TF32 gemm left on this handle.
+  check_blas(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+  const auto side = CUBLAS_SIDE_LEFT;
+  const auto fill = lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+  const auto op = transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const auto diag = unit_diagonal ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
+  switch (dt) {
+    case dtype::float32: {
+      const float one = 1;
+      check_blas(cublasStrsm_64(h, side, fill, op, diag, n, k, &one, static_cast<const float*>(a), n,
+                                static_cast<float*>(b), n),
+                 "cublasStrsm");
+      return;
+    }
+    case dtype::float64: {
+      const double one = 1;
+      check_blas(cublasDtrsm_64(h, side, fill, op, diag, n, k, &one, static_cast<const double*>(a), n,
+                                static_cast<double*>(b), n),
+                 "cublasDtrsm");
+      return;
+    }
+    case dtype::complex64: {
+      const cuComplex one{1, 0};
+      check_blas(cublasCtrsm_64(h, side, fill, op, diag, n, k, &one, static_cast<const cuComplex*>(a), n,
+                                static_cast<cuComplex*>(b), n),
+                 "cublasCtrsm");
+      return;
+    }
+    case dtype::complex128: {
+      const cuDoubleComplex one{1, 0};
+      check_blas(cublasZtrsm_64(h, side, fill, op, diag, n, k, &one, static_cast<const cuDoubleComplex*>(a), n,
+                                static_cast<cuDoubleComplex*>(b), n),
+                 "cublasZtrsm");
+      return;
+    }
+    default:
+      throw dtype_error("triangular_solve: no cuBLAS routine for " + std::string(dtype_name(dt)));
+  }
+}
+
 namespace {
 
 // Device arrays of the addresses of two stacks' matrices (the LU factors and the right-hand sides

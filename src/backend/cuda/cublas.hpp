@@ -16,6 +16,12 @@ void gemm(const ir::library_call& c, const std::vector<const void*>& inputs, voi
 void transpose(dtype dt, std::int64_t rows, std::int64_t cols, const void* in, std::int64_t in_ld, void* out,
                bool conjugate);
 
+// b (n x k, column-major) overwritten by op(T)^-1 b, T the `lower` or upper triangle of the column-
+// major n x n `a` (its diagonal taken as ones when `unit_diagonal`), op the transpose when
+// `transposed` (cublas<t>trsm): the two halves of an LU solve. dt: float32 ... complex128.
+void triangular_solve(dtype dt, bool lower, bool transposed, bool unit_diagonal, std::int64_t n,
+                      std::int64_t k, const void* a, void* b);
+
 // cuBLAS's batched LU for stacks of small matrices (one launch for the whole stack rather than one
 // cuSOLVER call per matrix). `a`: `count` column-major n x n matrices, factored in place; `info`:
 // one device int per matrix (> 0: singular).

@@ -12,9 +12,14 @@ namespace ndfuse::backend::cuda {
 void run_solver(const ir::library_call& c, const std::vector<const void*>& inputs,
                 const std::vector<void*>& outputs);
 
-// An n x n identity of dtype dt (float32 ... complex128) written to `out`, on the current stream:
-// a small kernel of solver_kernels.cu (nvcc), the right-hand side of an inverse.
-void identity_matrix(dtype dt, std::int64_t n, void* out);
+// LU's row interchanges, from the n 1-based pivots of getrf (row i swapped with row ipiv[i] - 1, in
+// turn) on the device; small kernels of solver_kernels.cu (nvcc), on the current stream:
+//   permuted_identity: P^T I, column-major, of dtype dt (float32 ... complex128) into `out`: the
+//                      right-hand side of an inverse, the swaps already made;
+//   pivot_destinations: dest[r] = the row where row r of a matrix lands when the swaps are made
+//                      in reverse order (i = n-1 .. 0, P X rather than P^T X) when `backward`.
+void permuted_identity(dtype dt, std::int64_t n, const int* ipiv, void* out);
+void pivot_destinations(const int* ipiv, std::int64_t n, bool backward, int* dest);
 
 // Which triangle of a transpose's output is written as it is (the other is zeroed): all of it, the
 // lower one (tril) or the upper one (triu), diagonals included.
@@ -22,14 +27,15 @@ enum class triangle { all, lower, upper };
 
 // Each of `count` C-order rows x cols matrices at `in` transposed (conjugated when asked) into the
 // cols x rows matrices at `out`: one kernel of solver_kernels.cu for the whole stack (32 x 32
-// shared-memory tiles for large matrices).
+// shared-memory tiles for large matrices). With `row_map` (cols ints per matrix), output row p of
+// matrix b is written at row row_map[b * cols + p] instead.
 void transpose_stack(dtype dt, std::int64_t count, std::int64_t rows, std::int64_t cols, const void* in,
-                     void* out, bool conjugate, triangle keep = triangle::all);
+                     void* out, bool conjugate, triangle keep = triangle::all, const int* row_map = nullptr);
 // The general form: the rows x cols block at the start of each input matrix, whose rows are `in_ld`
 // elements apart and whose matrices `in_stride` elements apart, transposed into C-order cols x rows.
 void transpose_blocks(dtype dt, std::int64_t count, std::int64_t rows, std::int64_t cols, const void* in,
                       std::int64_t in_ld, std::int64_t in_stride, void* out, bool conjugate,
-                      triangle keep = triangle::all);
+                      triangle keep = triangle::all, const int* row_map = nullptr);
 
 // out[b] = base + b * stride_bytes for b < count, written on the device (the batched routines' arrays
 // of matrix addresses, without a host-to-device copy that would stall the host). With a second

@@ -1,10 +1,9 @@
 // solve, inv and lu through cuSOLVER (the LU family of cusolver.cpp's run_solver): one factorization
-// per matrix, or cuBLAS's batched LU for a stack of small matrices (cusolver_batched.hpp).
+// per matrix and cuBLAS's triangular solves, or cuBLAS's batched LU for a stack of small matrices.
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
 
 #include <algorithm>
-#include <limits>
 #include <string>
 #include <vector>
 
@@ -42,56 +41,42 @@ class lu_factorizer {
   workspace w_;
 };
 
-// Calls f(element, getrf_bufferSize, getrf, getrs) with the legacy typed routines of dt.
+// Calls f(element, getrf_bufferSize, getrf) with the legacy typed routines of dt.
 template <class F>
 void with_legacy_lu(dtype dt, F&& f) {
   switch (dt) {
     case dtype::float32:
-      return f(float{}, cusolverDnSgetrf_bufferSize, cusolverDnSgetrf, cusolverDnSgetrs);
+      return f(float{}, cusolverDnSgetrf_bufferSize, cusolverDnSgetrf);
     case dtype::float64:
-      return f(double{}, cusolverDnDgetrf_bufferSize, cusolverDnDgetrf, cusolverDnDgetrs);
+      return f(double{}, cusolverDnDgetrf_bufferSize, cusolverDnDgetrf);
     case dtype::complex64:
-      return f(cuComplex{}, cusolverDnCgetrf_bufferSize, cusolverDnCgetrf, cusolverDnCgetrs);
+      return f(cuComplex{}, cusolverDnCgetrf_bufferSize, cusolverDnCgetrf);
     case dtype::complex128:
-      return f(cuDoubleComplex{}, cusolverDnZgetrf_bufferSize, cusolverDnZgetrf, cusolverDnZgetrs);
+      return f(cuDoubleComplex{}, cusolverDnZgetrf_bufferSize, cusolverDnZgetrf);
     default:
       throw error(std::string("cuda backend: no cuSOLVER LU for ") + std::string(dtype_name(dt)));
   }
 }
 
-// getrf + getrs with 32-bit pivots, through the legacy typed API: solve and inv use it rather than
-// lu_factorizer's 64-bit Xgetrs, whose row interchanges of the right-hand side (laswp with 64-bit
-// pivots) took 171 us on a 1000 x 1000 inverse on an H100, against 143 us with 32-bit pivots, the
-// form CuPy calls (scripts/ncu-reasons inv_1000). The factorization kernels are the same. Any matrix
-// that fits in memory has n < 2^31.
+// getrf with 32-bit pivots, through the legacy typed API (the kernels are Xgetrf's, ALG_0; ALG_1 took
+// 6.9 ms on 1000 x 1000 against 2.36 ms): solve and inv apply the pivots themselves, around two
+// triangular solves, rather than through getrs (see solver_kernels.cu). Any matrix that fits in
+// memory has n < 2^31.
 class lu_factorizer32 {
  public:
   lu_factorizer32(dtype dt, std::int64_t n, void* sample)
       : h_(handle_here()), dt_(dt), n_(static_cast<int>(n)), work_(work_bytes(h_, dt, n_, sample)) {}
   void factor(void* a, int* piv, int* info) {
-    with_legacy_lu(dt_, [&](auto t, auto, auto getrf, auto) {
+    with_legacy_lu(dt_, [&](auto t, auto, auto getrf) {
       using T = decltype(t);
       check_solver(getrf(h_.handle, n_, n_, static_cast<T*>(a), n_, work_.get<T>(), piv, info), "getrf");
-    });
-  }
-  // op(A) X = B for the factors in `a`, B (n x k column-major) overwritten by X; in blocks of
-  // columns that the 32-bit count can hold (one block for any but the widest B).
-  void solve(cublasOperation_t op, const void* a, const int* piv, std::int64_t k, void* b) {
-    constexpr std::int64_t max_columns = std::numeric_limits<int>::max();
-    with_legacy_lu(dt_, [&](auto t, auto, auto, auto getrs) {
-      using T = decltype(t);
-      for (std::int64_t j = 0; j < k; j += max_columns)
-        check_solver(
-            getrs(h_.handle, op, n_, static_cast<int>(std::min(max_columns, k - j)), static_cast<const T*>(a),
-                  n_, piv, static_cast<T*>(b) + j * n_, n_, dummy_.get<int>()),
-            "getrs");
     });
   }
 
  private:
   static std::size_t work_bytes(const solver_handle& h, dtype dt, int n, void* sample) {
     int lwork = 0;
-    with_legacy_lu(dt, [&](auto t, auto buffer_size, auto, auto) {
+    with_legacy_lu(dt, [&](auto t, auto buffer_size, auto) {
       using T = decltype(t);
       check_solver(buffer_size(h.handle, n, n, static_cast<T*>(sample), n, &lwork), "getrf_bufferSize");
     });
@@ -101,7 +86,6 @@ class lu_factorizer32 {
   dtype dt_;
   int n_;
   scratch work_;
-  scratch dummy_{sizeof(int)};  // getrs's info: argument errors only, never getrf's code
 };
 
 // A stack of matrices this small runs as one batched cuBLAS LU rather than one cuSOLVER call each.
@@ -114,29 +98,36 @@ bool batched_lu(const ir::library_call& c) {
 void lu_solve(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
   const std::int64_t n = c.linalg.n, k = c.linalg.k;
   const std::size_t sz = itemsize(c.dt);
-  // The LU factors are A^T's (the C-order buffer as it lies): op T solves A X = B. B and X are
-  // wanted column-major, the whole stack transposed at once (one column needs no transpose).
-  scratch x(k > 1 ? sz * n * k * c.rows : 0);
-  void* col = k > 1 ? x.get() : out[0];
+  int* info = static_cast<int*>(out[1]);
+  // The LU factors are A^T's (the C-order buffer as it lies). B and X are wanted column-major: the
+  // whole stack transposed at once (one column needs no transpose).
+  const bool batched = batched_lu(c);
+  scratch x(batched && k == 1 ? 0 : sz * n * k * c.rows);
+  void* col = x.get() ? x.get() : out[0];
   if (k > 1)
     transpose_stack(c.dt, c.rows, n, k, in[1], col, false);
   else
     copy(col, in[1], sz * n * c.rows);
-  int* info = static_cast<int*>(out[1]);
-  if (batched_lu(c)) {
+  if (batched) {
     scratch lu(sz * n * n * c.rows);
     copy(lu.get(), in[0], sz * n * n * c.rows);
-    batched_lu_solve(c.dt, c.rows, n, k, lu.get(), col, true, info);
-  } else {
-    scratch lu(sz * n * n), piv(sizeof(int) * n);
-    lu_factorizer32 f(c.dt, n, lu.get());
-    for (std::int64_t b = 0; b < c.rows; ++b) {
-      copy(lu.get(), at(in[0], b * n * n, sz), sz * n * n);
-      f.factor(lu.get(), piv.get<int>(), info + b);
-      f.solve(CUBLAS_OP_T, lu.get(), piv.get<int>(), k, at<void>(col, b * n * k, sz));
-    }
+    batched_lu_solve(c.dt, c.rows, n, k, lu.get(), col, true, info);  // op T: A X = B
+    if (k > 1) transpose_stack(c.dt, c.rows, k, n, col, out[0], false);
+    return;
   }
-  if (k > 1) transpose_stack(c.dt, c.rows, k, n, col, out[0], false);
+  scratch lu(sz * n * n), piv(sizeof(int) * n), dest(sizeof(int) * n * c.rows);
+  lu_factorizer32 f(c.dt, n, lu.get());
+  for (std::int64_t b = 0; b < c.rows; ++b) {
+    copy(lu.get(), at(in[0], b * n * n, sz), sz * n * n);
+    f.factor(lu.get(), piv.get<int>(), info + b);
+    // A^T = P L U, so A = U^T L^T P^T: A X = B is U^T L^T Z = B with Z = P^T X, and X = P Z (the
+    // swaps made in reverse order), which the transpose into C order below writes row by row.
+    void* zb = at<void>(col, b * n * k, sz);
+    triangular_solve(c.dt, false, true, false, n, k, lu.get(), zb);
+    triangular_solve(c.dt, true, true, true, n, k, lu.get(), zb);
+    pivot_destinations(piv.get<int>(), n, true, dest.get<int>() + b * n);
+  }
+  transpose_stack(c.dt, c.rows, k, n, col, out[0], false, triangle::all, dest.get<int>());
 }
 
 void lu_inverse(const ir::library_call& c, const std::vector<const void*>& in,
@@ -155,10 +146,11 @@ void lu_inverse(const ir::library_call& c, const std::vector<const void*>& in,
   for (std::int64_t b = 0; b < c.rows; ++b) {
     copy(lu.get(), at(in[0], b * n * n, sz), sz * n * n);
     f.factor(lu.get(), piv.get<int>(), info + b);
-    // inv(A^T), column-major, is inv(A) in C order.
+    // inv(A^T), column-major, is inv(A) in C order; with A^T = P L U it is U^-1 L^-1 (P^T I).
     void* xb = at<void>(out[0], b * n * n, sz);
-    identity_matrix(c.dt, n, xb);
-    f.solve(CUBLAS_OP_N, lu.get(), piv.get<int>(), n, xb);
+    permuted_identity(c.dt, n, piv.get<int>(), xb);
+    triangular_solve(c.dt, true, false, true, n, n, lu.get(), xb);
+    triangular_solve(c.dt, false, false, false, n, n, lu.get(), xb);
   }
 }
 

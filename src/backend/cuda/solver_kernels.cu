@@ -1,30 +1,86 @@
-// Small kernels of the solvers (cusolver.cpp, cublas.cpp's batched LU): identities, transposes of
-// matrices and stacks of them (a triangle zeroed on the way when asked), and the batched routines'
-// arrays of matrix addresses.
+// Small kernels of the solvers (cusolver.cpp, cublas.cpp's batched LU): identities, LU's row
+// interchanges as one permutation, transposes of matrices and stacks of them (a triangle zeroed, or
+// the rows permuted, on the way when asked), and the batched routines' arrays of matrix addresses.
 #include "backend/cuda/cusolver.hpp"
 
+#include <memory>
 #include <string>
 
 #include "backend/cuda/grid_launch.cuh"
+#include "backend/cuda/memory.hpp"
 #include "ndfuse/error.hpp"
 
 namespace ndfuse::backend::cuda {
 
 namespace {
 
-// ---- identity (the solvers' right-hand side of an inverse) -----------------------------------------
+// ---- LU's row interchanges (solve's answer and inv's right-hand side) ------------------------------
+//
+// getrs applies the pivots with laswp, one swap after another on every column: 113 us of a 1000 x
+// 1000 inverse and 135 us of a one-column solve on an H100 (bench/experiments/lu_inverse_parts.cu).
+// Walking the swaps once over the row numbers gives the whole permutation, which the identity or
+// the final transpose then applies for free.
+
+// pos[i] = which row of the unpermuted matrix ends at row i, for LAPACK's 1-based pivots (row i
+// swapped with row ipiv[i] - 1, for i = 0 .. n-1 in turn; n-1 .. 0 when `backward`). The swaps are a
+// chain, each reading what the one before wrote, so one thread walks them.
+__device__ void walk_pivots(const int* piv, int* pos, int n, bool backward) {
+  for (int s = 0; s < n; ++s) {
+    const int i = backward ? n - 1 - s : s, p = piv[i] - 1;
+    const int a = pos[i];
+    pos[i] = pos[p];
+    pos[p] = a;
+  }
+}
+
+// The walk in shared memory when the rows (and the pivots) fit there, else in `global_pos`. Then
+// either dest[pos[i]] = i (where each row of the unpermuted matrix goes), or, for an identity that
+// a memset zeroed, the ones of P^T I: element (i, pos[i]) of the column-major matrix.
+template <class R>
+__global__ void apply_pivots(const int* ipiv, int n, bool backward, int* global_pos, bool pivots_shared,
+                             int* dest, R* identity, int components) {
+  extern __shared__ int shared[];
+  int* pos = global_pos ? global_pos : shared;
+  const int* piv = ipiv;
+  if (pivots_shared) {
+    int* p = shared + (global_pos ? 0 : n);
+    for (int i = threadIdx.x; i < n; i += blockDim.x) p[i] = ipiv[i];
+    piv = p;
+  }
+  for (int i = threadIdx.x; i < n; i += blockDim.x) pos[i] = i;
+  __syncthreads();
+  if (threadIdx.x == 0) walk_pivots(piv, pos, n, backward);
+  __syncthreads();
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
+    if (dest) dest[pos[i]] = i;
+    if (identity) identity[(int64_t(pos[i]) * n + i) * components] = R(1);
+  }
+}
 
 template <class R>
-__global__ void write_diagonal(R* out, int64_t n, int64_t components) {
-  // The real part of each diagonal element; the rest of the matrix was zeroed by a memset.
-  for (int64_t i = thread_index(); i < n; i += thread_count()) out[(i * n + i) * components] = R(1);
+void launch_apply_pivots(const int* ipiv, std::int64_t n, bool backward, int* dest, R* identity,
+                         int components) {
+  if (n == 0) return;
+  constexpr std::size_t shared_limit = 48 * 1024;  // without opting in to more
+  const std::size_t row_bytes = sizeof(int) * static_cast<std::size_t>(n);
+  // Rows past 12288 walk in device memory (such a matrix's triangular solves take far longer).
+  std::unique_ptr<scratch> global_pos;
+  if (row_bytes > shared_limit) global_pos = std::make_unique<scratch>(row_bytes);
+  const std::size_t rows_shared = global_pos ? 0 : row_bytes;
+  const bool pivots_shared = rows_shared + row_bytes <= shared_limit;
+  apply_pivots<R><<<1, 1024, rows_shared + (pivots_shared ? row_bytes : 0), current_stream()>>>(
+      ipiv, int(n), backward, global_pos ? global_pos->get<int>() : nullptr, pivots_shared, dest, identity,
+      components);
+  check(cudaGetLastError(), "apply_pivots");
 }
 
 // ---- transposes of a stack of matrices (the solvers' batched layout changes) ----------------------
 //
 // An element moves whole: a complex one as its (re, im) pair, so complex64 is a float2 and complex128
 // a double2. `keep` zeroes a triangle of the output as it is written, which is how cholesky's factor
-// comes out as NumPy's (its strict upper triangle zero) without a tril kernel of its own.
+// comes out as NumPy's (its strict upper triangle zero) without a tril kernel of its own. `row_map`
+// (optional, one row number per output row and matrix) writes output row p at row row_map[p]: how
+// solve's answer gets LU's row interchanges back.
 
 template <class T>
 __device__ T conj_if(T v, bool) {
@@ -51,13 +107,14 @@ __device__ T kept(T v, I p, I q, triangle keep) {
 // as 64-bit division costs several times the 32-bit one.
 template <class T, class I>
 __global__ void transpose_each(const T* in, T* out, I count, I rows, I cols, I in_ld, I in_stride,
-                               bool conjugate, triangle keep) {
+                               bool conjugate, triangle keep, const int* row_map) {
   // out[b](p, q) = in[b](q, p): out is cols x rows.
   const I per = rows * cols, total = count * per;
   for (I o = I(thread_index()); o < total; o += I(thread_count())) {
     const I b = o / per, e = o - b * per;
     const I p = e / rows, q = e - p * rows;
-    out[o] = kept(conj_if(in[b * in_stride + q * in_ld + p], conjugate), p, q, keep);
+    const I at = row_map ? b * per + I(row_map[b * cols + p]) * rows + q : o;
+    out[at] = kept(conj_if(in[b * in_stride + q * in_ld + p], conjugate), p, q, keep);
   }
 }
 
@@ -68,7 +125,7 @@ constexpr int tile = 32, tile_rows = 8;
 
 template <class T>
 __global__ void transpose_tiled(const T* in, T* out, int64_t count, int rows, int cols, int64_t in_ld,
-                                int64_t in_stride, bool conjugate, triangle keep) {
+                                int64_t in_stride, bool conjugate, triangle keep, const int* row_map) {
   __shared__ T t[tile][tile + 1];  // the padding column puts a tile's column in distinct banks
   const int r0 = blockIdx.y * tile, c0 = blockIdx.x * tile, x = threadIdx.x;
   for (int64_t b = blockIdx.z; b < count; b += gridDim.z) {
@@ -79,7 +136,10 @@ __global__ void transpose_tiled(const T* in, T* out, int64_t count, int rows, in
     __syncthreads();
     for (int k = threadIdx.y; k < tile; k += tile_rows) {
       const int p = c0 + k, q = r0 + x;  // out (p, q) = in (q, p)
-      if (p < cols && q < rows) dst[int64_t(p) * rows + q] = kept(conj_if(t[x][k], conjugate), p, q, keep);
+      if (p < cols && q < rows) {
+        const int64_t row = row_map ? row_map[b * cols + p] : p;
+        dst[row * rows + q] = kept(conj_if(t[x][k], conjugate), p, q, keep);
+      }
     }
     __syncthreads();  // the tile is refilled for the next matrix
   }
@@ -87,7 +147,8 @@ __global__ void transpose_tiled(const T* in, T* out, int64_t count, int rows, in
 
 template <class T>
 void transpose_as(std::int64_t count, std::int64_t rows, std::int64_t cols, const void* in,
-                  std::int64_t in_ld, std::int64_t in_stride, void* out, bool conjugate, triangle keep) {
+                  std::int64_t in_ld, std::int64_t in_stride, void* out, bool conjugate, triangle keep,
+                  const int* row_map) {
   const auto* src = static_cast<const T*>(in);
   auto* dst = static_cast<T*>(out);
   const std::int64_t total = count * rows * cols;
@@ -96,7 +157,7 @@ void transpose_as(std::int64_t count, std::int64_t rows, std::int64_t cols, cons
     const dim3 grid(unsigned((cols + tile - 1) / tile), unsigned((rows + tile - 1) / tile),
                     unsigned(std::min<std::int64_t>(count, 65535)));
     transpose_tiled<T><<<grid, dim3(tile, tile_rows), 0, current_stream()>>>(
-        src, dst, count, int(rows), int(cols), in_ld, in_stride, conjugate, keep);
+        src, dst, count, int(rows), int(cols), in_ld, in_stride, conjugate, keep, row_map);
     check(cudaGetLastError(), "transpose_tiled");
     return;
   }
@@ -105,10 +166,10 @@ void transpose_as(std::int64_t count, std::int64_t rows, std::int64_t cols, cons
   if (reach < (std::int64_t{1} << 31))  // so o + thread_count() cannot wrap either
     launch("transpose_each", total, transpose_each<T, std::uint32_t>, src, dst, std::uint32_t(count),
            std::uint32_t(rows), std::uint32_t(cols), std::uint32_t(in_ld), std::uint32_t(in_stride),
-           conjugate, keep);
+           conjugate, keep, row_map);
   else
     launch("transpose_each", total, transpose_each<T, std::int64_t>, src, dst, count, rows, cols, in_ld,
-           in_stride, conjugate, keep);
+           in_stride, conjugate, keep, row_map);
 }
 
 // out[b] = base + b * stride for b < count; with a second base, out[count + b] its matrices' too.
@@ -129,40 +190,44 @@ void matrix_pointers(void** out, std::int64_t count, void* base, std::int64_t st
 }
 
 void transpose_stack(dtype dt, std::int64_t count, std::int64_t rows, std::int64_t cols, const void* in,
-                     void* out, bool conjugate, triangle keep) {
-  transpose_blocks(dt, count, rows, cols, in, cols, rows * cols, out, conjugate, keep);
+                     void* out, bool conjugate, triangle keep, const int* row_map) {
+  transpose_blocks(dt, count, rows, cols, in, cols, rows * cols, out, conjugate, keep, row_map);
 }
 
 void transpose_blocks(dtype dt, std::int64_t count, std::int64_t rows, std::int64_t cols, const void* in,
-                      std::int64_t in_ld, std::int64_t in_stride, void* out, bool conjugate, triangle keep) {
+                      std::int64_t in_ld, std::int64_t in_stride, void* out, bool conjugate, triangle keep,
+                      const int* row_map) {
   switch (dt) {
     case dtype::float32:
-      return transpose_as<float>(count, rows, cols, in, in_ld, in_stride, out, conjugate, keep);
+      return transpose_as<float>(count, rows, cols, in, in_ld, in_stride, out, conjugate, keep, row_map);
     case dtype::float64:
-      return transpose_as<double>(count, rows, cols, in, in_ld, in_stride, out, conjugate, keep);
+      return transpose_as<double>(count, rows, cols, in, in_ld, in_stride, out, conjugate, keep, row_map);
     case dtype::complex64:
-      return transpose_as<float2>(count, rows, cols, in, in_ld, in_stride, out, conjugate, keep);
+      return transpose_as<float2>(count, rows, cols, in, in_ld, in_stride, out, conjugate, keep, row_map);
     case dtype::complex128:
-      return transpose_as<double2>(count, rows, cols, in, in_ld, in_stride, out, conjugate, keep);
+      return transpose_as<double2>(count, rows, cols, in, in_ld, in_stride, out, conjugate, keep, row_map);
     default:
       throw dtype_error("transpose: no solver kernel for " + std::string(dtype_name(dt)));
   }
 }
 
-// A memset and a kernel over the diagonal: on an H100, 1000 x 1000 float64, one kernel writing every
-// element (a 64-bit division per element to find the diagonal) took 8.2 us; the memset moves the
-// zeros at copy speed, as CuPy's eye does.
-void identity_matrix(dtype dt, std::int64_t n, void* out) {
+void pivot_destinations(const int* ipiv, std::int64_t n, bool backward, int* dest) {
+  launch_apply_pivots<float>(ipiv, n, backward, dest, nullptr, 1);
+}
+
+// A memset and the one-thread walk, which writes the ones: the memset moves the zeros at copy speed,
+// as CuPy's eye does.
+void permuted_identity(dtype dt, std::int64_t n, const int* ipiv, void* out) {
   if (n == 0) return;
-  const int64_t components = is_complex(dt) ? 2 : 1;
+  const int components = is_complex(dt) ? 2 : 1;
   const bool single = dt == dtype::float32 || dt == dtype::complex64;
   check(cudaMemsetAsync(out, 0, static_cast<std::size_t>(n * n * components) * (single ? 4 : 8),
                         current_stream()),
         "cudaMemsetAsync");
   if (single)
-    launch("write_diagonal", n, write_diagonal<float>, static_cast<float*>(out), n, components);
+    launch_apply_pivots(ipiv, n, false, nullptr, static_cast<float*>(out), components);
   else
-    launch("write_diagonal", n, write_diagonal<double>, static_cast<double*>(out), n, components);
+    launch_apply_pivots(ipiv, n, false, nullptr, static_cast<double*>(out), components);
 }
 
 }  // namespace ndfuse::backend::cuda
