@@ -251,6 +251,21 @@ def main(outdir):
     raises("inv/singular", "inv", "-", [sing], "linalg_error")
     raises("inv/singular_stack", "inv", "-", [sing_stack], "linalg_error")
     raises("solve/singular", "solve", "b=vector", [sing, np.ones(2)], "linalg_error")
+    # Singular only after pivoting (row 0 is half of row 1, the largest first pivot), in each dtype;
+    # and a 40 x 40 with a zero column, past the GPU's small-matrix kernel (its pivot at step 31 is
+    # exactly zero however the updates round). NumPy is checked to raise for each.
+    half_row = np.array([[1.0, 2.0, 3.0, 4.0], [2.0, 4.0, 6.0, 8.0], [0.0, 1.0, 0.0, 1.0], [1.0, 0.0, 1.0, 0.0]])
+    for dt in DTYPES:
+        m = half_row.astype(dt)
+        raises_np(w, "inv/singular_pivoted/" + dt, "inv", "-", [m], "linalg_error", lambda: np.linalg.inv(m))
+        st = np.stack([np.eye(4), half_row]).astype(dt)
+        raises_np(w, "inv/singular_pivoted_stack/" + dt, "inv", "-", [st], "linalg_error",
+                  lambda: np.linalg.inv(st))
+    holed = well_conditioned((40, 40), "float64", 77)
+    holed[:, 31] = 0
+    raises_np(w, "inv/singular_40", "inv", "-", [holed], "linalg_error", lambda: np.linalg.inv(holed))
+    raises_np(w, "solve/singular_40", "solve", "b=vector", [holed, np.ones(40)], "linalg_error",
+              lambda: np.linalg.solve(holed, np.ones(40)))
     raises("cholesky/not_pd", "cholesky", "upper=0", [np.array([[1.0, 2.0], [2.0, 1.0]])], "linalg_error")
     raises("cholesky/not_pd_stack", "cholesky", "upper=0", [np.stack([np.eye(2), -np.eye(2)])], "linalg_error")
     rect = rng_matrix((3, 4), "float64", 5)

@@ -251,13 +251,13 @@ template <class F>
 void with_blas_type(dtype dt, F&& f) {
   switch (dt) {
     case dtype::float32:
-      return f(float{}, cublasSgetrfBatched, cublasSgetriBatched, cublasSgetrsBatched);
+      return f(float{}, cublasSgetrfBatched, cublasSgetrsBatched);
     case dtype::float64:
-      return f(double{}, cublasDgetrfBatched, cublasDgetriBatched, cublasDgetrsBatched);
+      return f(double{}, cublasDgetrfBatched, cublasDgetrsBatched);
     case dtype::complex64:
-      return f(cuComplex{}, cublasCgetrfBatched, cublasCgetriBatched, cublasCgetrsBatched);
+      return f(cuComplex{}, cublasCgetrfBatched, cublasCgetrsBatched);
     case dtype::complex128:
-      return f(cuDoubleComplex{}, cublasZgetrfBatched, cublasZgetriBatched, cublasZgetrsBatched);
+      return f(cuDoubleComplex{}, cublasZgetrfBatched, cublasZgetrsBatched);
     default:
       throw dtype_error("batched LU: no cuBLAS routine for " + std::string(dtype_name(dt)));
   }
@@ -265,30 +265,13 @@ void with_blas_type(dtype dt, F&& f) {
 
 }  // namespace
 
-void batched_lu_inverse(dtype dt, std::int64_t count, std::int64_t n, void* a, void* out, int* info) {
-  cublasHandle_t h = handle_for(current_device());
-  check_blas(cublasSetStream(h, current_stream()), "cublasSetStream");
-  const std::size_t bytes = itemsize(dt) * std::size_t(n * n);
-  const pointer_arrays p(count, a, bytes, out, bytes);
-  scratch piv(sizeof(int) * std::size_t(count * n));
-  with_blas_type(dt, [&](auto t, auto getrf, auto getri, auto) {
-    using T = decltype(t);
-    getrf_batched<T>(h, getrf, count, n, p, piv.get<int>(), info);
-    // getri writes every matrix, also a singular one's (the caller throws on its info code).
-    scratch getri_info(sizeof(int) * std::size_t(count));
-    check_blas(getri(h, int(n), p.a<const T>(), int(n), piv.get<int>(), p.b<T>(), int(n),
-                     getri_info.get<int>(), int(count)),
-               "cublas<t>getriBatched");
-  });
-}
-
 void batched_lu_solve(dtype dt, std::int64_t count, std::int64_t n, std::int64_t k, void* a, void* b,
                       bool transposed, int* info) {
   cublasHandle_t h = handle_for(current_device());
   check_blas(cublasSetStream(h, current_stream()), "cublasSetStream");
   const pointer_arrays p(count, a, itemsize(dt) * std::size_t(n * n), b, itemsize(dt) * std::size_t(n * k));
   scratch piv(sizeof(int) * std::size_t(count * n));
-  with_blas_type(dt, [&](auto t, auto getrf, auto, auto getrs) {
+  with_blas_type(dt, [&](auto t, auto getrf, auto getrs) {
     using T = decltype(t);
     getrf_batched<T>(h, getrf, count, n, p, piv.get<int>(), info);
     int arg_info = 0;  // getrsBatched's is a host int: argument errors only

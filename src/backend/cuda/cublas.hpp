@@ -24,11 +24,8 @@ void triangular_solve(dtype dt, bool lower, bool transposed, bool unit_diagonal,
 
 // cuBLAS's batched LU for stacks of small matrices (one launch for the whole stack rather than one
 // cuSOLVER call per matrix). `a`: `count` column-major n x n matrices, factored in place; `info`:
-// one device int per matrix (> 0: singular).
-//   inverse: out[b] = inv(a[b]), column-major (getriBatched);
-//   solve:   b[b] (column-major n x k) overwritten by op(a[b])^-1 b[b] (getrsBatched, op = T when
-//            `transposed`).
-void batched_lu_inverse(dtype dt, std::int64_t count, std::int64_t n, void* a, void* out, int* info);
+// one device int per matrix (> 0: singular); b[b] (column-major n x k) overwritten by
+// op(a[b])^-1 b[b] (getrsBatched, op = T when `transposed`).
 void batched_lu_solve(dtype dt, std::int64_t count, std::int64_t n, std::int64_t k, void* a, void* b,
                       bool transposed, int* info);
 

@@ -21,6 +21,10 @@ void run_solver(const ir::library_call& c, const std::vector<const void*>& input
 void permuted_identity(dtype dt, std::int64_t n, const int* ipiv, void* out);
 void pivot_destinations(const int* ipiv, std::int64_t n, bool backward, int* dest);
 
+// The inverses of `count` C-order n x n matrices (n <= 32; dt float32 ... complex128) into `out`,
+// with getrf's info code for each (> 0: singular), in one kernel of solver_kernels.cu.
+void invert_small_stack(dtype dt, std::int64_t count, std::int64_t n, const void* a, void* out, int* info);
+
 // Which triangle of a transpose's output is written as it is (the other is zeroed): all of it, the
 // lower one (tril) or the upper one (triu), diagonals included.
 enum class triangle { all, lower, upper };

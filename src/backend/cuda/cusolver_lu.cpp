@@ -88,9 +88,11 @@ class lu_factorizer32 {
   scratch work_;
 };
 
-// A stack of matrices this small runs as one batched cuBLAS LU rather than one cuSOLVER call each.
+// A stack of matrices this small solves as one batched cuBLAS LU rather than one cuSOLVER call each,
+// and inverts (one matrix or a stack) in one Gauss-Jordan kernel (solver_kernels.cu).
+constexpr std::int64_t small_n = 32;
 bool batched_lu(const ir::library_call& c) {
-  return c.rows > 1 && c.linalg.n <= 32;
+  return c.rows > 1 && c.linalg.n <= small_n;
 }
 
 }  // namespace
@@ -135,10 +137,8 @@ void lu_inverse(const ir::library_call& c, const std::vector<const void*>& in,
   const std::int64_t n = c.linalg.n;
   const std::size_t sz = itemsize(c.dt);
   int* info = static_cast<int*>(out[1]);
-  if (batched_lu(c)) {
-    scratch lu(sz * n * n * c.rows);
-    copy(lu.get(), in[0], sz * n * n * c.rows);
-    batched_lu_inverse(c.dt, c.rows, n, lu.get(), out[0], info);
+  if (n <= small_n) {
+    invert_small_stack(c.dt, c.rows, n, in[0], out[0], info);
     return;
   }
   scratch lu(sz * n * n), piv(sizeof(int) * n);

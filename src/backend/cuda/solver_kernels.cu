@@ -74,6 +74,108 @@ void launch_apply_pivots(const int* ipiv, std::int64_t n, bool backward, int* de
   check(cudaGetLastError(), "apply_pivots");
 }
 
+// ---- inverses of small matrices (inv of n <= 32) --------------------------------------------------
+//
+// Gauss-Jordan elimination with partial pivoting, in place: one warp per matrix, lane i owning row i
+// in shared memory, so the stack is read once and its inverses written once. cuBLAS's batched getrf
+// and getri took 13.7 + 19.9 us for 10000 8 x 8 float64 matrices on an H100, plus a copy to factor
+// in. The pivot is LAPACK's (the first largest |re| + |im| at or below the diagonal), so the info
+// code is getrf's: the first step whose column holds no nonzero pivot.
+
+__device__ inline float mul(float a, float b) { return a * b; }
+__device__ inline double mul(double a, double b) { return a * b; }
+__device__ inline float2 mul(float2 a, float2 b) { return {a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x}; }
+__device__ inline double2 mul(double2 a, double2 b) { return {a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x}; }
+__device__ inline float sub(float a, float b) { return a - b; }
+__device__ inline double sub(double a, double b) { return a - b; }
+__device__ inline float2 sub(float2 a, float2 b) { return {a.x - b.x, a.y - b.y}; }
+__device__ inline double2 sub(double2 a, double2 b) { return {a.x - b.x, a.y - b.y}; }
+__device__ inline float reciprocal(float d) { return 1 / d; }
+__device__ inline double reciprocal(double d) { return 1 / d; }
+// Smith's division 1 / (x + iy), which squares neither part (no overflow for large entries).
+template <class C>
+__device__ C complex_reciprocal(C d) {
+  if (fabs(d.x) >= fabs(d.y)) {
+    const auto r = d.y / d.x, den = d.x + d.y * r;
+    return {1 / den, -r / den};
+  }
+  const auto r = d.x / d.y, den = d.x * r + d.y;
+  return {r / den, -1 / den};
+}
+__device__ inline float2 reciprocal(float2 d) { return complex_reciprocal(d); }
+__device__ inline double2 reciprocal(double2 d) { return complex_reciprocal(d); }
+// LAPACK's pivot measure (i?amax: |re| + |im| for complex). NaN ranks above everything, so it is
+// chosen and spreads through the inverse as NumPy's does, and every lane agrees on the order.
+__device__ inline double magnitude(double v) { return isnan(v) ? INFINITY : fabs(v); }
+__device__ inline double magnitude(float2 v) { return magnitude(double(fabs(v.x)) + fabs(v.y)); }
+__device__ inline double magnitude(double2 v) { return magnitude(fabs(v.x) + fabs(v.y)); }
+template <class T>
+__device__ void swap_values(T& a, T& b) {
+  const T t = a;
+  a = b;
+  b = t;
+}
+
+template <class T>
+__global__ void invert_small(const T* a, T* out, int* info, int64_t count, int n, int warps) {
+  extern __shared__ unsigned char shared_bytes[];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, ld = n + 1;  // padded rows: fewer conflicts
+  T* s = reinterpret_cast<T*>(shared_bytes) + warp * n * ld;
+  const int64_t per = int64_t(n) * n;
+  for (int64_t b = int64_t(blockIdx.x) * warps + warp; b < count; b += int64_t(gridDim.x) * warps) {
+    for (int e = lane; e < per; e += 32) s[(e / n) * ld + e % n] = a[b * per + e];
+    __syncwarp();
+    int pivot_here = 0, singular = 0;  // lane k keeps step k's pivot row
+    for (int k = 0; k < n; ++k) {
+      double m = lane >= k && lane < n ? magnitude(s[lane * ld + k]) : -1.0;
+      int p = lane;
+      for (int o = 16; o > 0; o >>= 1) {
+        const double om = __shfl_xor_sync(~0u, m, o);
+        const int op = __shfl_xor_sync(~0u, p, o);
+        if (om > m || (om == m && op < p)) m = om, p = op;
+      }
+      if (lane == k) pivot_here = p;
+      if (m == 0) {  // nothing to divide by: getrf's info, and the column stays as it is
+        if (!singular) singular = k + 1;
+        continue;
+      }
+      if (p != k && lane < n) swap_values(s[k * ld + lane], s[p * ld + lane]);
+      __syncwarp();
+      // The other rows first, against the unscaled pivot row with l = a_ik / a_kk as getf2 rounds it,
+      // so an exactly singular matrix meets an exactly zero pivot where LAPACK's does.
+      const T r = reciprocal(s[k * ld + k]);
+      if (lane < n && lane != k) {
+        T* row = s + lane * ld;
+        const T l = mul(row[k], r);
+        for (int j = 0; j < n; ++j) row[j] = sub(row[j], mul(l, s[k * ld + j]));
+        row[k] = sub(T{}, l);
+      }
+      __syncwarp();
+      if (lane < n) s[k * ld + lane] = lane == k ? r : mul(s[k * ld + lane], r);
+      __syncwarp();
+    }
+    // That is the inverse of P A: A's has its columns swapped back, last swap first.
+    for (int k = n - 1; k >= 0; --k) {
+      const int p = __shfl_sync(~0u, pivot_here, k);
+      if (p != k && lane < n) swap_values(s[lane * ld + k], s[lane * ld + p]);
+    }
+    __syncwarp();
+    for (int e = lane; e < per; e += 32) out[b * per + e] = s[(e / n) * ld + e % n];
+    if (lane == 0) info[b] = singular;
+    __syncwarp();  // the next matrix reuses the rows
+  }
+}
+
+template <class T>
+void invert_small_as(std::int64_t count, std::int64_t n, const void* a, void* out, int* info) {
+  const std::size_t per_warp = sizeof(T) * std::size_t(n * (n + 1));
+  const int warps = int(std::clamp<std::size_t>(48 * 1024 / per_warp, 1, 8));
+  const auto blocks = unsigned(std::min<std::int64_t>((count + warps - 1) / warps, max_blocks));
+  invert_small<T><<<blocks, 32 * warps, per_warp * warps, current_stream()>>>(
+      static_cast<const T*>(a), static_cast<T*>(out), info, count, int(n), warps);
+  check(cudaGetLastError(), "invert_small");
+}
+
 // ---- transposes of a stack of matrices (the solvers' batched layout changes) ----------------------
 //
 // An element moves whole: a complex one as its (re, im) pair, so complex64 is a float2 and complex128
@@ -208,6 +310,22 @@ void transpose_blocks(dtype dt, std::int64_t count, std::int64_t rows, std::int6
       return transpose_as<double2>(count, rows, cols, in, in_ld, in_stride, out, conjugate, keep, row_map);
     default:
       throw dtype_error("transpose: no solver kernel for " + std::string(dtype_name(dt)));
+  }
+}
+
+void invert_small_stack(dtype dt, std::int64_t count, std::int64_t n, const void* a, void* out, int* info) {
+  if (count == 0 || n == 0) return;
+  switch (dt) {
+    case dtype::float32:
+      return invert_small_as<float>(count, n, a, out, info);
+    case dtype::float64:
+      return invert_small_as<double>(count, n, a, out, info);
+    case dtype::complex64:
+      return invert_small_as<float2>(count, n, a, out, info);
+    case dtype::complex128:
+      return invert_small_as<double2>(count, n, a, out, info);
+    default:
+      throw dtype_error("inv: no solver kernel for " + std::string(dtype_name(dt)));
   }
 }
 
