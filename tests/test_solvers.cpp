@@ -443,6 +443,19 @@ TEST_CASE("solvers: a failing matrix of a stack is named in the linalg_error", "
     CHECK(std::string(e.what()).find("Singular matrix") != std::string::npos);
     CHECK(std::string(e.what()).find("matrix [1]") != std::string::npos);
   }
+  // A stack past 256 matrices has its codes reduced on the device: still the first failing one.
+  {
+    std::vector<double> big(std::size_t(20 * 15 * 9), 0.0);
+    for (int b = 0; b < 20 * 15; ++b)
+      if (b != 7 * 15 + 4 && b != 12 * 15)
+        for (int i = 0; i < 3; ++i) big[std::size_t(b * 9 + i * 4)] = 1.0;
+    try {
+      (void)nf::linalg::inv(nf::asarray(big, {20, 15, 3, 3}));
+      FAIL("inv of a large stack holding singular matrices did not throw");
+    } catch (const nf::linalg_error& e) {
+      CHECK(std::string(e.what()).find("matrix [7, 4] of a stack of shape (20, 15)") != std::string::npos);
+    }
+  }
   // Not positive definite: the second matrix of a (2, 2) stack.
   std::vector<double> w(16, 0.0);
   for (int b = 0; b < 4; ++b)

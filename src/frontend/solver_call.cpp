@@ -4,6 +4,9 @@
 
 #include "frontend/build.hpp"
 #include "frontend/gather.hpp"
+#include "ndfuse/creation.hpp"
+#include "ndfuse/math.hpp"
+#include "ndfuse/reduce.hpp"
 #include "runtime/realize.hpp"
 
 namespace ndfuse::frontend {
@@ -63,25 +66,44 @@ std::vector<array> run_solver(ir::library_call c, std::int64_t count, const std:
   return out;
 }
 
-void check_info(const array& info, const shape_t& batch, const char* op, const char* what) {
-  const auto codes = info.to_vector<std::int32_t>();
-  for (std::size_t i = 0; i < codes.size(); ++i) {
-    if (codes[i] <= 0) continue;
-    std::string msg = std::string(op) + ": " + what;
-    if (!batch.empty()) {
-      // The matrix's index in the stack, as NumPy would index it: a[i, j].
-      shape_t at(batch.size());
-      auto rest = static_cast<std::int64_t>(i);
-      for (std::size_t d = batch.size(); d-- > 0;) {
-        at[d] = rest % batch[d];
-        rest /= batch[d];
-      }
-      std::string idx;
-      for (auto v : at) idx += (idx.empty() ? "" : ", ") + std::to_string(v);
-      msg += " (matrix [" + idx + "] of a stack of shape " + shape_str(batch) + ")";
-    }
-    throw linalg_error(msg);
+namespace {
+
+// The index of the first matrix whose code is positive, or -1. A large stack's codes are reduced on
+// the device (one fused kernel and an 8-byte read): reading back the 40 KB of a stack of 10000 took
+// about 23 us of a 66 us batched inverse on an H100 (bench_cuda_solvers' cublas_direct rows).
+std::int64_t first_failure(const array& info) {
+  const std::int64_t count = info.size();
+  if (count > 256) {
+    const array flat = info.reshape({count});
+    const auto first =
+        min(where(greater(flat, 0), arange(0, count, 1, dtype::int64), operand(count))).item<std::int64_t>();
+    return first < count ? first : -1;
   }
+  const auto codes = info.to_vector<std::int32_t>();
+  for (std::size_t i = 0; i < codes.size(); ++i)
+    if (codes[i] > 0) return static_cast<std::int64_t>(i);
+  return -1;
+}
+
+}  // namespace
+
+void check_info(const array& info, const shape_t& batch, const char* op, const char* what) {
+  const std::int64_t failed = first_failure(info);
+  if (failed < 0) return;
+  std::string msg = std::string(op) + ": " + what;
+  if (!batch.empty()) {
+    // The matrix's index in the stack, as NumPy would index it: a[i, j].
+    shape_t at(batch.size());
+    auto rest = failed;
+    for (std::size_t d = batch.size(); d-- > 0;) {
+      at[d] = rest % batch[d];
+      rest /= batch[d];
+    }
+    std::string idx;
+    for (auto v : at) idx += (idx.empty() ? "" : ", ") + std::to_string(v);
+    msg += " (matrix [" + idx + "] of a stack of shape " + shape_str(batch) + ")";
+  }
+  throw linalg_error(msg);
 }
 
 }  // namespace ndfuse::frontend
