@@ -45,6 +45,35 @@ TEST_CASE("sum(a * b) is one kernel launch", "[reduce][fusion]") {
   CHECK(nf::stats().kernels_launched == 1);
 }
 
+TEST_CASE("temporaries read in the same expression as the host read still fuse into one kernel",
+          "[reduce][fusion]") {
+  // A node a handle holds is written; a temporary's handle lives to the end of the full expression,
+  // after .item(), so where() and the methods give theirs up as they consume it.
+  const nf::array x = evaluated(nf::arange(6.0));  // [0, 1, 2, 3, 4, 5]
+  const nf::array y = evaluated(nf::arange(6.0) * 2.0);
+  nf::reset_stats();
+  // NumPy: np.sum(np.where(x > 2, x, 0.5)) == 13.5
+  CHECK(nf::sum(nf::where(nf::greater(x, 2.0), x, 0.5)).item<double>() == 13.5);
+  CHECK(nf::stats().kernels_launched == 1);
+  nf::reset_stats();
+  // NumPy: np.sum(np.where(x > 2, x * y, np.arange(6))) == 3 + 18 + 32 + 50 == 103
+  CHECK(nf::sum(nf::where(nf::greater(x, 2.0), x * y, nf::arange(6.0))).item<double>() == 103.0);
+  CHECK(nf::stats().kernels_launched == 1);
+  nf::reset_stats();
+  // NumPy: np.sum((x * y).astype(np.float32)) == 110
+  CHECK(nf::sum((x * y).astype(nf::float32)).item<float>() == 110.0f);
+  CHECK(nf::stats().kernels_launched == 1);
+  nf::reset_stats();
+  // NumPy: np.max((x - y).reshape(2, 3).T.squeeze()) == 0
+  CHECK(nf::max((x - y).reshape({2, 3}).T().squeeze()).item<double>() == 0.0);
+  CHECK(nf::stats().kernels_launched == 1);
+  // The temporary of a method is gone; a named array keeps its value.
+  nf::array z = x * y;
+  const nf::array zt = std::move(z).reshape({3, 2});
+  CHECK_FALSE(z.node());
+  CHECK(zt.to_vector<double>() == std::vector<double>{0, 2, 8, 18, 32, 50});
+}
+
 TEST_CASE("mean(x, axis=1) of a lazy x is one kernel launch", "[reduce][fusion]") {
   nf::array base = nf::ones({300, 70}) * 3.0;
   base.eval();

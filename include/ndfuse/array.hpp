@@ -85,7 +85,11 @@ class array {
   std::size_t nbytes() const { return itemsize() * static_cast<std::size_t>(size()); }
 
   // Casts with NumPy's astype rules (unsafe casting allowed, as NumPy's default).
-  array astype(ndfuse::dtype t) const;
+  // Each method that makes a new array has a form for temporaries (`(a * b).astype(t)`): the
+  // temporary's handle goes at once, so a plan evaluated before the full expression ends still
+  // fuses through it rather than writing it (a node a handle holds is written, DESIGN.md §3).
+  array astype(ndfuse::dtype t) const&;
+  array astype(ndfuse::dtype t) &&;
   // Enqueues the computation of this array and returns; only host reads wait.
   array& eval();
   const array& eval() const;
@@ -132,17 +136,27 @@ class array {
   array operator()(const I&... idx) const;
 
   // Shape manipulation as methods, as NumPy's ndarray has them (views where NumPy gives views).
-  array reshape(const shape_t& shape) const;  // one dim may be -1
-  array ravel() const;
-  array flatten() const;  // always a new array (a lazy copy)
-  array transpose() const;
-  array transpose(const std::vector<int>& axes) const;
-  array T() const;                      // the transpose, NumPy's .T
+  array reshape(const shape_t& shape) const&;  // one dim may be -1
+  array reshape(const shape_t& shape) &&;
+  array ravel() const&;
+  array ravel() &&;
+  array flatten() const&;  // always a new array (a lazy copy)
+  array flatten() &&;
+  array transpose() const&;
+  array transpose() &&;
+  array transpose(const std::vector<int>& axes) const&;
+  array transpose(const std::vector<int>& axes) &&;
+  array T() const&;  // the transpose, NumPy's .T
+  array T() &&;
   array dot(const array& other) const;  // nf::dot(*this, other)
-  array swapaxes(int a, int b) const;
-  array squeeze(axes axis = {}) const;
-  array diagonal(std::int64_t offset = 0, int axis1 = 0, int axis2 = 1) const;
-  array copy() const;
+  array swapaxes(int a, int b) const&;
+  array swapaxes(int a, int b) &&;
+  array squeeze(axes axis = {}) const&;
+  array squeeze(axes axis = {}) &&;
+  array diagonal(std::int64_t offset = 0, int axis1 = 0, int axis2 = 1) const&;
+  array diagonal(std::int64_t offset = 0, int axis1 = 0, int axis2 = 1) &&;
+  array copy() const&;
+  array copy() &&;
 
   // The DAG node (library internals and tests). Inline: every op reads it, several times per step.
   const std::shared_ptr<ir::node>& node() const { return node_; }

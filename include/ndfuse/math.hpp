@@ -122,8 +122,10 @@ array angle(const array& z, bool deg = false);
 // np.clip(x, lo, hi): maximum(minimum(x, hi), lo) with NumPy 2's promotion of all three.
 array clip(const array& x, const operand& lo, const operand& hi);
 array& clip(const array& x, const operand& lo, const operand& hi, out o);
-// np.where(cond, a, b)
+// np.where(cond, a, b). Temporary operands, the condition too, give up their handles as in the
+// binary ops (see operand), so nf::sum(nf::where(x > 0, x, 0)).item() stays one kernel.
 array where(const array& cond, const operand& a, const operand& b);
+array where(array&& cond, const operand& a, const operand& b);
 
 // Operators. Arrays combine with arrays and with weak C++ scalars on either side.
 array operator+(const array& a);

@@ -2,6 +2,8 @@
 // holds as an extra kernel output, so later reads never recompute it.
 #include "ndfuse/array.hpp"
 
+#include <utility>
+
 #include "frontend/build.hpp"
 #include "ndfuse/config.hpp"
 #include "ndfuse/math.hpp"
@@ -48,10 +50,15 @@ dtype array::dtype() const {
   return frontend::checked(*this, "dtype")->dt;
 }
 
-array array::astype(ndfuse::dtype t) const {
+array array::astype(ndfuse::dtype t) const& {
   const auto& n = frontend::checked(*this, "astype");
   if (n->dt == t) return *this;
   return frontend::finish(frontend::cast_node(n, t));
+}
+array array::astype(ndfuse::dtype t) && {
+  array r = std::as_const(*this).astype(t);
+  *this = array();  // the temporary's handle goes (see array.hpp)
+  return r;
 }
 
 array& array::eval() {

@@ -474,35 +474,27 @@ array repeat(const array& a, std::int64_t repeats, std::optional<int> axis) {
 
 // --- the ndarray methods --------------------------------------------------------------------------
 
-array array::reshape(const shape_t& shape) const {
-  return ndfuse::reshape(*this, shape);
-}
-array array::ravel() const {
-  return ndfuse::ravel(*this);
-}
-array array::flatten() const {
-  return ndfuse::copy(ndfuse::ravel(*this));
-}
-array array::transpose() const {
-  return ndfuse::transpose(*this);
-}
-array array::transpose(const std::vector<int>& axes) const {
-  return ndfuse::transpose(*this, axes);
-}
-array array::T() const {
-  return ndfuse::transpose(*this);
-}
-array array::swapaxes(int a, int b) const {
-  return ndfuse::swapaxes(*this, a, b);
-}
-array array::squeeze(axes axis) const {
-  return ndfuse::squeeze(*this, axis);
-}
-array array::diagonal(std::int64_t offset, int axis1, int axis2) const {
-  return ndfuse::diagonal(*this, offset, axis1, axis2);
-}
-array array::copy() const {
-  return ndfuse::copy(*this);
-}
+// Each method twice: on an lvalue, and on a temporary, whose handle then goes (see array.hpp).
+#define NDFUSE_METHOD(signature, call)                 \
+  array array::signature const& {                      \
+    return call;                                       \
+  }                                                    \
+  array array::signature&& {                           \
+    array r = call;                                    \
+    *this = array();                                   \
+    return r;                                          \
+  }
+
+NDFUSE_METHOD(reshape(const shape_t& shape), ndfuse::reshape(*this, shape))
+NDFUSE_METHOD(ravel(), ndfuse::ravel(*this))
+NDFUSE_METHOD(flatten(), ndfuse::copy(ndfuse::ravel(*this)))
+NDFUSE_METHOD(transpose(), ndfuse::transpose(*this))
+NDFUSE_METHOD(transpose(const std::vector<int>& axes), ndfuse::transpose(*this, axes))
+NDFUSE_METHOD(T(), ndfuse::transpose(*this))
+NDFUSE_METHOD(swapaxes(int a, int b), ndfuse::swapaxes(*this, a, b))
+NDFUSE_METHOD(squeeze(axes axis), ndfuse::squeeze(*this, axis))
+NDFUSE_METHOD(diagonal(std::int64_t offset, int axis1, int axis2), ndfuse::diagonal(*this, offset, axis1, axis2))
+NDFUSE_METHOD(copy(), ndfuse::copy(*this))
+#undef NDFUSE_METHOD
 
 }  // namespace ndfuse
