@@ -50,9 +50,8 @@ double median_us(const std::function<void()>& f) {
 __global__ void diag_ones(double* b, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) b[i + size_t(i) * n] = 1;
 }
-// r: LAPACK's swaps (1-based ipiv) applied in order to 0..n-1, by one thread over shared memory.
-__global__ void pivots_to_rows(const int* ipiv, int* r, int n) {
-  extern __shared__ int sh[];
+// LAPACK's swaps (1-based ipiv) applied in order to 0..n-1 in shared memory, by one thread.
+__device__ void walk(const int* ipiv, int* sh, int n) {
   for (int i = threadIdx.x; i < n; i += blockDim.x) sh[i] = i;
   __syncthreads();
   if (threadIdx.x == 0)
@@ -62,20 +61,16 @@ __global__ void pivots_to_rows(const int* ipiv, int* r, int n) {
       sh[p] = v;
     }
   __syncthreads();
+}
+__global__ void pivots_to_rows(const int* ipiv, int* r, int n) {
+  extern __shared__ int sh[];
+  walk(ipiv, sh, n);
   for (int i = threadIdx.x; i < n; i += blockDim.x) r[i] = sh[i];
 }
 // The same, then P^T I: b (zeroed) gets b(i, r[i]) = 1.
 __global__ void permuted_identity(const int* ipiv, double* b, int n) {
   extern __shared__ int sh[];
-  for (int i = threadIdx.x; i < n; i += blockDim.x) sh[i] = i;
-  __syncthreads();
-  if (threadIdx.x == 0)
-    for (int i = 0; i < n; ++i) {
-      const int p = ipiv[i] - 1, v = sh[i];
-      sh[i] = sh[p];
-      sh[p] = v;
-    }
-  __syncthreads();
+  walk(ipiv, sh, n);
   for (int i = threadIdx.x; i < n; i += blockDim.x) b[i + size_t(sh[i]) * n] = 1;
 }
 // t holds inv(L) (strict lower, unit diagonal implied) and inv(U) (upper). lp = inv(L) P^T:
