@@ -246,6 +246,16 @@ def main(outdir):
     tensor_cases(w, case)
     cutoff_cases(w, case)
 
+    # NaN flows through the factorization as it does in NumPy's LAPACK (no up-front scan): a NaN
+    # after the first pivot makes the whole inverse NaN, and the NaN of b spreads through x.
+    for dt in ("float64", "complex128"):
+        m = np.array([[2.0, 1.0], [1.0, np.nan]], dtype=dt)
+        case("inv", dt, m.shape, "nan", [m], [np.linalg.inv(m)])
+        case("det", dt, m.shape, "nan", [m], [np.linalg.det(m)])
+        g = well_conditioned((3, 3), dt, 91)
+        bn = np.array([1.0, np.nan, 2.0], dtype=dt)
+        case("solve", dt, g.shape, "b=vector;nan", [g, bn], [np.linalg.solve(g, bn)])
+
     # --- errors ---------------------------------------------------------------------------------------
     sing_stack = np.stack([np.eye(3), np.zeros((3, 3)), np.eye(3)])
     raises("inv/singular", "inv", "-", [sing], "linalg_error")

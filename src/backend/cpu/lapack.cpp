@@ -86,6 +86,15 @@ lapack_int dim(std::int64_t n, const ir::library_call& c) {
   return static_cast<lapack_int>(n);
 }
 
+// LAPACKE's high-level routines scan their inputs for NaN first and return an argument error when
+// they find one (-4 for inv's matrix). NumPy calls LAPACK itself, where NaN simply flows through
+// (np.linalg.inv of a matrix holding NaN gives NaN, or LinAlgError where a pivot ends up zero), so
+// the scan is turned off, once, before the first call. It is LAPACKE's process-wide setting.
+const bool lapacke_scans_nan = [] {
+  LAPACKE_set_nancheck(0);
+  return false;
+}();
+
 // LAPACKE's negative codes are argument errors: a bug here, never the user's input.
 lapack_int checked(lapack_int info, const ir::library_call& c) {
   if (info < 0)
