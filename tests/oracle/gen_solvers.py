@@ -257,6 +257,19 @@ def main(outdir):
         case("solve", dt, g.shape, "b=vector;nan", [g, bn], [np.linalg.solve(g, bn)])
 
     # --- errors ---------------------------------------------------------------------------------------
+    # A non-finite matrix: NumPy's SVD of a NaN does not converge, and eig refuses infs and NaNs.
+    for dt in ("float64", "complex64"):
+        for bad in (np.nan, np.inf):
+            m = np.array([[2.0, 1.0, 0.0], [1.0, bad, 1.0], [0.0, 1.0, 3.0]], dtype=dt)
+            tag = "nan" if np.isnan(bad) else "inf"
+            if tag == "nan":
+                raises_np(w, "svdvals/nan/" + dt, "svdvals", "-", [m], "linalg_error",
+                          lambda: np.linalg.svd(m, compute_uv=False))
+                raises_np(w, "svd/nan/" + dt, "svd", "full=1", [m], "linalg_error", lambda: np.linalg.svd(m))
+                raises_np(w, "pinv/nan/" + dt, "pinv", "-", [m], "linalg_error", lambda: np.linalg.pinv(m))
+            raises_np(w, "eigvals/%s/%s" % (tag, dt), "eigvals", "-", [m], "linalg_error",
+                      lambda: np.linalg.eigvals(m))
+            raises_np(w, "eig/%s/%s" % (tag, dt), "eig", "-", [m], "linalg_error", lambda: np.linalg.eig(m))
     sing_stack = np.stack([np.eye(3), np.zeros((3, 3)), np.eye(3)])
     raises("inv/singular", "inv", "-", [sing], "linalg_error")
     raises("inv/singular_stack", "inv", "-", [sing_stack], "linalg_error")

@@ -5,10 +5,12 @@
 #include "backend/cpu/lapack.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <complex>
 #include <cstring>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 // LAPACKE's complex types as C++'s (lapacke.h honours these when they are defined first).
@@ -196,6 +198,21 @@ void eigh(const ir::library_call& c, const std::vector<const void*>& in, const s
   }
 }
 
+// Whether a holds a NaN (`or_inf`: or an infinity). gesdd answers a NaN with an argument error, and
+// geev a non-finite matrix with argument errors that xerbla prints. NumPy raises LinAlgError for
+// both (its SVD does not converge; eig checks for infs and NaNs first; an infinity alone gives the
+// SVD NaNs), so here such a matrix gets info 1 and no call.
+template <class T>
+bool has_non_finite(const std::vector<T>& a, bool or_inf) {
+  auto bad = [or_inf](auto v) { return or_inf ? !std::isfinite(v) : std::isnan(v); };
+  return std::any_of(a.begin(), a.end(), [&](const T& x) {
+    if constexpr (std::is_same_v<T, real_t<T>>)
+      return bad(x);
+    else
+      return bad(x.real()) || bad(x.imag());
+  });
+}
+
 template <class T>
 void svd(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
   const auto& p = c.linalg;
@@ -208,6 +225,10 @@ void svd(const ir::library_call& c, const std::vector<const void*>& in, const st
     std::memcpy(a.data(), static_cast<const T*>(in[0]) + b * m * n, a.size() * sizeof(T));
     T* u = p.compute_uv ? static_cast<T*>(out[1]) + b * m * u_cols : nullptr;
     T* vt = p.compute_uv ? static_cast<T*>(out[2]) + b * v_rows * n : nullptr;
+    if (has_non_finite(a, false)) {
+      info[b] = 1;
+      continue;
+    }
     info[b] = checked(gesdd(job, m, n, a.data(), static_cast<real_t<T>*>(out[0]) + b * k, u,
                             std::max<lapack_int>(u_cols, 1), vt, std::max<lapack_int>(n, 1)),
                       c);
@@ -226,6 +247,10 @@ void eig(const ir::library_call& c, const std::vector<const void*>& in, const st
     std::memcpy(a.data(), static_cast<const T*>(in[0]) + b * n * n, a.size() * sizeof(T));
     T* vb = p.compute_uv ? static_cast<T*>(out[1]) + b * n * n : v.data();
     const char job = p.compute_uv ? 'V' : 'N';
+    if (has_non_finite(a, true)) {
+      info[b] = 1;
+      continue;
+    }
     if constexpr (std::is_same_v<T, real_t<T>>) {
       std::vector<T> wr(static_cast<std::size_t>(n)), wi(static_cast<std::size_t>(n));
       info[b] = checked(geev(job, n, a.data(), wr.data(), wi.data(), vb), c);
