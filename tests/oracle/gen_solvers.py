@@ -267,6 +267,10 @@ def main(outdir):
                           lambda: np.linalg.svd(m, compute_uv=False))
                 raises_np(w, "svd/nan/" + dt, "svd", "full=1", [m], "linalg_error", lambda: np.linalg.svd(m))
                 raises_np(w, "pinv/nan/" + dt, "pinv", "-", [m], "linalg_error", lambda: np.linalg.pinv(m))
+            else:
+                # An infinity: NaN singular values (gesdd with vectors can loop forever on it).
+                worst = np.array([[np.inf, 1.0, 1.0], [1.0, 1.0, 1.0], [1.0, 1.0, 1.0]], dtype=dt)
+                case("svdvals", dt, worst.shape, "inf", [worst], [np.linalg.svd(worst, compute_uv=False)])
             raises_np(w, "eigvals/%s/%s" % (tag, dt), "eigvals", "-", [m], "linalg_error",
                       lambda: np.linalg.eigvals(m))
             raises_np(w, "eig/%s/%s" % (tag, dt), "eig", "-", [m], "linalg_error", lambda: np.linalg.eig(m))

@@ -229,6 +229,18 @@ void svd(const ir::library_call& c, const std::vector<const void*>& in, const st
       info[b] = 1;
       continue;
     }
+    if (has_non_finite(a, true)) {
+      // An infinity: gesdd's bdsqr can loop forever on it (Reference-LAPACK issue 1409; NumPy's
+      // svd hangs there too). Where NumPy returns, its answer is NaN: so is this one.
+      const T nan_t = T(std::numeric_limits<real_t<T>>::quiet_NaN());
+      std::fill_n(static_cast<real_t<T>*>(out[0]) + b * k, k, std::numeric_limits<real_t<T>>::quiet_NaN());
+      if (p.compute_uv) {
+        std::fill_n(u, std::size_t(m) * u_cols, nan_t);
+        std::fill_n(vt, std::size_t(v_rows) * n, nan_t);
+      }
+      info[b] = 0;
+      continue;
+    }
     info[b] = checked(gesdd(job, m, n, a.data(), static_cast<real_t<T>*>(out[0]) + b * k, u,
                             std::max<lapack_int>(u_cols, 1), vt, std::max<lapack_int>(n, 1)),
                       c);
