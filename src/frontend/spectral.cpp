@@ -6,6 +6,7 @@
 
 #include "frontend/build.hpp"
 #include "frontend/solver_call.hpp"
+#include "ndfuse/config.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/index.hpp"
 #include "ndfuse/linalg.hpp"
@@ -76,7 +77,13 @@ lstsq_result lstsq(const array& a, const array& b_in, double rcond) {
   const svd_result f = svd(A, false, true);
   const array cutoff = multiply(amax(f.S, -1, true), rcond);
   array x = matmul(pseudo_inverse(f, cutoff), B);
-  r.rank = count_nonzero(greater(f.S, cutoff)).item<std::int64_t>();
+  // NumPy's gelsd reports an SVD that did not converge where a singular value here is NaN (an
+  // infinity in a gives NaN singular values): the rank and that check come from one plan.
+  array ranked = count_nonzero(greater(f.S, cutoff)), nans = count_nonzero(isnan(f.S));
+  eval(ranked, nans);
+  if (nans.item<std::int64_t>() > 0)
+    throw linalg_error("linalg.lstsq: SVD did not converge in Linear Least Squares");
+  r.rank = ranked.item<std::int64_t>();
   r.s = f.S;
   if (r.rank == n && m > n) {
     const array d = subtract(B, matmul(A, x));

@@ -271,6 +271,9 @@ def main(outdir):
                 # An infinity: NaN singular values (gesdd with vectors can loop forever on it).
                 worst = np.array([[np.inf, 1.0, 1.0], [1.0, 1.0, 1.0], [1.0, 1.0, 1.0]], dtype=dt)
                 case("svdvals", dt, worst.shape, "inf", [worst], [np.linalg.svd(worst, compute_uv=False)])
+                tall = np.array([[np.inf, 1.0], [1.0, 2.0], [1.0, 1.0]], dtype=dt)
+                raises_np(w, "lstsq/inf/" + dt, "lstsq", "-", [tall, np.ones(3, dt)], "linalg_error",
+                          lambda: np.linalg.lstsq(tall, np.ones(3, dt)))
             raises_np(w, "eigvals/%s/%s" % (tag, dt), "eigvals", "-", [m], "linalg_error",
                       lambda: np.linalg.eigvals(m))
             raises_np(w, "eig/%s/%s" % (tag, dt), "eig", "-", [m], "linalg_error", lambda: np.linalg.eig(m))
