@@ -177,6 +177,14 @@ def main(outdir):
             if len(s) == 2:
                 b = rng_matrix(s[:-1], dt, seed + 5000)
                 case("solve", dt, s, "b=vector;shuffled", [a, b], [np.linalg.solve(a, b)])
+        # The GPU's small-matrix inverse packs 32 / seg matrices into a warp (seg: n rounded up to a
+        # power of two): 32 1 x 1 per warp with a partly filled last warp, 16 2 x 2, 4 8 x 8 (n = 5
+        # rounds up to 8), 2 16 x 16, and one 17 x 17 per warp.
+        for s in [(40, 1, 1), (35, 2, 2), (9, 5, 5), (5, 16, 16), (3, 17, 17)]:
+            seed += 1
+            rows = np.random.default_rng(seed).permutation(s[-1])
+            a = np.ascontiguousarray(well_conditioned(s, dt, seed)[..., rows, :])
+            case("inv", dt, s, "packed", [a], [np.linalg.inv(a)])
         # Factors spanning several 32 x 32 tiles of the GPU's transposes, edges partly filled.
         for s in [(40, 40), (2, 33, 33)]:
             seed += 1
