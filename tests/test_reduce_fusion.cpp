@@ -67,6 +67,14 @@ TEST_CASE("temporaries read in the same expression as the host read still fuse i
   // NumPy: np.max((x - y).reshape(2, 3).T.squeeze()) == 0
   CHECK(nf::max((x - y).reshape({2, 3}).T().squeeze()).item<double>() == 0.0);
   CHECK(nf::stats().kernels_launched == 1);
+  nf::reset_stats();
+  // The free functions' views too. NumPy: np.sum(np.reshape(x * y, (2, 3))) == 110
+  CHECK(nf::sum(nf::reshape(x * y, {2, 3})).item<double>() == 110.0);
+  CHECK(nf::stats().kernels_launched == 1);
+  nf::reset_stats();
+  // NumPy: np.min(np.swapaxes(np.expand_dims(x - y, 0), 0, 1)) == -5
+  CHECK(nf::min(nf::swapaxes(nf::expand_dims(x - y, 0), 0, 1)).item<double>() == -5.0);
+  CHECK(nf::stats().kernels_launched == 1);
   // The temporary of a method is gone; a named array keeps its value.
   nf::array z = x * y;
   const nf::array zt = std::move(z).reshape({3, 2});

@@ -27,6 +27,21 @@ array expand_dims(const array& a, const std::vector<int>& axis);
 array expand_dims(const array& a, int axis);
 array broadcast_to(const array& a, const shape_t& shape);
 std::vector<array> broadcast_arrays(const std::vector<array>& arrays);
+
+// The same views of a temporary (`nf::reshape(a * b, s)`): its handle goes once the view reads it,
+// so a plan evaluated before the full expression ends fuses through it rather than writing it (a
+// node a handle holds is written, DESIGN.md §3; docs/numpy-differences.md).
+array reshape(array&& a, const shape_t& shape);
+array ravel(array&& a);
+array transpose(array&& a);
+array transpose(array&& a, const std::vector<int>& axes);
+array swapaxes(array&& a, int axis1, int axis2);
+array moveaxis(array&& a, const std::vector<int>& source, const std::vector<int>& destination);
+array moveaxis(array&& a, int source, int destination);
+array squeeze(array&& a, axes axis = {});
+array expand_dims(array&& a, const std::vector<int>& axis);
+array expand_dims(array&& a, int axis);
+array broadcast_to(array&& a, const shape_t& shape);
 array atleast_1d(const array& a);
 array atleast_2d(const array& a);
 array atleast_3d(const array& a);
@@ -34,9 +49,11 @@ array atleast_3d(const array& a);
 array flip(const array& a, axes axis = {});  // axis: none = every axis
 array fliplr(const array& a);
 array flipud(const array& a);
+array flip(array&& a, axes axis = {});
 array rot90(const array& a, int k = 1, const std::vector<int>& axes = {0, 1});
 
 array diagonal(const array& a, std::int64_t offset = 0, int axis1 = 0, int axis2 = 1);
+array diagonal(array&& a, std::int64_t offset = 0, int axis1 = 0, int axis2 = 1);
 // diag(v): a 1-D v gives the 2-D array with v on diagonal k; a 2-D v gives its diagonal k.
 array diag(const array& v, std::int64_t k = 0);
 array trace(const array& a, std::int64_t offset = 0, int axis1 = 0, int axis2 = 1,

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <numeric>
 #include <string>
+#include <utility>
 
 #include "frontend/reduce_build.hpp"
 #include "frontend/view.hpp"
@@ -470,6 +471,60 @@ array repeat(const array& a, std::int64_t repeats, std::optional<int> axis) {
   widened.insert(widened.begin() + ax + 1, repeats);
   out[ax] *= repeats;
   return reshape(broadcast_to(reshape(a, with_one), widened), out);
+}
+
+// --- views of temporaries ----------------------------------------------------------------------------
+
+namespace {
+
+// f's view of `a`, after which the temporary's handle goes (see manipulation.hpp).
+template <class F>
+array consumed(array& a, F&& f) {
+  array r = f(std::as_const(a));
+  a = array();
+  return r;
+}
+
+}  // namespace
+
+array reshape(array&& a, const shape_t& shape) {
+  return consumed(a, [&](const array& x) { return reshape(x, shape); });
+}
+array ravel(array&& a) {
+  return consumed(a, [](const array& x) { return ravel(x); });
+}
+array transpose(array&& a) {
+  return consumed(a, [](const array& x) { return transpose(x); });
+}
+array transpose(array&& a, const std::vector<int>& axes) {
+  return consumed(a, [&](const array& x) { return transpose(x, axes); });
+}
+array swapaxes(array&& a, int axis1, int axis2) {
+  return consumed(a, [&](const array& x) { return swapaxes(x, axis1, axis2); });
+}
+array moveaxis(array&& a, const std::vector<int>& source, const std::vector<int>& destination) {
+  return consumed(a, [&](const array& x) { return moveaxis(x, source, destination); });
+}
+array moveaxis(array&& a, int source, int destination) {
+  return consumed(a, [&](const array& x) { return moveaxis(x, source, destination); });
+}
+array squeeze(array&& a, axes axis) {
+  return consumed(a, [&](const array& x) { return squeeze(x, axis); });
+}
+array expand_dims(array&& a, const std::vector<int>& axis) {
+  return consumed(a, [&](const array& x) { return expand_dims(x, axis); });
+}
+array expand_dims(array&& a, int axis) {
+  return consumed(a, [&](const array& x) { return expand_dims(x, axis); });
+}
+array broadcast_to(array&& a, const shape_t& shape) {
+  return consumed(a, [&](const array& x) { return broadcast_to(x, shape); });
+}
+array flip(array&& a, axes axis) {
+  return consumed(a, [&](const array& x) { return flip(x, axis); });
+}
+array diagonal(array&& a, std::int64_t offset, int axis1, int axis2) {
+  return consumed(a, [&](const array& x) { return diagonal(x, offset, axis1, axis2); });
 }
 
 // --- the ndarray methods --------------------------------------------------------------------------
