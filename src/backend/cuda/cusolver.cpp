@@ -1,8 +1,9 @@
 // Dense solvers through cuSOLVER: the twin of src/backend/cpu/lapack.cpp. One call per matrix of
 // the batch through the 64-bit generic API (one code path for the four dtypes), or one batched call
-// for a stack of small matrices (below). solve and inv take the legacy typed getrf + getrs instead,
-// for their 32-bit pivots (cusolver_lu.cpp, lu_factorizer32, says why). The LU family (solve,
-// inv, lu) lives in cusolver_lu.cpp, the helpers both files use in cusolver_common.hpp.
+// for a stack of small matrices (below). solve and inv factor with the legacy typed getrf (32-bit
+// pivots) and apply the pivots themselves around cuBLAS's triangular solves (cusolver_lu.cpp says
+// why). The LU family (solve, inv, lu) lives in cusolver_lu.cpp, the helpers both files use in
+// cusolver_common.hpp.
 //
 // Layout. cuSOLVER is column-major and the contract (ir/library.hpp) is C order. A C-order m x n
 // buffer already is the column-major A^T, and most routines are used on it as it stands:
@@ -15,12 +16,12 @@
 //               column-major U of A^T is A's V^H in C order; for a tall A, conj(A) is transposed in.
 // Where a factor is needed the other way round, cublas<t>geam transposes it (cublas.cpp).
 //
-// Stacks of small matrices (n <= 32) solve and invert through cuBLAS's batched LU (one launch per
-// step for the whole stack), and factor through cuSOLVER's batched forms: potrfBatched (cholesky),
-// syevjBatched (eigh) and gesvdjBatched (svd; Jacobi, accurate to machine precision). Larger ones,
-// and qr (cuSOLVER has no batched orgqr), loop over the 64-bit calls, which are then the bigger cost.
-// (cuBLAS's one-kernel matinvBatched is slower than getrf + getri and the copy: 45 us against 37 on
-// 10000 8 x 8 float64 matrices, H100, bench_cuda_solvers' cublas_direct rows.)
+// Stacks of small matrices (n <= 32) solve through cuBLAS's batched LU (one launch per step for the
+// whole stack), invert in one Gauss-Jordan kernel of solver_kernels.cu (cuBLAS's getrf + getri and
+// the copy took 37 us on 10000 8 x 8 float64 matrices on an H100, its one-kernel matinvBatched 45),
+// and factor through cuSOLVER's batched forms: potrfBatched (cholesky), syevjBatched (eigh) and
+// gesvdjBatched (svd; Jacobi, accurate to machine precision). Larger ones, and qr (cuSOLVER has no
+// batched orgqr), loop over the 64-bit calls, which are then the bigger cost.
 //
 // SVD routine: gesvdp (polar decomposition) where the economy factors are wanted (and for square
 // matrices), gesvd for full_matrices of non-square ones (gesvdp has no full form) and where the
