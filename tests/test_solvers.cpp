@@ -84,11 +84,10 @@ std::string compare_scaled(const nf::host_array& got, const nf::host_array& expe
     const cplx g = oracle::element_c(got, i), e = oracle::element_c(expected, i);
     // A NaN is matched by a NaN in the same part (its sign is LAPACK's, never NumPy's to promise).
     const bool nan_e = std::isnan(e.real()) || std::isnan(e.imag());
-    const bool ok = std::isfinite(std::abs(e))
-                        ? std::abs(g - e) <= rtol * std::max(scale, 1e-300)
-                        : nan_e ? std::isnan(g.real()) == std::isnan(e.real()) &&
-                                      std::isnan(g.imag()) == std::isnan(e.imag())
-                                : (std::isinf(e.real()) && g.real() == e.real());
+    const bool ok =
+        std::isfinite(std::abs(e)) ? std::abs(g - e) <= rtol * std::max(scale, 1e-300)
+        : nan_e ? std::isnan(g.real()) == std::isnan(e.real()) && std::isnan(g.imag()) == std::isnan(e.imag())
+                : (std::isinf(e.real()) && g.real() == e.real());
     if (ok) continue;
     if (++bad <= 4)
       out += "\n  [" + std::to_string(i) + "] got " + oracle::value_str(got, i) + ", expected " +

@@ -15,13 +15,13 @@
 #include <functional>
 #include <vector>
 
-#define OK(x)                                                                     \
-  do {                                                                            \
-    auto e_ = (x);                                                                \
-    if (int(e_) != 0) {                                                           \
-      std::fprintf(stderr, "%s failed: %d (line %d)\n", #x, int(e_), __LINE__);   \
-      std::exit(1);                                                               \
-    }                                                                             \
+#define OK(x)                                                                   \
+  do {                                                                          \
+    auto e_ = (x);                                                              \
+    if (int(e_) != 0) {                                                         \
+      std::fprintf(stderr, "%s failed: %d (line %d)\n", #x, int(e_), __LINE__); \
+      std::exit(1);                                                             \
+    }                                                                           \
   } while (0)
 
 constexpr int n = 1000;
@@ -48,7 +48,8 @@ double median_us(const std::function<void()>& f) {
 }
 
 __global__ void diag_ones(double* b, int n) {
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) b[i + size_t(i) * n] = 1;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    b[i + size_t(i) * n] = 1;
 }
 // LAPACK's swaps (1-based ipiv) applied in order to 0..n-1 in shared memory, by one thread.
 __device__ void walk(const int* ipiv, int* sh, int n) {
@@ -77,14 +78,16 @@ __global__ void permuted_identity(const int* ipiv, double* b, int n) {
 // column r[j] of lp is column j of inv(L).
 __global__ void lower_permuted(const double* t, const int* r, double* lp, int n) {
   const size_t total = size_t(n) * n;
-  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < total; e += size_t(gridDim.x) * blockDim.x) {
+  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < total;
+       e += size_t(gridDim.x) * blockDim.x) {
     const int j = int(e / n), i = int(e - size_t(j) * n);
     lp[i + size_t(r[j]) * n] = i > j ? t[e] : i == j ? 1.0 : 0.0;
   }
 }
 __global__ void upper_full(const double* t, double* u, int n) {
   const size_t total = size_t(n) * n;
-  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < total; e += size_t(gridDim.x) * blockDim.x) {
+  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < total;
+       e += size_t(gridDim.x) * blockDim.x) {
     const int j = int(e / n), i = int(e - size_t(j) * n);
     u[e] = i <= j ? t[e] : 0.0;
   }
@@ -138,7 +141,8 @@ int main() {
   std::vector<char> xhost(std::max<size_t>(xh, 1));
   size_t td = 0, th = 0, td2 = 0, th2 = 0;
   OK(cusolverDnXtrtri_bufferSize(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_DIAG_UNIT, n, CUDA_R_64F, t, n, &td, &th));
-  OK(cusolverDnXtrtri_bufferSize(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_DIAG_NON_UNIT, n, CUDA_R_64F, t, n, &td2, &th2));
+  OK(cusolverDnXtrtri_bufferSize(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_DIAG_NON_UNIT, n, CUDA_R_64F, t, n, &td2,
+                                 &th2));
   td = std::max(td, td2), th = std::max(th, th2);
   void* twork;
   OK(cudaMalloc(&twork, std::max<size_t>(td, 1)));
@@ -156,17 +160,18 @@ int main() {
     permuted_identity<<<1, 256, n * sizeof(int), s>>>(ipiv, x, n);
   };
   auto trsm_l = [&] {
-    OK(cublasDtrsm(cb, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, n, n, &one, lu, n, x, n));
+    OK(cublasDtrsm(cb, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, n, n, &one,
+                   lu, n, x, n));
   };
   auto trsm_u = [&] {
-    OK(cublasDtrsm(cb, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, n, n, &one, lu, n, x,
-                   n));
+    OK(cublasDtrsm(cb, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, n, n,
+                   &one, lu, n, x, n));
   };
   auto trtri_both = [&] {
-    OK(cusolverDnXtrtri(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_DIAG_UNIT, n, CUDA_R_64F, t, n, twork, td, thost.data(), th,
-                        info));
-    OK(cusolverDnXtrtri(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_DIAG_NON_UNIT, n, CUDA_R_64F, t, n, twork, td, thost.data(),
-                        th, info));
+    OK(cusolverDnXtrtri(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_DIAG_UNIT, n, CUDA_R_64F, t, n, twork, td,
+                        thost.data(), th, info));
+    OK(cusolverDnXtrtri(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_DIAG_NON_UNIT, n, CUDA_R_64F, t, n, twork, td,
+                        thost.data(), th, info));
   };
   auto check = [&](const char* what, double* xr) {
     OK(cudaStreamSynchronize(s));
@@ -181,16 +186,19 @@ int main() {
 
   // The parts.
   std::printf("copy 8 MB                     %8.1f us\n", median_us(copy_m));
-  std::printf("copy + Dgetrf (legacy)        %8.1f us\n", median_us([&] { copy_m(); getrf(); }));
+  std::printf("copy + Dgetrf (legacy)        %8.1f us\n", median_us([&] {
+                copy_m();
+                getrf();
+              }));
   std::printf("copy + Xgetrf ALG_0           %8.1f us\n", median_us([&] {
                 copy_m();
-                OK(cusolverDnXgetrf(h, params0, n, n, CUDA_R_64F, lu, n, ipiv64, CUDA_R_64F, xwork, xd, xhost.data(),
-                                    xh, info));
+                OK(cusolverDnXgetrf(h, params0, n, n, CUDA_R_64F, lu, n, ipiv64, CUDA_R_64F, xwork, xd,
+                                    xhost.data(), xh, info));
               }));
   std::printf("copy + Xgetrf ALG_1           %8.1f us\n", median_us([&] {
                 copy_m();
-                OK(cusolverDnXgetrf(h, params1, n, n, CUDA_R_64F, lu, n, ipiv64, CUDA_R_64F, xwork, xd, xhost.data(),
-                                    xh, info));
+                OK(cusolverDnXgetrf(h, params1, n, n, CUDA_R_64F, lu, n, ipiv64, CUDA_R_64F, xwork, xd,
+                                    xhost.data(), xh, info));
               }));
   copy_m();
   getrf();  // lu, ipiv: the factors every part below uses
@@ -202,8 +210,14 @@ int main() {
   std::printf("pivots_to_rows                %8.1f us\n",
               median_us([&] { pivots_to_rows<<<1, 256, n * sizeof(int), s>>>(ipiv, r, n); }));
   std::printf("memset + permuted identity    %8.1f us\n", median_us(perm_identity));
-  std::printf("identity + trsm L             %8.1f us\n", median_us([&] { identity(); trsm_l(); }));
-  std::printf("identity + trsm U             %8.1f us\n", median_us([&] { identity(); trsm_u(); }));
+  std::printf("identity + trsm L             %8.1f us\n", median_us([&] {
+                identity();
+                trsm_l();
+              }));
+  std::printf("identity + trsm U             %8.1f us\n", median_us([&] {
+                identity();
+                trsm_u();
+              }));
   std::printf("copy + trtri L + trtri U      %8.1f us\n", median_us([&] {
                 OK(cudaMemcpyAsync(t, lu, bytes, cudaMemcpyDeviceToDevice, s));
                 trtri_both();
@@ -212,27 +226,26 @@ int main() {
                 OK(cublasDgemm(cb, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, lu, n, lu, n, &zero, x2, n));
               }));
   std::printf("Dtrmm 1000^3                  %8.1f us\n", median_us([&] {
-                OK(cublasDtrmm(cb, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, n, n,
-                               &one, lu, n, x, n, x2, n));
+                OK(cublasDtrmm(cb, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
+                               CUBLAS_DIAG_NON_UNIT, n, n, &one, lu, n, x, n, x2, n));
               }));
 
   // One right-hand side (solve): getrs with op T, against the two triangular solves alone.
-  std::printf("Dgetrs T, 1 column            %8.1f us\n", median_us([&] {
-                OK(cusolverDnDgetrs(h, CUBLAS_OP_T, n, 1, lu, n, ipiv, x, n, info));
-              }));
-  std::printf("trsv U^T + trsv L^T           %8.1f us\n", median_us([&] {
-                OK(cublasDtrsv(cb, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, n, lu, n, x, 1));
-                OK(cublasDtrsv(cb, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_UNIT, n, lu, n, x, 1));
-              }));
+  std::printf("Dgetrs T, 1 column            %8.1f us\n",
+              median_us([&] { OK(cusolverDnDgetrs(h, CUBLAS_OP_T, n, 1, lu, n, ipiv, x, n, info)); }));
+  std::printf(
+      "trsv U^T + trsv L^T           %8.1f us\n", median_us([&] {
+        OK(cublasDtrsv(cb, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, n, lu, n, x, 1));
+        OK(cublasDtrsv(cb, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_UNIT, n, lu, n, x, 1));
+      }));
   std::printf("trsm U^T + trsm L^T, 1 column %8.1f us\n", median_us([&] {
-                OK(cublasDtrsm(cb, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, n, 1,
-                               &one, lu, n, x, n));
-                OK(cublasDtrsm(cb, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_UNIT, n, 1, &one,
-                               lu, n, x, n));
+                OK(cublasDtrsm(cb, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T,
+                               CUBLAS_DIAG_NON_UNIT, n, 1, &one, lu, n, x, n));
+                OK(cublasDtrsm(cb, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_UNIT, n,
+                               1, &one, lu, n, x, n));
               }));
-  std::printf("Dgetrs T, 1000 columns        %8.1f us\n", median_us([&] {
-                OK(cusolverDnDgetrs(h, CUBLAS_OP_T, n, n, lu, n, ipiv, x, n, info));
-              }));
+  std::printf("Dgetrs T, 1000 columns        %8.1f us\n",
+              median_us([&] { OK(cusolverDnDgetrs(h, CUBLAS_OP_T, n, n, lu, n, ipiv, x, n, info)); }));
 
   // Whole pipelines, M's inverse from M.
   auto current = [&] {
@@ -255,8 +268,8 @@ int main() {
     pivots_to_rows<<<1, 256, n * sizeof(int), s>>>(ipiv, r, n);
     lower_permuted<<<528, 256, 0, s>>>(t, r, x, n);
     if (trmm) {
-      OK(cublasDtrmm(cb, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, n, n, &one, t, n,
-                     x, n, x2, n));
+      OK(cublasDtrmm(cb, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, n, n,
+                     &one, t, n, x, n, x2, n));
     } else {
       upper_full<<<528, 256, 0, s>>>(t, lu2, n);
       OK(cublasDgemm(cb, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, lu2, n, x, n, &zero, x2, n));

@@ -56,9 +56,7 @@ array array::astype(ndfuse::dtype t) const& {
   return frontend::finish(frontend::cast_node(n, t));
 }
 array array::astype(ndfuse::dtype t) && {
-  array r = std::as_const(*this).astype(t);
-  *this = array();  // the temporary's handle goes (see array.hpp)
-  return r;
+  return frontend::consume(*this, std::as_const(*this).astype(t));  // see array.hpp
 }
 
 array& array::eval() {

@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "frontend/build.hpp"
 #include "frontend/reduce_build.hpp"
 #include "frontend/view.hpp"
 #include "ndfuse/creation.hpp"
@@ -474,70 +475,57 @@ array repeat(const array& a, std::int64_t repeats, std::optional<int> axis) {
 }
 
 // --- views of temporaries ----------------------------------------------------------------------------
-
-namespace {
-
-// f's view of `a`, after which the temporary's handle goes (see manipulation.hpp).
-template <class F>
-array consumed(array& a, F&& f) {
-  array r = f(std::as_const(a));
-  a = array();
-  return r;
-}
-
-}  // namespace
+// The view reads the temporary's node at once, so its handle goes (frontend::consume).
 
 array reshape(array&& a, const shape_t& shape) {
-  return consumed(a, [&](const array& x) { return reshape(x, shape); });
+  return frontend::consume(a, reshape(a, shape));
 }
 array ravel(array&& a) {
-  return consumed(a, [](const array& x) { return ravel(x); });
+  return frontend::consume(a, ravel(a));
 }
 array transpose(array&& a) {
-  return consumed(a, [](const array& x) { return transpose(x); });
+  return frontend::consume(a, transpose(a));
 }
 array transpose(array&& a, const std::vector<int>& axes) {
-  return consumed(a, [&](const array& x) { return transpose(x, axes); });
+  return frontend::consume(a, transpose(a, axes));
 }
 array swapaxes(array&& a, int axis1, int axis2) {
-  return consumed(a, [&](const array& x) { return swapaxes(x, axis1, axis2); });
+  return frontend::consume(a, swapaxes(a, axis1, axis2));
 }
 array moveaxis(array&& a, const std::vector<int>& source, const std::vector<int>& destination) {
-  return consumed(a, [&](const array& x) { return moveaxis(x, source, destination); });
+  return frontend::consume(a, moveaxis(a, source, destination));
 }
 array moveaxis(array&& a, int source, int destination) {
-  return consumed(a, [&](const array& x) { return moveaxis(x, source, destination); });
+  return frontend::consume(a, moveaxis(a, source, destination));
 }
 array squeeze(array&& a, axes axis) {
-  return consumed(a, [&](const array& x) { return squeeze(x, axis); });
+  return frontend::consume(a, squeeze(a, std::move(axis)));
 }
 array expand_dims(array&& a, const std::vector<int>& axis) {
-  return consumed(a, [&](const array& x) { return expand_dims(x, axis); });
+  return frontend::consume(a, expand_dims(a, axis));
 }
 array expand_dims(array&& a, int axis) {
-  return consumed(a, [&](const array& x) { return expand_dims(x, axis); });
+  return frontend::consume(a, expand_dims(a, axis));
 }
 array broadcast_to(array&& a, const shape_t& shape) {
-  return consumed(a, [&](const array& x) { return broadcast_to(x, shape); });
+  return frontend::consume(a, broadcast_to(a, shape));
 }
 array flip(array&& a, axes axis) {
-  return consumed(a, [&](const array& x) { return flip(x, axis); });
+  return frontend::consume(a, flip(a, std::move(axis)));
 }
 array diagonal(array&& a, std::int64_t offset, int axis1, int axis2) {
-  return consumed(a, [&](const array& x) { return diagonal(x, offset, axis1, axis2); });
+  return frontend::consume(a, diagonal(a, offset, axis1, axis2));
 }
 
 // --- the ndarray methods --------------------------------------------------------------------------
 
 // Each method twice: on an lvalue, and on a temporary, whose handle then goes (see array.hpp).
-#define NDFUSE_METHOD(signature, call)                 \
-  array array::signature const& {                      \
-    return call;                                       \
-  }                                                    \
-  array array::signature&& {                           \
-    array r = call;                                    \
-    *this = array();                                   \
-    return r;                                          \
+#define NDFUSE_METHOD(signature, call)     \
+  array array::signature const& {          \
+    return call;                           \
+  }                                        \
+  array array::signature&& {               \
+    return frontend::consume(*this, call); \
   }
 
 NDFUSE_METHOD(reshape(const shape_t& shape), ndfuse::reshape(*this, shape))
@@ -548,7 +536,8 @@ NDFUSE_METHOD(transpose(const std::vector<int>& axes), ndfuse::transpose(*this, 
 NDFUSE_METHOD(T(), ndfuse::transpose(*this))
 NDFUSE_METHOD(swapaxes(int a, int b), ndfuse::swapaxes(*this, a, b))
 NDFUSE_METHOD(squeeze(axes axis), ndfuse::squeeze(*this, axis))
-NDFUSE_METHOD(diagonal(std::int64_t offset, int axis1, int axis2), ndfuse::diagonal(*this, offset, axis1, axis2))
+NDFUSE_METHOD(diagonal(std::int64_t offset, int axis1, int axis2),
+              ndfuse::diagonal(*this, offset, axis1, axis2))
 NDFUSE_METHOD(copy(), ndfuse::copy(*this))
 #undef NDFUSE_METHOD
 

@@ -206,16 +206,14 @@ array where(const array& cond, const operand& a, const operand& b) {
     return o.arr ? frontend::cast_node(frontend::checked(*o.arr, "where"), t)
                  : frontend::scalar_node(o.value, t, {}, "where");
   };
-  frontend::node_ptr n = frontend::make_node(ir::op_code::op_code_where, t,
-                                   {frontend::cast_node(cn, dtype::bool_), side(a), side(b)}, shape);
+  frontend::node_ptr n = frontend::make_node(
+      ir::op_code::op_code_where, t, {frontend::cast_node(cn, dtype::bool_), side(a), side(b)}, shape);
   if (a.expiring) *a.expiring = array();
   if (b.expiring && b.expiring != a.expiring) *b.expiring = array();
   return frontend::finish(std::move(n));
 }
 array where(array&& cond, const operand& a, const operand& b) {
-  array r = where(std::as_const(cond), a, b);
-  cond = array();
-  return r;
+  return frontend::consume(cond, where(cond, a, b));
 }
 
 array operator+(const array& a) {

@@ -92,9 +92,9 @@ lapack_int dim(std::int64_t n, const ir::library_call& c) {
 // they find one (-4 for inv's matrix). NumPy calls LAPACK itself, where NaN simply flows through
 // (np.linalg.inv of a matrix holding NaN gives NaN, or LinAlgError where a pivot ends up zero), so
 // the scan is turned off, once, before the first call. It is LAPACKE's process-wide setting.
-const bool lapacke_scans_nan = [] {
+const bool lapacke_nan_scan_off = [] {
   LAPACKE_set_nancheck(0);
-  return false;
+  return true;
 }();
 
 // LAPACKE's negative codes are argument errors: a bug here, never the user's input.
@@ -225,11 +225,11 @@ void svd(const ir::library_call& c, const std::vector<const void*>& in, const st
     std::memcpy(a.data(), static_cast<const T*>(in[0]) + b * m * n, a.size() * sizeof(T));
     T* u = p.compute_uv ? static_cast<T*>(out[1]) + b * m * u_cols : nullptr;
     T* vt = p.compute_uv ? static_cast<T*>(out[2]) + b * v_rows * n : nullptr;
-    if (has_non_finite(a, false)) {
-      info[b] = 1;
-      continue;
-    }
-    if (has_non_finite(a, true)) {
+    if (has_non_finite(a, true)) {  // one scan of a finite matrix; a second only for a bad one
+      if (has_non_finite(a, false)) {
+        info[b] = 1;
+        continue;
+      }
       // An infinity: gesdd's bdsqr can loop forever on it (Reference-LAPACK issue 1409; NumPy's
       // svd hangs there too). Where NumPy returns, its answer is NaN: so is this one.
       const T nan_t = T(std::numeric_limits<real_t<T>>::quiet_NaN());

@@ -206,8 +206,8 @@ void triangular_solve(dtype dt, bool lower, bool transposed, bool unit_diagonal,
     }
     case dtype::complex128: {
       const cuDoubleComplex one{1, 0};
-      check_blas(cublasZtrsm_64(h, side, fill, op, diag, n, k, &one, static_cast<const cuDoubleComplex*>(a), n,
-                                static_cast<cuDoubleComplex*>(b), n),
+      check_blas(cublasZtrsm_64(h, side, fill, op, diag, n, k, &one, static_cast<const cuDoubleComplex*>(a),
+                                n, static_cast<cuDoubleComplex*>(b), n),
                  "cublasZtrsm");
       return;
     }

@@ -82,16 +82,36 @@ void launch_apply_pivots(const int* ipiv, std::int64_t n, bool backward, int* de
 // in. The pivot is LAPACK's (the first largest |re| + |im| at or below the diagonal), so the info
 // code is getrf's: the first step whose column holds no nonzero pivot.
 
-__device__ inline float mul(float a, float b) { return a * b; }
-__device__ inline double mul(double a, double b) { return a * b; }
-__device__ inline float2 mul(float2 a, float2 b) { return {a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x}; }
-__device__ inline double2 mul(double2 a, double2 b) { return {a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x}; }
-__device__ inline float sub(float a, float b) { return a - b; }
-__device__ inline double sub(double a, double b) { return a - b; }
-__device__ inline float2 sub(float2 a, float2 b) { return {a.x - b.x, a.y - b.y}; }
-__device__ inline double2 sub(double2 a, double2 b) { return {a.x - b.x, a.y - b.y}; }
-__device__ inline float reciprocal(float d) { return 1 / d; }
-__device__ inline double reciprocal(double d) { return 1 / d; }
+__device__ inline float mul(float a, float b) {
+  return a * b;
+}
+__device__ inline double mul(double a, double b) {
+  return a * b;
+}
+__device__ inline float2 mul(float2 a, float2 b) {
+  return {a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x};
+}
+__device__ inline double2 mul(double2 a, double2 b) {
+  return {a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x};
+}
+__device__ inline float sub(float a, float b) {
+  return a - b;
+}
+__device__ inline double sub(double a, double b) {
+  return a - b;
+}
+__device__ inline float2 sub(float2 a, float2 b) {
+  return {a.x - b.x, a.y - b.y};
+}
+__device__ inline double2 sub(double2 a, double2 b) {
+  return {a.x - b.x, a.y - b.y};
+}
+__device__ inline float reciprocal(float d) {
+  return 1 / d;
+}
+__device__ inline double reciprocal(double d) {
+  return 1 / d;
+}
 // Smith's division 1 / (x + iy), which squares neither part (no overflow for large entries).
 template <class C>
 __device__ C complex_reciprocal(C d) {
@@ -102,14 +122,24 @@ __device__ C complex_reciprocal(C d) {
   const auto r = d.x / d.y, den = d.x * r + d.y;
   return {r / den, -1 / den};
 }
-__device__ inline float2 reciprocal(float2 d) { return complex_reciprocal(d); }
-__device__ inline double2 reciprocal(double2 d) { return complex_reciprocal(d); }
+__device__ inline float2 reciprocal(float2 d) {
+  return complex_reciprocal(d);
+}
+__device__ inline double2 reciprocal(double2 d) {
+  return complex_reciprocal(d);
+}
 // LAPACK's pivot measure (i?amax: |re| + |im| for complex). NaN ranks above everything, so every
 // lane agrees on the order and a NaN pivot spreads through the inverse (NumPy's OpenBLAS may pass
 // over it instead: docs/numpy-differences.md).
-__device__ inline double magnitude(double v) { return isnan(v) ? INFINITY : fabs(v); }
-__device__ inline double magnitude(float2 v) { return magnitude(double(fabs(v.x)) + fabs(v.y)); }
-__device__ inline double magnitude(double2 v) { return magnitude(fabs(v.x) + fabs(v.y)); }
+__device__ inline double magnitude(double v) {
+  return isnan(v) ? INFINITY : fabs(v);
+}
+__device__ inline double magnitude(float2 v) {
+  return magnitude(double(fabs(v.x)) + fabs(v.y));
+}
+__device__ inline double magnitude(double2 v) {
+  return magnitude(fabs(v.x) + fabs(v.y));
+}
 template <class T>
 __device__ void swap_values(T& a, T& b) {
   const T t = a;
