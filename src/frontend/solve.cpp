@@ -106,10 +106,12 @@ array det(const array& a) {
 slogdet_result slogdet(const array& a) {
   auto p = lu_of(a, "linalg.slogdet");
   const array mag = abs(p.diagonal);
-  // Each diagonal element's unit phase (0 for a zero, which makes the sign 0 as NumPy's).
+  // Each diagonal element's unit phase (0 for a zero, which makes the sign 0 as NumPy's). A real NaN
+  // counts as positive, as in NumPy, which flips the sign only for an element below 0; a complex
+  // one makes the sign NaN there too.
   const array phase = is_complex(p.diagonal.dtype())
                           ? where(equal(mag, 0), operand(0), divide(p.diagonal, mag))
-                          : sign(p.diagonal);
+                          : where(isnan(p.diagonal), operand(1), sign(p.diagonal));
   slogdet_result r;
   r.sign = multiply(prod(phase, -1), p.perm_sign);
   r.logabsdet = sum(log(mag), -1);

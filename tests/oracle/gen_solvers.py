@@ -263,6 +263,34 @@ def main(outdir):
         g = well_conditioned((3, 3), dt, 91)
         bn = np.array([1.0, np.nan, 2.0], dtype=dt)
         case("solve", dt, g.shape, "b=vector;nan", [g, bn], [np.linalg.solve(g, bn)])
+        sl = np.linalg.slogdet(m)
+        case("slogdet", dt, m.shape, "nan", [m], [sl.sign, sl.logabsdet])
+        case("solve", dt, m.shape, "b=vector;nan_a", [m, np.ones(2, dt)], [np.linalg.solve(m, np.ones(2, dt))])
+    # The GPU's LU must carry a NaN, and the one an infinity makes (inf - inf, inf / inf), as LAPACK
+    # does (cuSOLVER's getrf turns them into finite numbers): in the corner of a 40 x 40 matrix (past
+    # the small-matrix kernel) the NaN reaches U's last pivot only, and an infinity there leaves the
+    # rest finite. The 2 x 2 matrices are symmetric, so the CUDA backend's LU of A^T is A's.
+    big = well_conditioned((40, 40), "float64", 95)
+    for tag, bad in (("nan", np.nan), ("inf", np.inf)):
+        m = big.copy()
+        m[-1, -1] = bad
+        sl = np.linalg.slogdet(m)
+        case("det", "float64", m.shape, "corner_" + tag, [m], [np.linalg.det(m)])
+        case("slogdet", "float64", m.shape, "corner_" + tag, [m], [sl.sign, sl.logabsdet])
+        case("inv", "float64", m.shape, "corner_" + tag, [m], [np.linalg.inv(m)])
+        b = rng_matrix((40, 3), "float64", 96)
+        case("solve", "float64", m.shape, "b=3;corner_" + tag, [m, b], [np.linalg.solve(m, b)])
+        st = np.stack([big, m, big])
+        case("det", "float64", st.shape, "stack;corner_" + tag, [st], [np.linalg.det(st)])
+    # (float64 only: complex division by an infinity rounds differently in each library.)
+    for dt in ("float64",):
+        for tag, m in (("inf_nan", [[np.inf, np.inf], [np.inf, 1.0]]), ("inf", [[1.0, 2.0], [2.0, np.inf]])):
+            m = np.array(m, dtype=dt)
+            sl = np.linalg.slogdet(m)
+            case("det", dt, m.shape, tag, [m], [np.linalg.det(m)])
+            case("slogdet", dt, m.shape, tag, [m], [sl.sign, sl.logabsdet])
+            case("inv", dt, m.shape, tag, [m], [np.linalg.inv(m)])
+            case("solve", dt, m.shape, "b=vector;" + tag, [m, np.ones(2, dt)], [np.linalg.solve(m, np.ones(2, dt))])
 
     # --- errors ---------------------------------------------------------------------------------------
     # A non-finite matrix: NumPy's SVD of a NaN does not converge, and eig refuses infs and NaNs.

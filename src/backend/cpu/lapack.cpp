@@ -39,10 +39,6 @@ lapack_int getrf(lapack_int n, float* a, lapack_int* p) { return LAPACKE_sgetrf(
 lapack_int getrf(lapack_int n, double* a, lapack_int* p) { return LAPACKE_dgetrf(row, n, n, a, n, p); }
 lapack_int getrf(lapack_int n, c64* a, lapack_int* p) { return LAPACKE_cgetrf(row, n, n, a, n, p); }
 lapack_int getrf(lapack_int n, c128* a, lapack_int* p) { return LAPACKE_zgetrf(row, n, n, a, n, p); }
-lapack_int getri(lapack_int n, float* a, const lapack_int* p) { return LAPACKE_sgetri(row, n, a, n, p); }
-lapack_int getri(lapack_int n, double* a, const lapack_int* p) { return LAPACKE_dgetri(row, n, a, n, p); }
-lapack_int getri(lapack_int n, c64* a, const lapack_int* p) { return LAPACKE_cgetri(row, n, a, n, p); }
-lapack_int getri(lapack_int n, c128* a, const lapack_int* p) { return LAPACKE_zgetri(row, n, a, n, p); }
 lapack_int potrf(lapack_int n, float* a) { return LAPACKE_spotrf(row, 'L', n, a, n); }
 lapack_int potrf(lapack_int n, double* a) { return LAPACKE_dpotrf(row, 'L', n, a, n); }
 lapack_int potrf(lapack_int n, c64* a) { return LAPACKE_cpotrf(row, 'L', n, a, n); }
@@ -120,16 +116,21 @@ void solve(const ir::library_call& c, const std::vector<const void*>& in, const 
   }
 }
 
+// gesv on an identity, as NumPy's inv calls it, rather than getrf + getri: the two order their
+// arithmetic differently, which moves the NaNs an infinity makes (inv([[1, 2], [2, inf]]) is
+// [[nan, nan], [-0, 0]] in NumPy, and its first row came out [0, 0.5] through getri).
 template <class T>
 void inv(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
   const lapack_int n = dim(c.linalg.n, c);
+  std::vector<T> a(static_cast<std::size_t>(n) * n);
   std::vector<lapack_int> piv(static_cast<std::size_t>(n));
   auto* info = static_cast<std::int32_t*>(out[1]);
   for (std::int64_t b = 0; b < c.rows; ++b) {
-    T* a = static_cast<T*>(out[0]) + b * n * n;
-    std::memcpy(a, static_cast<const T*>(in[0]) + b * n * n, sizeof(T) * n * n);
-    info[b] = checked(getrf(n, a, piv.data()), c);
-    if (info[b] == 0) checked(getri(n, a, piv.data()), c);
+    std::memcpy(a.data(), static_cast<const T*>(in[0]) + b * n * n, a.size() * sizeof(T));
+    T* x = static_cast<T*>(out[0]) + b * n * n;
+    std::fill_n(x, a.size(), T(0));
+    for (lapack_int i = 0; i < n; ++i) x[i * n + i] = T(1);
+    info[b] = checked(gesv(n, n, a.data(), piv.data(), x), c);
   }
 }
 

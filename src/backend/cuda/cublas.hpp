@@ -29,4 +29,8 @@ void triangular_solve(dtype dt, bool lower, bool transposed, bool unit_diagonal,
 void batched_lu_solve(dtype dt, std::int64_t count, std::int64_t n, std::int64_t k, void* a, void* b,
                       bool transposed, int* info);
 
+// The factoring half alone, the pivots (n ints per matrix) kept. Unlike cuSOLVER's getrf it carries
+// a NaN through as LAPACK does (cusolver_lu.cpp), so non-finite matrices of any size factor here.
+void batched_lu_factor(dtype dt, std::int64_t count, std::int64_t n, void* a, int* piv, int* info);
+
 }  // namespace ndfuse::backend::cuda

@@ -300,7 +300,16 @@ void eig(const ir::library_call& c, const std::vector<const void*>& in, const st
                "Xgeev_bufferSize");
   w.size(d, hb);
   int* info = static_cast<int*>(out[p.compute_uv ? 2 : 1]);
+  // Xgeev fails (status 7) on a NaN and returns NaNs for an infinity; NumPy's eig refuses both
+  // (LinAlgError), as the CPU backend does: info 1 and no call.
+  static const int refused = 1;
+  const auto non_finite = non_finite_matrices(c.dt, c.rows, n * n, in[0]);
   for (std::int64_t b = 0; b < c.rows; ++b) {
+    if (non_finite[b]) {
+      check(cudaMemcpyAsync(info + b, &refused, sizeof refused, cudaMemcpyHostToDevice, current_stream()),
+            "cudaMemcpyAsync");
+      continue;
+    }
     transpose(c.dt, n, n, at(in[0], b * n * n, sz), n, x.get(), false);
     check_solver(cusolverDnXgeev(h.handle, h.params, CUSOLVER_EIG_MODE_NOVECTOR, job, n, t, x.get(), n, ct,
                                  at<void>(out[0], b * n, csz), t, nullptr, 1, t, vr.get(), n, t,

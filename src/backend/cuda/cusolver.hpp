@@ -25,6 +25,14 @@ void pivot_destinations(const int* ipiv, std::int64_t n, bool backward, int* des
 // with getrf's info code for each (> 0: singular), in one kernel of solver_kernels.cu.
 void invert_small_stack(dtype dt, std::int64_t count, std::int64_t n, const void* a, void* out, int* info);
 
+// Which of the `count` matrices of `per` elements each at `a` (dt float32 ... complex128) hold a NaN
+// or an infinity: one scan kernel of solver_kernels.cu, read back (so it waits for the stream).
+// cuSOLVER's getrf turns a NaN into a finite number, and its geev fails on one (cusolver_lu.cpp).
+std::vector<char> non_finite_matrices(dtype dt, std::int64_t count, std::int64_t per, const void* a);
+
+// out[i] = in[i] for i < n, on the device: getrf's 32-bit pivots as the lu call's 64-bit ones.
+void widen_pivots(const int* in, std::int64_t* out, std::int64_t n);
+
 // Which triangle of a transpose's output is written as it is (the other is zeroed): all of it, the
 // lower one (tril) or the upper one (triu), diagonals included.
 enum class triangle { all, lower, upper };

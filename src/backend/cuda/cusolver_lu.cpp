@@ -1,5 +1,12 @@
 // solve, inv and lu through cuSOLVER (the LU family of cusolver.cpp's run_solver): one factorization
 // per matrix and cuBLAS's triangular solves, or cuBLAS's batched LU for a stack of small matrices.
+//
+// Non-finite matrices. cuSOLVER's getrf (legacy and 64-bit, all four dtypes, n = 2 .. 513) returns
+// factors with no NaN for a matrix that holds one, and a finite number where an infinity makes a
+// NaN (inf - inf): det([[2, 1], [1, nan]]) came out -1, where LAPACK's U has the NaN and NumPy
+// answers NaN (scratch comparison with a host getf2 on an H100). cuBLAS's batched getrf matched
+// getf2 on every such matrix. So each matrix that holds a NaN or an infinity is factored there,
+// alone, which costs one scan of the input and a wait for its flags per call.
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
 
@@ -66,7 +73,9 @@ class lu_factorizer32 {
  public:
   lu_factorizer32(dtype dt, std::int64_t n, void* sample)
       : h_(handle_here()), dt_(dt), n_(static_cast<int>(n)), work_(work_bytes(h_, dt, n_, sample)) {}
-  void factor(void* a, int* piv, int* info) {
+  // `non_finite`: a holds a NaN or an infinity, which cuBLAS factors as LAPACK would (see the top).
+  void factor(void* a, int* piv, int* info, bool non_finite) {
+    if (non_finite) return batched_lu_factor(dt_, 1, n_, a, piv, info);
     with_legacy_lu(dt_, [&](auto t, auto, auto getrf) {
       using T = decltype(t);
       check_solver(getrf(h_.handle, n_, n_, static_cast<T*>(a), n_, work_.get<T>(), piv, info), "getrf");
@@ -117,11 +126,12 @@ void lu_solve(const ir::library_call& c, const std::vector<const void*>& in, con
     if (k > 1) transpose_stack(c.dt, c.rows, k, n, col, out[0], false);
     return;
   }
+  const auto non_finite = non_finite_matrices(c.dt, c.rows, n * n, in[0]);
   scratch lu(sz * n * n), piv(sizeof(int) * n), dest(sizeof(int) * n * c.rows);
   lu_factorizer32 f(c.dt, n, lu.get());
   for (std::int64_t b = 0; b < c.rows; ++b) {
     copy(lu.get(), at(in[0], b * n * n, sz), sz * n * n);
-    f.factor(lu.get(), piv.get<int>(), info + b);
+    f.factor(lu.get(), piv.get<int>(), info + b, non_finite[b]);
     // A^T = P L U, so A = U^T L^T P^T: A X = B is U^T L^T Z = B with Z = P^T X, and X = P Z (the
     // swaps made in reverse order), which the transpose into C order below writes row by row.
     void* zb = at<void>(col, b * n * k, sz);
@@ -141,11 +151,12 @@ void lu_inverse(const ir::library_call& c, const std::vector<const void*>& in,
     invert_small_stack(c.dt, c.rows, n, in[0], out[0], info);
     return;
   }
+  const auto non_finite = non_finite_matrices(c.dt, c.rows, n * n, in[0]);
   scratch lu(sz * n * n), piv(sizeof(int) * n);
   lu_factorizer32 f(c.dt, n, lu.get());
   for (std::int64_t b = 0; b < c.rows; ++b) {
     copy(lu.get(), at(in[0], b * n * n, sz), sz * n * n);
-    f.factor(lu.get(), piv.get<int>(), info + b);
+    f.factor(lu.get(), piv.get<int>(), info + b, non_finite[b]);
     // inv(A^T), column-major, is inv(A) in C order; with A^T = P L U it is U^-1 L^-1 (P^T I).
     void* xb = at<void>(out[0], b * n * n, sz);
     permuted_identity(c.dt, n, piv.get<int>(), xb);
@@ -157,11 +168,21 @@ void lu_inverse(const ir::library_call& c, const std::vector<const void*>& in,
 void lu_factor(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
   const std::int64_t n = c.linalg.n;
   const std::size_t sz = itemsize(c.dt);
+  const auto non_finite = non_finite_matrices(c.dt, c.rows, n * n, in[0]);
   copy(out[0], in[0], sz * n * n * c.rows);
   lu_factorizer f(c.dt, n, out[0]);
-  for (std::int64_t b = 0; b < c.rows; ++b)
-    f.factor(at<void>(out[0], b * n * n, sz), at<std::int64_t>(out[1], b * n, sizeof(std::int64_t)),
-             at<int>(out[2], b, sizeof(int)));
+  scratch piv32(sizeof(int) * n);
+  for (std::int64_t b = 0; b < c.rows; ++b) {
+    void* a = at<void>(out[0], b * n * n, sz);
+    auto* piv = at<std::int64_t>(out[1], b * n, sizeof(std::int64_t));
+    int* info = at<int>(out[2], b, sizeof(int));
+    if (non_finite[b]) {  // see the top
+      batched_lu_factor(c.dt, 1, n, a, piv32.get<int>(), info);
+      widen_pivots(piv32.get<int>(), piv, n);
+    } else {
+      f.factor(a, piv, info);
+    }
+  }
 }
 
 }  // namespace ndfuse::backend::cuda::solver_detail

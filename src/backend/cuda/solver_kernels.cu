@@ -1,10 +1,13 @@
 // Small kernels of the solvers (cusolver.cpp, cublas.cpp's batched LU): identities, LU's row
 // interchanges as one permutation, transposes of matrices and stacks of them (a triangle zeroed, or
-// the rows permuted, on the way when asked), and the batched routines' arrays of matrix addresses.
+// the rows permuted, on the way when asked), the batched routines' arrays of matrix addresses, and
+// the scan for matrices that hold a NaN or an infinity.
 #include "backend/cuda/cusolver.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "backend/cuda/grid_launch.cuh"
 #include "backend/cuda/memory.hpp"
@@ -330,7 +333,49 @@ __global__ void stride_pointers(char** out, int64_t count, char* base, int64_t s
   }
 }
 
+// ---- Non-finite matrices (cusolver_lu.cpp and eig route them around cuSOLVER) ---------------------
+
+// flags[i / per] = 1 for each real i that is a NaN or an infinity (`per`: the reals of one matrix,
+// two per complex element). Threads that race on a flag all store 1.
+template <class R>
+__global__ void flag_non_finite(const R* a, int64_t per, int64_t total, int* flags) {
+  for (int64_t i = thread_index(); i < total; i += thread_count())
+    if (!isfinite(a[i])) flags[i / per] = 1;
+}
+
+__global__ void widen(const int* in, int64_t* out, int64_t n) {
+  for (int64_t i = thread_index(); i < n; i += thread_count()) out[i] = in[i];
+}
+
 }  // namespace
+
+std::vector<char> non_finite_matrices(dtype dt, std::int64_t count, std::int64_t per, const void* a) {
+  std::vector<char> bad(static_cast<std::size_t>(std::max<std::int64_t>(count, 0)), 0);
+  if (count <= 0 || per <= 0) return bad;
+  const std::int64_t reals = per * (is_complex(dt) ? 2 : 1);
+  scratch flags(sizeof(int) * static_cast<std::size_t>(count));
+  check(cudaMemsetAsync(flags.get(), 0, sizeof(int) * static_cast<std::size_t>(count), current_stream()),
+        "cudaMemsetAsync");
+  if (dt == dtype::float32 || dt == dtype::complex64)
+    launch("flag_non_finite", reals * count, flag_non_finite<float>, static_cast<const float*>(a), reals,
+           reals * count, flags.get<int>());
+  else if (dt == dtype::float64 || dt == dtype::complex128)
+    launch("flag_non_finite", reals * count, flag_non_finite<double>, static_cast<const double*>(a), reals,
+           reals * count, flags.get<int>());
+  else
+    throw dtype_error("non-finite scan: no solver kernel for " + std::string(dtype_name(dt)));
+  std::vector<int> host(bad.size());
+  check(cudaMemcpyAsync(host.data(), flags.get(), sizeof(int) * host.size(), cudaMemcpyDeviceToHost,
+                        current_stream()),
+        "cudaMemcpyAsync");
+  check(cudaStreamSynchronize(current_stream()), "cudaStreamSynchronize");
+  std::copy(host.begin(), host.end(), bad.begin());
+  return bad;
+}
+
+void widen_pivots(const int* in, std::int64_t* out, std::int64_t n) {
+  launch("widen", n, widen, in, out, n);
+}
 
 void matrix_pointers(void** out, std::int64_t count, void* base, std::int64_t stride_bytes, void* base2,
                      std::int64_t stride2_bytes) {
