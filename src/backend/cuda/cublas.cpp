@@ -269,7 +269,8 @@ void batched_lu_factor(dtype dt, std::int64_t count, std::int64_t n, void* a, in
   cublasHandle_t h = handle_for(current_device());
   check_blas(cublasSetStream(h, current_stream()), "cublasSetStream");
   const pointer_arrays p(count, a, itemsize(dt) * std::size_t(n * n), nullptr, 0);
-  with_blas_type(dt, [&](auto t, auto getrf, auto) { getrf_batched<decltype(t)>(h, getrf, count, n, p, piv, info); });
+  with_blas_type(
+      dt, [&](auto t, auto getrf, auto) { getrf_batched<decltype(t)>(h, getrf, count, n, p, piv, info); });
 }
 
 void batched_lu_solve(dtype dt, std::int64_t count, std::int64_t n, std::int64_t k, void* a, void* b,

@@ -303,9 +303,12 @@ void eig(const ir::library_call& c, const std::vector<const void*>& in, const st
   // Xgeev fails (status 7) on a NaN and returns NaNs for an infinity; NumPy's eig refuses both
   // (LinAlgError), as the CPU backend does: info 1 and no call.
   static const int refused = 1;
-  const auto non_finite = non_finite_matrices(c.dt, c.rows, n * n, in[0]);
+  // (Xgeev waits for the device anyway, so reading the scan first costs nothing.)
+  const auto non_finite = non_finite_scan(c.dt, c.rows, n * n, in[0]).read();
+  auto next_bad = non_finite.begin();
   for (std::int64_t b = 0; b < c.rows; ++b) {
-    if (non_finite[b]) {
+    if (next_bad != non_finite.end() && *next_bad == b) {
+      ++next_bad;
       check(cudaMemcpyAsync(info + b, &refused, sizeof refused, cudaMemcpyHostToDevice, current_stream()),
             "cudaMemcpyAsync");
       continue;

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "backend/cuda/memory.hpp"
 #include "ir/library.hpp"
 
 namespace ndfuse::backend::cuda {
@@ -15,7 +16,8 @@ void run_solver(const ir::library_call& c, const std::vector<const void*>& input
 // LU's row interchanges, from the n 1-based pivots of getrf (row i swapped with row ipiv[i] - 1, in
 // turn) on the device; small kernels of solver_kernels.cu (nvcc), on the current stream:
 //   permuted_identity: P^T I, column-major, of dtype dt (float32 ... complex128) into `out`: the
-//                      right-hand side of an inverse, the swaps already made;
+//                      right-hand side of an inverse, the swaps already made (I itself for a null
+//                      ipiv);
 //   pivot_destinations: dest[r] = the row where row r of a matrix lands when the swaps are made
 //                      in reverse order (i = n-1 .. 0, P X rather than P^T X) when `backward`.
 void permuted_identity(dtype dt, std::int64_t n, const int* ipiv, void* out);
@@ -26,9 +28,21 @@ void pivot_destinations(const int* ipiv, std::int64_t n, bool backward, int* des
 void invert_small_stack(dtype dt, std::int64_t count, std::int64_t n, const void* a, void* out, int* info);
 
 // Which of the `count` matrices of `per` elements each at `a` (dt float32 ... complex128) hold a NaN
-// or an infinity: one scan kernel of solver_kernels.cu, read back (so it waits for the stream).
-// cuSOLVER's getrf turns a NaN into a finite number, and its geev fails on one (cusolver_lu.cpp).
-std::vector<char> non_finite_matrices(dtype dt, std::int64_t count, std::int64_t per, const void* a);
+// or an infinity. The constructor queues one scan kernel (solver_kernels.cu); read() copies the
+// flags back, which waits for the stream, so the callers queue their usual work first and redo the
+// few matrices it names: a wait before that work cost inv of 1000 x 1000 about 70 us of exposed
+// launches on an H100. cuSOLVER's getrf turns a NaN into a finite number, and its geev fails on one
+// (cusolver_lu.cpp).
+class non_finite_scan {
+ public:
+  non_finite_scan(dtype dt, std::int64_t count, std::int64_t per, const void* a);
+  std::vector<std::int64_t> read() const;  // the indices of those matrices, in order
+
+ private:
+  std::int64_t count_;
+  scratch flags_;
+  bool scanned_ = false;
+};
 
 // out[i] = in[i] for i < n, on the device: getrf's 32-bit pivots as the lu call's 64-bit ones.
 void widen_pivots(const int* in, std::int64_t* out, std::int64_t n);

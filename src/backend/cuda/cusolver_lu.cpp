@@ -1,12 +1,16 @@
 // solve, inv and lu through cuSOLVER (the LU family of cusolver.cpp's run_solver): one factorization
 // per matrix and cuBLAS's triangular solves, or cuBLAS's batched LU for a stack of small matrices.
 //
-// Non-finite matrices. cuSOLVER's getrf (legacy and 64-bit, all four dtypes, n = 2 .. 513) returns
-// factors with no NaN for a matrix that holds one, and a finite number where an infinity makes a
-// NaN (inf - inf): det([[2, 1], [1, nan]]) came out -1, where LAPACK's U has the NaN and NumPy
-// answers NaN (scratch comparison with a host getf2 on an H100). cuBLAS's batched getrf matched
-// getf2 on every such matrix. So each matrix that holds a NaN or an infinity is factored there,
-// alone, which costs one scan of the input and a wait for its flags per call.
+// Non-finite matrices. cuSOLVER's getrf (legacy and 64-bit, all four dtypes) returns factors with
+// no NaN for a matrix that holds one (every such matrix tried up to n = 256, most at n = 513), and a
+// finite number where an infinity makes a NaN (inf - inf): det([[2, 1], [1, nan]]) came out -1,
+// where LAPACK's U has the NaN and NumPy answers NaN. cuBLAS's batched getrf kept every NaN and
+// matched a host getf2 on 62 of 64 such matrices of n <= 32 (bench/experiments/getrf_non_finite.cu,
+// on an H100). So each call scans its stack, and each matrix that holds a NaN or an infinity is
+// redone after the usual work, as NumPy's LAPACK does it: A itself factored (transposed into
+// column-major, where the usual path factors A^T as it lies) and solved by cuBLAS's batched getrf
+// and getrs, gesv's steps. Which triangle is solved first decides where an infinity's NaNs land
+// (solve([[1, 2], [2, inf]], [1, 1]) is [nan, -0] in NumPy).
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
 
@@ -73,9 +77,7 @@ class lu_factorizer32 {
  public:
   lu_factorizer32(dtype dt, std::int64_t n, void* sample)
       : h_(handle_here()), dt_(dt), n_(static_cast<int>(n)), work_(work_bytes(h_, dt, n_, sample)) {}
-  // `non_finite`: a holds a NaN or an infinity, which cuBLAS factors as LAPACK would (see the top).
-  void factor(void* a, int* piv, int* info, bool non_finite) {
-    if (non_finite) return batched_lu_factor(dt_, 1, n_, a, piv, info);
+  void factor(void* a, int* piv, int* info) {
     with_legacy_lu(dt_, [&](auto t, auto, auto getrf) {
       using T = decltype(t);
       check_solver(getrf(h_.handle, n_, n_, static_cast<T*>(a), n_, work_.get<T>(), piv, info), "getrf");
@@ -104,6 +106,14 @@ bool batched_lu(const ir::library_call& c) {
   return c.rows > 1 && c.linalg.n <= small_n;
 }
 
+// The redo of one non-finite matrix (see the top): X = A^-1 B for the C-order n x n `a` and the
+// column-major n x k `x`, which it overwrites, with gesv's info code.
+void gesv_as_lapack(dtype dt, std::int64_t n, std::int64_t k, const void* a, void* x, int* info) {
+  scratch lu(itemsize(dt) * static_cast<std::size_t>(n * n));
+  transpose_stack(dt, 1, n, n, a, lu.get(), false);
+  batched_lu_solve(dt, 1, n, k, lu.get(), x, false, info);
+}
+
 }  // namespace
 
 void lu_solve(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
@@ -119,27 +129,33 @@ void lu_solve(const ir::library_call& c, const std::vector<const void*>& in, con
     transpose_stack(c.dt, c.rows, n, k, in[1], col, false);
   else
     copy(col, in[1], sz * n * c.rows);
+  const non_finite_scan scan(c.dt, c.rows, n * n, in[0]);
   if (batched) {
     scratch lu(sz * n * n * c.rows);
     copy(lu.get(), in[0], sz * n * n * c.rows);
     batched_lu_solve(c.dt, c.rows, n, k, lu.get(), col, true, info);  // op T: A X = B
     if (k > 1) transpose_stack(c.dt, c.rows, k, n, col, out[0], false);
-    return;
+  } else {
+    scratch lu(sz * n * n), piv(sizeof(int) * n), dest(sizeof(int) * n * c.rows);
+    lu_factorizer32 f(c.dt, n, lu.get());
+    for (std::int64_t b = 0; b < c.rows; ++b) {
+      copy(lu.get(), at(in[0], b * n * n, sz), sz * n * n);
+      f.factor(lu.get(), piv.get<int>(), info + b);
+      // A^T = P L U, so A = U^T L^T P^T: A X = B is U^T L^T Z = B with Z = P^T X, and X = P Z (the
+      // swaps made in reverse order), which the transpose into C order below writes row by row.
+      void* zb = at<void>(col, b * n * k, sz);
+      triangular_solve(c.dt, false, true, false, n, k, lu.get(), zb);
+      triangular_solve(c.dt, true, true, true, n, k, lu.get(), zb);
+      pivot_destinations(piv.get<int>(), n, true, dest.get<int>() + b * n);
+    }
+    transpose_stack(c.dt, c.rows, k, n, col, out[0], false, triangle::all, dest.get<int>());
   }
-  const auto non_finite = non_finite_matrices(c.dt, c.rows, n * n, in[0]);
-  scratch lu(sz * n * n), piv(sizeof(int) * n), dest(sizeof(int) * n * c.rows);
-  lu_factorizer32 f(c.dt, n, lu.get());
-  for (std::int64_t b = 0; b < c.rows; ++b) {
-    copy(lu.get(), at(in[0], b * n * n, sz), sz * n * n);
-    f.factor(lu.get(), piv.get<int>(), info + b, non_finite[b]);
-    // A^T = P L U, so A = U^T L^T P^T: A X = B is U^T L^T Z = B with Z = P^T X, and X = P Z (the
-    // swaps made in reverse order), which the transpose into C order below writes row by row.
-    void* zb = at<void>(col, b * n * k, sz);
-    triangular_solve(c.dt, false, true, false, n, k, lu.get(), zb);
-    triangular_solve(c.dt, true, true, true, n, k, lu.get(), zb);
-    pivot_destinations(piv.get<int>(), n, true, dest.get<int>() + b * n);
+  for (const std::int64_t b : scan.read()) {
+    scratch xb(sz * n * k);
+    transpose_stack(c.dt, 1, n, k, at(in[1], b * n * k, sz), xb.get(), false);
+    gesv_as_lapack(c.dt, n, k, at(in[0], b * n * n, sz), xb.get(), info + b);
+    transpose_stack(c.dt, 1, k, n, xb.get(), at<void>(out[0], b * n * k, sz), false);
   }
-  transpose_stack(c.dt, c.rows, k, n, col, out[0], false, triangle::all, dest.get<int>());
 }
 
 void lu_inverse(const ir::library_call& c, const std::vector<const void*>& in,
@@ -151,37 +167,42 @@ void lu_inverse(const ir::library_call& c, const std::vector<const void*>& in,
     invert_small_stack(c.dt, c.rows, n, in[0], out[0], info);
     return;
   }
-  const auto non_finite = non_finite_matrices(c.dt, c.rows, n * n, in[0]);
+  const non_finite_scan scan(c.dt, c.rows, n * n, in[0]);
   scratch lu(sz * n * n), piv(sizeof(int) * n);
   lu_factorizer32 f(c.dt, n, lu.get());
   for (std::int64_t b = 0; b < c.rows; ++b) {
     copy(lu.get(), at(in[0], b * n * n, sz), sz * n * n);
-    f.factor(lu.get(), piv.get<int>(), info + b, non_finite[b]);
+    f.factor(lu.get(), piv.get<int>(), info + b);
     // inv(A^T), column-major, is inv(A) in C order; with A^T = P L U it is U^-1 L^-1 (P^T I).
     void* xb = at<void>(out[0], b * n * n, sz);
     permuted_identity(c.dt, n, piv.get<int>(), xb);
     triangular_solve(c.dt, true, false, true, n, n, lu.get(), xb);
     triangular_solve(c.dt, false, false, false, n, n, lu.get(), xb);
   }
+  for (const std::int64_t b : scan.read()) {
+    scratch xb(sz * n * n);
+    permuted_identity(c.dt, n, nullptr, xb.get());
+    gesv_as_lapack(c.dt, n, n, at(in[0], b * n * n, sz), xb.get(), info + b);
+    transpose_stack(c.dt, 1, n, n, xb.get(), at<void>(out[0], b * n * n, sz), false);
+  }
 }
 
 void lu_factor(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
   const std::int64_t n = c.linalg.n;
   const std::size_t sz = itemsize(c.dt);
-  const auto non_finite = non_finite_matrices(c.dt, c.rows, n * n, in[0]);
+  const non_finite_scan scan(c.dt, c.rows, n * n, in[0]);
   copy(out[0], in[0], sz * n * n * c.rows);
   lu_factorizer f(c.dt, n, out[0]);
-  scratch piv32(sizeof(int) * n);
-  for (std::int64_t b = 0; b < c.rows; ++b) {
+  for (std::int64_t b = 0; b < c.rows; ++b)
+    f.factor(at<void>(out[0], b * n * n, sz), at<std::int64_t>(out[1], b * n, sizeof(std::int64_t)),
+             at<int>(out[2], b, sizeof(int)));
+  // The redo (see the top): A's factors rather than A^T's, which have the same determinant.
+  for (const std::int64_t b : scan.read()) {
+    scratch piv32(sizeof(int) * n);
     void* a = at<void>(out[0], b * n * n, sz);
-    auto* piv = at<std::int64_t>(out[1], b * n, sizeof(std::int64_t));
-    int* info = at<int>(out[2], b, sizeof(int));
-    if (non_finite[b]) {  // see the top
-      batched_lu_factor(c.dt, 1, n, a, piv32.get<int>(), info);
-      widen_pivots(piv32.get<int>(), piv, n);
-    } else {
-      f.factor(a, piv, info);
-    }
+    transpose_stack(c.dt, 1, n, n, at(in[0], b * n * n, sz), a, false);
+    batched_lu_factor(c.dt, 1, n, a, piv32.get<int>(), at<int>(out[2], b, sizeof(int)));
+    widen_pivots(piv32.get<int>(), at<std::int64_t>(out[1], b * n, sizeof(std::int64_t)), n);
   }
 }
 

@@ -45,14 +45,14 @@ __global__ void apply_pivots(const int* ipiv, int n, bool backward, int* global_
   extern __shared__ int shared[];
   int* pos = global_pos ? global_pos : shared;
   const int* piv = ipiv;
-  if (pivots_shared) {
+  if (pivots_shared && ipiv) {
     int* p = shared + (global_pos ? 0 : n);
     for (int i = threadIdx.x; i < n; i += blockDim.x) p[i] = ipiv[i];
     piv = p;
   }
   for (int i = threadIdx.x; i < n; i += blockDim.x) pos[i] = i;
   __syncthreads();
-  if (threadIdx.x == 0) walk_pivots(piv, pos, n, backward);
+  if (threadIdx.x == 0 && piv) walk_pivots(piv, pos, n, backward);  // no pivots: no swaps
   __syncthreads();
   for (int i = threadIdx.x; i < n; i += blockDim.x) {
     if (dest) dest[pos[i]] = i;
@@ -349,27 +349,33 @@ __global__ void widen(const int* in, int64_t* out, int64_t n) {
 
 }  // namespace
 
-std::vector<char> non_finite_matrices(dtype dt, std::int64_t count, std::int64_t per, const void* a) {
-  std::vector<char> bad(static_cast<std::size_t>(std::max<std::int64_t>(count, 0)), 0);
-  if (count <= 0 || per <= 0) return bad;
+non_finite_scan::non_finite_scan(dtype dt, std::int64_t count, std::int64_t per, const void* a)
+    : count_(std::max<std::int64_t>(count, 0)), flags_(sizeof(int) * static_cast<std::size_t>(count_)) {
+  if (count_ == 0 || per <= 0) return;
   const std::int64_t reals = per * (is_complex(dt) ? 2 : 1);
-  scratch flags(sizeof(int) * static_cast<std::size_t>(count));
-  check(cudaMemsetAsync(flags.get(), 0, sizeof(int) * static_cast<std::size_t>(count), current_stream()),
+  check(cudaMemsetAsync(flags_.get(), 0, sizeof(int) * static_cast<std::size_t>(count_), current_stream()),
         "cudaMemsetAsync");
   if (dt == dtype::float32 || dt == dtype::complex64)
-    launch("flag_non_finite", reals * count, flag_non_finite<float>, static_cast<const float*>(a), reals,
-           reals * count, flags.get<int>());
+    launch("flag_non_finite", reals * count_, flag_non_finite<float>, static_cast<const float*>(a), reals,
+           reals * count_, flags_.get<int>());
   else if (dt == dtype::float64 || dt == dtype::complex128)
-    launch("flag_non_finite", reals * count, flag_non_finite<double>, static_cast<const double*>(a), reals,
-           reals * count, flags.get<int>());
+    launch("flag_non_finite", reals * count_, flag_non_finite<double>, static_cast<const double*>(a), reals,
+           reals * count_, flags_.get<int>());
   else
     throw dtype_error("non-finite scan: no solver kernel for " + std::string(dtype_name(dt)));
-  std::vector<int> host(bad.size());
-  check(cudaMemcpyAsync(host.data(), flags.get(), sizeof(int) * host.size(), cudaMemcpyDeviceToHost,
+  scanned_ = true;
+}
+
+std::vector<std::int64_t> non_finite_scan::read() const {
+  std::vector<std::int64_t> bad;
+  if (!scanned_) return bad;
+  std::vector<int> host(static_cast<std::size_t>(count_));
+  check(cudaMemcpyAsync(host.data(), flags_.get(), sizeof(int) * host.size(), cudaMemcpyDeviceToHost,
                         current_stream()),
         "cudaMemcpyAsync");
   check(cudaStreamSynchronize(current_stream()), "cudaStreamSynchronize");
-  std::copy(host.begin(), host.end(), bad.begin());
+  for (std::int64_t b = 0; b < count_; ++b)
+    if (host[static_cast<std::size_t>(b)]) bad.push_back(b);
   return bad;
 }
 
@@ -425,8 +431,8 @@ void pivot_destinations(const int* ipiv, std::int64_t n, bool backward, int* des
   launch_apply_pivots<float>(ipiv, n, backward, dest, nullptr, 1);
 }
 
-// A memset and the one-thread walk, which writes the ones: the memset moves the zeros at copy speed,
-// as CuPy's eye does.
+// A memset and the one-thread walk, which writes the ones (no walk without pivots): the memset moves the
+// zeros at copy speed, as CuPy's eye does.
 void permuted_identity(dtype dt, std::int64_t n, const int* ipiv, void* out) {
   if (n == 0) return;
   const int components = is_complex(dt) ? 2 : 1;
