@@ -337,9 +337,7 @@ array binary(ir::op_code op, const operand& a, const operand& b) {
   node_ptr x = as_node(a, loop->in, info.name);  // in this order: either may raise (overflow)
   node_ptr y = as_node(b, loop->in, info.name);
   node_ptr n = make_node(op, loop->out, std::move(x), std::move(y), shape);
-  // Temporary operands are read by n now: their handles go (see operand).
-  if (a.expiring) *a.expiring = array();
-  if (b.expiring && b.expiring != a.expiring) *b.expiring = array();
+  consume(a, b);  // temporary operands are read by n now: their handles go
   return finish(std::move(n));
 }
 

@@ -57,6 +57,13 @@ inline array consume(array& temporary, array built) {
   return built;
 }
 
+// The same for operands (see operand in math.hpp): each expiring one, read by a node just built,
+// gives up its handle (once, when both are the same array).
+inline void consume(const operand& a, const operand& b) {
+  if (a.expiring) *a.expiring = array();
+  if (b.expiring && b.expiring != a.expiring) *b.expiring = array();
+}
+
 // Wraps a freshly built node in a handle, splitting the DAG if it grew past its bounds and
 // evaluating at once in eager mode.
 array finish(node_ptr n);

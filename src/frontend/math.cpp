@@ -208,8 +208,7 @@ array where(const array& cond, const operand& a, const operand& b) {
   };
   frontend::node_ptr n = frontend::make_node(
       ir::op_code::op_code_where, t, {frontend::cast_node(cn, dtype::bool_), side(a), side(b)}, shape);
-  if (a.expiring) *a.expiring = array();
-  if (b.expiring && b.expiring != a.expiring) *b.expiring = array();
+  frontend::consume(a, b);
   return frontend::finish(std::move(n));
 }
 array where(array&& cond, const operand& a, const operand& b) {
