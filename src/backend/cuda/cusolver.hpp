@@ -28,11 +28,10 @@ void pivot_destinations(const int* ipiv, std::int64_t n, bool backward, int* des
 void invert_small_stack(dtype dt, std::int64_t count, std::int64_t n, const void* a, void* out, int* info);
 
 // Which of the `count` matrices of `per` elements each at `a` (dt float32 ... complex128) hold a NaN
-// or an infinity. The constructor queues one scan kernel (solver_kernels.cu); read() copies the
-// flags back, which waits for the stream, so the callers queue their usual work first and redo the
-// few matrices it names: a wait before that work cost inv of 1000 x 1000 about 70 us of exposed
-// launches on an H100. cuSOLVER's getrf turns a NaN into a finite number, and its geev fails on one
-// (cusolver_lu.cpp).
+// or an infinity. The constructor queues one scan kernel (solver_kernels.cu) and the copy of its
+// flags into the thread's pinned buffer; read() waits for that copy only, so the callers queue their
+// usual work first and then redo the few matrices it names. One scan at a time per thread.
+// cuSOLVER's getrf turns a NaN into a finite number, and its geev fails on one (cusolver_lu.cpp).
 class non_finite_scan {
  public:
   non_finite_scan(dtype dt, std::int64_t count, std::int64_t per, const void* a);
