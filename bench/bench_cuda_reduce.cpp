@@ -5,7 +5,9 @@
 //   1. full reductions of 2.5e8 float64 (2 GB): linalg::norm(x), sum(x), sum(a * b) (4 GB read);
 //   2. row (axis 1) and column (axis 0) sums of 1 GiB float32 in three shapes: square, tall with an
 //      inner extent of 4, wide with an outer extent of 4;
-//   3. mean(y * 2 + 1, axis 1) of an evaluated y: the elementwise producer runs inside the reduction.
+//   3. mean(y * 2 + 1, axis 1) of an evaluated y: the elementwise producer runs inside the reduction;
+//   and cub_direct/sum/float64_2GB: CUB's DeviceReduce::Sum of the same values (cub_reference.cu),
+//   what CuPy's sum runs, timed in the same process.
 // Fused against eager where eager launches more kernels. Each timed run: a device copy keeps the GPU
 // busy while the host builds and enqueues the work (so host latency hidden behind it is not timed),
 // then CUDA events around build + .eval(), then nf::cuda::synchronize(). Counters: bytes moved, GB/s,
@@ -28,6 +30,7 @@
 #if defined(NDFUSE_WITH_CUDA)
 #include <cuda_runtime_api.h>
 
+#include "cub_reference.hpp"
 #include "cuda_timing.hpp"
 
 #include <algorithm>
@@ -203,6 +206,54 @@ void BM_reduce(benchmark::State& state, const workload& w, bool eager) {
   }
 }
 
+// The same-run reference for the full sum: CUB's DeviceReduce::Sum (what CuPy's sum runs) over a raw
+// buffer holding the values of sum/float64_2GB, timed as BM_reduce times ndfuse, checked likewise.
+void BM_cub_sum(benchmark::State& state) {
+  const std::size_t bytes = static_cast<std::size_t>(full_elements) * sizeof(double);
+  const std::size_t temp_bytes = bench_cuda::cub_sum_temp_bytes(full_elements);
+  static double* in = nullptr;  // made once, kept for the repetitions (and until exit)
+  static double* out = nullptr;
+  static void* temp = nullptr;
+  if (!in) {
+    std::vector<double> host(static_cast<std::size_t>(full_elements));
+    for (std::size_t i = 0; i < host.size(); ++i) host[i] = a_value(static_cast<std::int64_t>(i % 1000));
+    cuda_ok(cudaMalloc(reinterpret_cast<void**>(&in), bytes), "cudaMalloc");
+    cuda_ok(cudaMalloc(reinterpret_cast<void**>(&out), sizeof(double)), "cudaMalloc");
+    cuda_ok(cudaMalloc(&temp, std::max<std::size_t>(temp_bytes, 1)), "cudaMalloc");
+    cuda_ok(cudaMemcpy(in, host.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+  }
+  auto call = [&] {
+    cuda_ok(bench_cuda::cub_sum(temp, temp_bytes, in, out, full_elements, stream()), "cub::DeviceReduce::Sum");
+  };
+  call();
+  nf::cuda::synchronize();
+  event_pair ev;
+  double total = 0;
+  for (auto _ : state) {
+    keep_gpu_busy();
+    ev.record_start();
+    call();
+    ev.record_stop();
+    const double s = ev.seconds();
+    total += s;
+    state.SetIterationTime(s);
+  }
+  const double per_iter = total / static_cast<double>(state.iterations());
+  const double limit = copy_seconds(bytes) / 2;  // reading the bytes at the copy bandwidth
+  state.counters["bytes"] = static_cast<double>(bytes);
+  state.counters["GB/s"] = static_cast<double>(bytes) / per_iter / 1e9;
+  state.counters["x_read_limit"] = per_iter / limit;
+  state.counters["copy_bw_frac"] = limit / per_iter;
+  double got = 0;
+  cuda_ok(cudaMemcpy(&got, out, sizeof got, cudaMemcpyDeviceToHost), "cudaMemcpy");
+  if (std::string msg =
+          relative_error_message("cub sum", got, periodic_sum(full_elements, 1000, a_value), 1e-8);
+      !msg.empty()) {
+    wrong_results = true;
+    state.SkipWithError(("wrong result: " + msg).c_str());
+  }
+}
+
 // ---- the workloads ----
 
 workload full_reduction(std::string which) {
@@ -297,6 +348,7 @@ void register_all() {
   add("norm/float64_2GB/fused", full_reduction("norm"), false, 4);
   add("norm/float64_2GB/eager", full_reduction("norm"), true, 4);
   add("sum/float64_2GB/fused", full_reduction("sum"), false, 4);
+  reps(benchmark::RegisterBenchmark("cub_direct/sum/float64_2GB", BM_cub_sum), 4, 5);
   add("sum_a_times_b/float64_2x2GB/fused", full_reduction("sum_a_times_b"), false, 4);
   add("sum_a_times_b/float64_2x2GB/eager", full_reduction("sum_a_times_b"), true, 4);
 

@@ -144,8 +144,12 @@ reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64
   c.block_y =
       static_cast<unsigned>(r.strategy == ir::reduce_strategy::reduce_strategy_outer ? r_lanes : o_lanes);
   c.grid_y = static_cast<unsigned>(grid_y);
-  // With a split, blockIdx.x must cover each output exactly once (one arrival counter per column).
-  c.grid_x = static_cast<unsigned>(std::clamp<std::int64_t>(blocks_x, 1, grid_y > 1 ? blocks_x : target * 8));
+  // One block per o_lanes outputs, as launch_dims gives elementwise kernels: rows of four (one
+  // thread per output) ran 0.453 ms on an H100 with the grid capped at eight devices of resident
+  // blocks, each looping, and 0.437 with the whole grid (a copy of the same bytes: 0.455;
+  // bench/experiments/reduce_shapes.cu). With a split, blockIdx.x must cover each output exactly
+  // once anyway (one arrival counter per column).
+  c.grid_x = static_cast<unsigned>(std::clamp<std::int64_t>(blocks_x, 1, max_grid));
   if (grid_y > 1) {
     c.partial_bytes = static_cast<std::size_t>(grid_y * n_out) * reduce_acc_bytes(k);
     c.arrival_count = c.grid_x;

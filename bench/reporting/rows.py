@@ -8,7 +8,7 @@ Every row becomes a dict: family, workload, library, variant, median_ms, limit_m
 source. For ndfuse, the workload is the benchmark's name without its fused/eager part (the variant),
 so `chain/fused/float32/len4/n1000` and `seed_eager/float64_2GB` become `chain/float32/len4/n1000`
 (fused) and `seed/float64_2GB` (eager); a name with neither is ndfuse's default, lazy mode, shown as
-fused. The direct calls the C++ benchmarks time (cublas_direct/X, cufft_direct/X, driver_launch/X) become
+fused. The direct calls the C++ benchmarks time (cublas_direct/X, cufft_direct/X, cub_direct/X, driver_launch/X) become
 library "cuda" rows of the workload they are the reference of; device copies (d2d_copy/...) are
 library "cuda", variant "copy". limit_ms is the time over the row's x_copy or x_read_limit counter:
 the time a device-to-device copy of the bytes it must move takes in the same process.
@@ -31,7 +31,7 @@ TO_MS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
 NAME_SUFFIX = re.compile(r"^(iterations|repeats|threads|min_time|min_warmup_time):|^(manual|real|process)_time$")
 # Direct calls the C++ benchmarks time as a workload's floor: the library call it makes, or for the
 # host step one bare cuLaunchKernel (driver_launch/host_step_1000).
-REFERENCES = {"cublas_direct": "cublas", "cufft_direct": "cufft", "driver_launch": "driver launch"}
+REFERENCES = {"cublas_direct": "cublas", "cufft_direct": "cufft", "cub_direct": "cub", "driver_launch": "driver launch"}
 NOT_TIMINGS = ("peak_memory/",)  # rows whose time is a placeholder: only their counters mean something
 
 

@@ -1,0 +1,272 @@
+// Experiment (not part of the build): which thread mappings bring ndfuse's reductions to the copy
+// bandwidth where bench_cuda_reduce still trails CuPy: rows of four (sum over axis 1 of a
+// 67108864 x 4 float32 array: ndfuse 0.457 ms, CuPy 0.440 in session 17) and the full float64 sum
+// of 2 GB (0.664 against CUB's 0.657). Each variant is timed with events (median of 15) next to a
+// device-to-device copy and CUB, and checked against a float64 host sum.
+//   nvcc -O3 -std=c++17 -arch=sm_90 bench/experiments/reduce_shapes.cu -o reduce_shapes && ./reduce_shapes
+#include <cub/device/device_reduce.cuh>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <vector>
+
+#define CHECK(x)                                                                \
+  do {                                                                          \
+    cudaError_t e = (x);                                                        \
+    if (e != cudaSuccess) {                                                     \
+      std::printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e));   \
+      std::exit(1);                                                             \
+    }                                                                           \
+  } while (0)
+
+float median_ms(const std::function<void()>& f) {
+  cudaEvent_t a, b;
+  CHECK(cudaEventCreate(&a));
+  CHECK(cudaEventCreate(&b));
+  f();
+  f();
+  CHECK(cudaDeviceSynchronize());
+  std::vector<float> t;
+  for (int i = 0; i < 15; ++i) {
+    CHECK(cudaEventRecord(a));
+    f();
+    CHECK(cudaEventRecord(b));
+    CHECK(cudaEventSynchronize(b));
+    float ms;
+    CHECK(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+// --- rows of four -------------------------------------------------------------------------------
+// K outputs per thread per step, their loads issued together; grid-stride over the outputs.
+template <int K>
+__global__ void __launch_bounds__(256, 8) rows4(const float4* __restrict__ in, float* __restrict__ out,
+                                                unsigned n_out) {
+  const unsigned step = gridDim.x * blockDim.x;
+  unsigned o = blockIdx.x * blockDim.x + threadIdx.x;
+  for (; o + (K - 1) * step < n_out; o += K * step) {
+    float4 x[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) x[k] = in[o + k * step];
+#pragma unroll
+    for (int k = 0; k < K; ++k) out[o + k * step] = ((0.f + x[k].x) + x[k].y + x[k].z) + x[k].w;
+  }
+  for (; o < n_out; o += step) {
+    const float4 x = in[o];
+    out[o] = ((0.f + x.x) + x.y + x.z) + x.w;
+  }
+}
+
+// K consecutive outputs per thread per step (one thread reads K * 16 contiguous bytes).
+template <int K>
+__global__ void __launch_bounds__(256, 8) rows4_adjacent(const float4* __restrict__ in, float* __restrict__ out,
+                                                         unsigned n_out) {
+  const unsigned step = gridDim.x * blockDim.x * K;
+  for (unsigned o = (blockIdx.x * blockDim.x + threadIdx.x) * K; o < n_out; o += step) {
+    float4 x[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) x[k] = in[o + k];
+    float r[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) r[k] = ((0.f + x[k].x) + x[k].y + x[k].z) + x[k].w;
+    if constexpr (K == 4) {
+      *reinterpret_cast<float4*>(out + o) = make_float4(r[0], r[1], r[2], r[3]);
+    } else if constexpr (K == 2) {
+      *reinterpret_cast<float2*>(out + o) = make_float2(r[0], r[1]);
+    } else {
+#pragma unroll
+      for (int k = 0; k < K; ++k) out[o + k] = r[k];
+    }
+  }
+}
+
+// --- full float64 sum ---------------------------------------------------------------------------
+// ndfuse's driver: grid_y blocks split the elements (unit = double2), each thread strides by
+// grid * 256 units with N loads in flight, a shared-memory tree, partials, and the last block folds.
+template <int N>
+__global__ void __launch_bounds__(256, 8) full_strided(const double2* __restrict__ in, unsigned long long n,
+                                                       double* partials, unsigned* arrivals, double* out) {
+  __shared__ double sh[256];
+  __shared__ bool last;
+  const unsigned t = threadIdx.x;
+  const unsigned long long stride = (unsigned long long)gridDim.x * 256;
+  unsigned long long r = (unsigned long long)blockIdx.x * 256 + t;
+  double acc = 0;
+  for (; r + (N - 1) * stride < n; r += N * stride) {
+    double2 x[N];
+#pragma unroll
+    for (int k = 0; k < N; ++k) x[k] = in[r + k * stride];
+#pragma unroll
+    for (int k = 0; k < N; ++k) acc += x[k].x + x[k].y;
+  }
+  for (; r < n; r += stride) acc += in[r].x + in[r].y;
+  sh[t] = acc;
+  __syncthreads();
+  for (unsigned s = 128; s > 0; s >>= 1) {
+    if (t < s) sh[t] += sh[t + s];
+    __syncthreads();
+  }
+  if (t == 0) partials[blockIdx.x] = sh[0];
+  __threadfence();
+  __syncthreads();
+  if (t == 0) last = atomicAdd(arrivals, 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  acc = 0;
+  for (unsigned y = t; y < gridDim.x; y += 256) acc += __ldcg(partials + y);
+  sh[t] = acc;
+  __syncthreads();
+  for (unsigned s = 128; s > 0; s >>= 1) {
+    if (t < s) sh[t] += sh[t + s];
+    __syncthreads();
+  }
+  if (t == 0) *out = sh[0], *arrivals = 0;
+}
+
+// Each block owns one contiguous chunk (CUB's even share), walked 256 * N units at a time.
+template <int N>
+__global__ void __launch_bounds__(256, 8) full_chunked(const double2* __restrict__ in, unsigned long long n,
+                                                       double* partials, unsigned* arrivals, double* out) {
+  __shared__ double sh[256];
+  __shared__ bool last;
+  const unsigned t = threadIdx.x;
+  const unsigned long long per = (n + gridDim.x - 1) / gridDim.x;
+  const unsigned long long begin = blockIdx.x * per, end = begin + per < n ? begin + per : n;
+  double acc = 0;
+  unsigned long long r = begin + t;
+  for (; r + (N - 1) * 256 < end; r += N * 256) {
+    double2 x[N];
+#pragma unroll
+    for (int k = 0; k < N; ++k) x[k] = in[r + k * 256];
+#pragma unroll
+    for (int k = 0; k < N; ++k) acc += x[k].x + x[k].y;
+  }
+  for (; r < end; r += 256) acc += in[r].x + in[r].y;
+  sh[t] = acc;
+  __syncthreads();
+  for (unsigned s = 128; s > 0; s >>= 1) {
+    if (t < s) sh[t] += sh[t + s];
+    __syncthreads();
+  }
+  if (t == 0) partials[blockIdx.x] = sh[0];
+  __threadfence();
+  __syncthreads();
+  if (t == 0) last = atomicAdd(arrivals, 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  acc = 0;
+  for (unsigned y = t; y < gridDim.x; y += 256) acc += __ldcg(partials + y);
+  sh[t] = acc;
+  __syncthreads();
+  for (unsigned s = 128; s > 0; s >>= 1) {
+    if (t < s) sh[t] += sh[t + s];
+    __syncthreads();
+  }
+  if (t == 0) *out = sh[0], *arrivals = 0;
+}
+
+int main() {
+  cudaDeviceProp prop;
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  const int sms = prop.multiProcessorCount;
+  std::printf("%s, %d SMs\n", prop.name, sms);
+
+  // Rows of four: 67108864 x 4 float32 (1 GiB in, 256 MiB out).
+  {
+    const unsigned n_out = 67108864;
+    std::vector<float> h(size_t(n_out) * 4);
+    for (size_t i = 0; i < h.size(); ++i) h[i] = float((i * 2654435761u) % 1000) / 7.f;
+    float *in, *out, *copy;
+    CHECK(cudaMalloc(&in, h.size() * 4));
+    CHECK(cudaMalloc(&out, size_t(n_out) * 4));
+    CHECK(cudaMalloc(&copy, size_t(n_out) * 5 * 4 / 2));
+    CHECK(cudaMemcpy(in, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
+    const double bytes = double(n_out) * 20;
+    auto report = [&](const char* name, float ms) {
+      std::vector<float> got(n_out);
+      CHECK(cudaMemcpy(got.data(), out, got.size() * 4, cudaMemcpyDeviceToHost));
+      size_t bad = 0;
+      for (unsigned o = 0; o < n_out; o += 9973) {
+        const float want = ((0.f + h[o * 4]) + h[o * 4 + 1] + h[o * 4 + 2]) + h[o * 4 + 3];
+        bad += got[o] != want;
+      }
+      CHECK(cudaMemset(out, 0, size_t(n_out) * 4));
+      std::printf("rows4 %-34s %.3f ms  %.0f GB/s%s\n", name, ms, bytes / ms / 1e6, bad ? "  WRONG" : "");
+    };
+    std::printf("copy of 1.25 GiB (read + write 2.5 GiB)   %.3f ms\n",
+                median_ms([&] { CHECK(cudaMemcpyAsync(copy, in, size_t(n_out) * 5 * 2, cudaMemcpyDeviceToDevice)); }));
+    const unsigned blocks = n_out / 256;
+    for (unsigned grid : {unsigned(sms * 8 * 8), unsigned(sms * 8), blocks}) {
+      char name[64];
+      std::snprintf(name, sizeof name, "K=1 grid %u", grid);
+      report(name, median_ms([&] { rows4<1><<<grid, 256>>>((const float4*)in, out, n_out); }));
+      std::snprintf(name, sizeof name, "K=2 grid %u", std::min(grid, blocks / 2));
+      report(name, median_ms([&] { rows4<2><<<std::min(grid, blocks / 2), 256>>>((const float4*)in, out, n_out); }));
+      std::snprintf(name, sizeof name, "K=4 grid %u", std::min(grid, blocks / 4));
+      report(name, median_ms([&] { rows4<4><<<std::min(grid, blocks / 4), 256>>>((const float4*)in, out, n_out); }));
+      std::snprintf(name, sizeof name, "adjacent K=2 grid %u", std::min(grid, blocks / 2));
+      report(name, median_ms([&] { rows4_adjacent<2><<<std::min(grid, blocks / 2), 256>>>((const float4*)in, out, n_out); }));
+      std::snprintf(name, sizeof name, "adjacent K=4 grid %u", std::min(grid, blocks / 4));
+      report(name, median_ms([&] { rows4_adjacent<4><<<std::min(grid, blocks / 4), 256>>>((const float4*)in, out, n_out); }));
+    }
+    CHECK(cudaFree(in));
+    CHECK(cudaFree(out));
+    CHECK(cudaFree(copy));
+  }
+
+  // Full float64 sum of 2 GiB.
+  {
+    const unsigned long long n = 1ull << 28;
+    std::vector<double> h(n);
+    double want = 0;
+    for (size_t i = 0; i < n; ++i) want += (h[i] = double((i * 2654435761u) % 1000) / 7.0);
+    double *in, *partials, *out;
+    unsigned* arrivals;
+    CHECK(cudaMalloc(&in, n * 8));
+    CHECK(cudaMalloc(&partials, 65536 * 8));
+    CHECK(cudaMalloc(&out, 8));
+    CHECK(cudaMalloc(&arrivals, 4));
+    CHECK(cudaMemset(arrivals, 0, 4));
+    CHECK(cudaMemcpy(in, h.data(), n * 8, cudaMemcpyHostToDevice));
+    const double bytes = double(n) * 8;
+    auto report = [&](const char* name, float ms) {
+      double got;
+      CHECK(cudaMemcpy(&got, out, 8, cudaMemcpyDeviceToHost));
+      CHECK(cudaMemset(out, 0, 8));
+      std::printf("full  %-34s %.3f ms  %.0f GB/s  rel err %.1e\n", name, ms, bytes / ms / 1e6,
+                  std::fabs(got - want) / want);
+    };
+    double* copy;
+    CHECK(cudaMalloc(&copy, n * 4));
+    std::printf("copy of 1 GiB (read + write 2 GiB)        %.3f ms\n",
+                median_ms([&] { CHECK(cudaMemcpyAsync(copy, in, n * 4, cudaMemcpyDeviceToDevice)); }));
+    CHECK(cudaFree(copy));
+    void* temp = nullptr;
+    size_t temp_bytes = 0;
+    CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, (long long)n));
+    CHECK(cudaMalloc(&temp, temp_bytes));
+    report("CUB DeviceReduce::Sum", median_ms([&] { CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, (long long)n)); }));
+    const unsigned long long units = n / 2;
+    for (unsigned grid : {unsigned(sms * 8), unsigned(sms * 16), unsigned(sms * 4)}) {
+      char name[64];
+#define RUN(KERNEL, N)                                                                                 \
+  std::snprintf(name, sizeof name, #KERNEL " N=%d grid %u", N, grid);                                \
+  report(name, median_ms([&] { KERNEL<N><<<grid, 256>>>((const double2*)in, units, partials, arrivals, out); }));
+      RUN(full_strided, 8)
+      RUN(full_strided, 16)
+      RUN(full_strided, 4)
+      RUN(full_chunked, 8)
+      RUN(full_chunked, 16)
+      RUN(full_chunked, 4)
+    }
+  }
+  return 0;
+}
