@@ -2,6 +2,11 @@
 // nf::jit::source into generated/, compiled here by nvcc with NVRTC's options) against hand-written
 // kernels of the same mapping and CUB, in one process on cudaMalloc'd buffers: is the gap to CuPy
 // in bench_cuda_reduce in the kernel or around it?
+// Session 17, H100: rows of four ran 0.447 ms generated against 0.437 hand-written; the full sum
+// 0.657-0.659 generated, 0.658 hand-written, 0.653-0.656 CUB. A one-thread-per-output path at the
+// top of nf_reduce (no block set-up) brought rows of four to 0.443, but it doubled NVRTC's compile
+// time of every reduction kernel (the reduce tests on the GPU took 1.7 to 2.3 times as long), so it
+// was reverted: first-call latency matters more than 1%.
 //   nvcc -O3 -std=c++17 --fmad=false -arch=sm_90 -Ijit/prelude -Ibench/experiments/generated \
 //     bench/experiments/reduce_generated.cu -o reduce_generated && ./reduce_generated
 #include <cub/device/device_reduce.cuh>

@@ -161,21 +161,6 @@ __device__ __forceinline__ void nf_reduce(const nf_reduce_args& p, const Acc ide
   const unsigned lane_distance = Inner ? 1u : blockDim.x;
   const unsigned tid = threadIdx.y * blockDim.x + threadIdx.x;
   const Idx n_out = (Idx)p.n_out, n_red = (Idx)p.n_red;
-  if (r_lanes == 1 && gridDim.y == 1) {
-    // One thread per output (short rows, or short columns): the whole fold in this thread, with
-    // none of the block-level set-up below. With one 16-byte load per thread (rows of four
-    // floats), that set-up ahead of the load cost 2.5% (0.447 ms against 0.437 for 67108864 x 4 on
-    // an H100, bench/experiments/reduce_generated.cu). Same fold order as the general path.
-    for (Idx o = (Idx)blockIdx.x * o_lanes + o_lane; o < n_out; o += (Idx)gridDim.x * o_lanes) {
-      Acc acc = identity;
-      Idx r = 0;
-      nf_fold_in_flight<8>(acc, r, (Idx)1, n_red, o, combine, element);
-      nf_fold_in_flight<4>(acc, r, (Idx)1, n_red, o, combine, element);
-      for (; r < n_red; ++r) acc = combine(acc, element(o, r));
-      finish(o, acc);
-    }
-    return;
-  }
   const Idx r_stride = (Idx)gridDim.y * r_lanes;
   for (Idx base = (Idx)blockIdx.x * o_lanes; base < n_out; base += (Idx)gridDim.x * o_lanes) {
     const Idx o = base + o_lane;
