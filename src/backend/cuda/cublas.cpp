@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "backend/cuda/cuda_api.hpp"
 #include "backend/cuda/cusolver.hpp"
@@ -182,35 +183,21 @@ void triangular_solve(dtype dt, bool lower, bool transposed, bool unit_diagonal,
   const auto fill = lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
   const auto op = transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
   const auto diag = unit_diagonal ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
+  // One call shape for the four typed routines: `one` is alpha, and its type picks the pointers'.
+  auto solve = [&](const auto one, auto trsm) {
+    using T = std::remove_const_t<decltype(one)>;
+    check_blas(trsm(h, side, fill, op, diag, n, k, &one, static_cast<const T*>(a), n, static_cast<T*>(b), n),
+               "cublas<t>trsm");
+  };
   switch (dt) {
-    case dtype::float32: {
-      const float one = 1;
-      check_blas(cublasStrsm_64(h, side, fill, op, diag, n, k, &one, static_cast<const float*>(a), n,
-                                static_cast<float*>(b), n),
-                 "cublasStrsm");
-      return;
-    }
-    case dtype::float64: {
-      const double one = 1;
-      check_blas(cublasDtrsm_64(h, side, fill, op, diag, n, k, &one, static_cast<const double*>(a), n,
-                                static_cast<double*>(b), n),
-                 "cublasDtrsm");
-      return;
-    }
-    case dtype::complex64: {
-      const cuComplex one{1, 0};
-      check_blas(cublasCtrsm_64(h, side, fill, op, diag, n, k, &one, static_cast<const cuComplex*>(a), n,
-                                static_cast<cuComplex*>(b), n),
-                 "cublasCtrsm");
-      return;
-    }
-    case dtype::complex128: {
-      const cuDoubleComplex one{1, 0};
-      check_blas(cublasZtrsm_64(h, side, fill, op, diag, n, k, &one, static_cast<const cuDoubleComplex*>(a),
-                                n, static_cast<cuDoubleComplex*>(b), n),
-                 "cublasZtrsm");
-      return;
-    }
+    case dtype::float32:
+      return solve(float{1}, cublasStrsm_64);
+    case dtype::float64:
+      return solve(double{1}, cublasDtrsm_64);
+    case dtype::complex64:
+      return solve(cuComplex{1, 0}, cublasCtrsm_64);
+    case dtype::complex128:
+      return solve(cuDoubleComplex{1, 0}, cublasZtrsm_64);
     default:
       throw dtype_error("triangular_solve: no cuBLAS routine for " + std::string(dtype_name(dt)));
   }
