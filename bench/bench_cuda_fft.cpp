@@ -198,18 +198,7 @@ void BM_direct(benchmark::State& state, workload w) {
       cufftExecC2C(plan, static_cast<cufftComplex*>(in), static_cast<cufftComplex*>(out), CUFFT_FORWARD);
   };
   call();
-  event_pair ev;
-  double total = 0;
-  for (auto _ : state) {
-    keep_gpu_busy();
-    ev.record_start();
-    call();
-    ev.record_stop();
-    const double s = ev.seconds();
-    total += s;
-    state.SetIterationTime(s);
-  }
-  const double per = total / double(state.iterations());
+  const double per = time_direct_calls(state, call);
   direct_seconds[name_of(w)] = per;
   state.counters["GB/s"] = bytes_of(w) / per / 1e9;
   cufftDestroy(plan);

@@ -133,18 +133,7 @@ void BM_direct(benchmark::State& state, bool f64) {
     }
   };
   call();
-  event_pair ev;
-  double total = 0;
-  for (auto _ : state) {
-    keep_gpu_busy();
-    ev.record_start();
-    call();
-    ev.record_stop();
-    const double s = ev.seconds();
-    total += s;
-    state.SetIterationTime(s);
-  }
-  const double per = total / double(state.iterations());
+  const double per = time_direct_calls(state, call);
   direct_seconds[f64 ? "float64" : "float32"] = per;
   state.counters["TFLOP/s"] = 2.0 * double(n) * n * n / per / 1e12;
   cublasDestroy(h);

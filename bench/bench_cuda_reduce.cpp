@@ -56,6 +56,7 @@ using bench_cuda::cuda_ok;
 using bench_cuda::event_pair;
 using bench_cuda::keep_gpu_busy;
 using bench_cuda::stream;
+using bench_cuda::time_direct_calls;
 
 // ---- inputs and their values on the host (closed forms; never computed with ndfuse) ----
 
@@ -227,18 +228,7 @@ void BM_cub_sum(benchmark::State& state) {
   };
   call();
   nf::cuda::synchronize();
-  event_pair ev;
-  double total = 0;
-  for (auto _ : state) {
-    keep_gpu_busy();
-    ev.record_start();
-    call();
-    ev.record_stop();
-    const double s = ev.seconds();
-    total += s;
-    state.SetIterationTime(s);
-  }
-  const double per_iter = total / static_cast<double>(state.iterations());
+  const double per_iter = time_direct_calls(state, call);
   const double limit = copy_seconds(bytes) / 2;  // reading the bytes at the copy bandwidth
   state.counters["bytes"] = static_cast<double>(bytes);
   state.counters["GB/s"] = static_cast<double>(bytes) / per_iter / 1e9;

@@ -93,6 +93,25 @@ inline void keep_gpu_busy() {
   cuda_ok(cudaMemcpyAsync(b, a, busy_bytes, cudaMemcpyDeviceToDevice, stream()), "cudaMemcpyAsync");
 }
 
+// The timed loop of a direct-call reference (cufft_direct, cublas_direct, cub_direct): per
+// iteration, the GPU kept busy while `call` is queued, CUDA events around it. Returns the mean
+// seconds per iteration. The caller warms up (plans, handles) before.
+template <class Call>
+double time_direct_calls(benchmark::State& state, Call&& call) {
+  event_pair ev;
+  double total = 0;
+  for (auto _ : state) {
+    keep_gpu_busy();
+    ev.record_start();
+    call();
+    ev.record_stop();
+    const double s = ev.seconds();
+    total += s;
+    state.SetIterationTime(s);
+  }
+  return total / static_cast<double>(state.iterations());
+}
+
 // A D2D copy of `bytes` as a benchmark row, timed per iteration: the reference every ratio is
 // taken against (x_copy compares it with the shared median of copy_seconds).
 inline void BM_d2d_copy(benchmark::State& state, std::size_t bytes) {
