@@ -1,9 +1,22 @@
 // Experiment (not part of the build): which thread mappings bring ndfuse's reductions to the copy
 // bandwidth where bench_cuda_reduce still trails CuPy: rows of four (sum over axis 1 of a
 // 67108864 x 4 float32 array: ndfuse 0.457 ms, CuPy 0.440 in session 17) and the full float64 sum
-// of 2 GB (0.664 against CUB's 0.657). Each variant is timed with events (median of 15) next to a
-// device-to-device copy and CUB, and checked against a float64 host sum.
-//   nvcc -O3 -std=c++17 -arch=sm_90 bench/experiments/reduce_shapes.cu -o reduce_shapes && ./reduce_shapes
+// of 2 GB (0.664 against CUB's 0.657). Each variant is timed with events (median of 15 or 21) next
+// to a device-to-device copy and CUB. Part 3 runs ndfuse's own generated kernels (dumped with
+// nf::jit::source into generated/, compiled here with NVRTC's options) beside the hand-written ones.
+//   nvcc -O3 -std=c++17 --fmad=false -arch=sm_90 -Ijit/prelude -Ibench/experiments/generated \
+//     bench/experiments/reduce_shapes.cu -o reduce_shapes && ./reduce_shapes
+// Session 17, H100 80GB HBM3:
+//   - rows of four, hand-written: 0.453 ms with the grid capped at 8 devices of resident blocks
+//     (ndfuse's reduce_dims then), 0.437 with one block per 256 rows; 2 or 4 rows per thread
+//     changed nothing. reduce_dims now launches the whole grid (bench_cuda_reduce: 0.457 -> 0.447).
+//   - rows of four, generated: 0.447 against the hand-written 0.437 in one process. A path at the top
+//     of nf_reduce for one thread per output (no block set-up) brought it to 0.443, but it doubled
+//     NVRTC's compile time of every reduction kernel (the GPU reduce tests took 1.7 to 2.3 times
+//     as long), so it was reverted: first-call latency matters more than 1%.
+//   - full sum: the strided mapping (ndfuse's) matched CUB within 0.3-0.8% at 528 to 2112 blocks and
+//     4 to 16 loads in flight; one contiguous chunk per block (CUB's even share) was 7-9% slower.
+//     Generated 0.657-0.662 ms, hand-written 0.658-0.661, CUB 0.653-0.657.
 #include <cub/device/device_reduce.cuh>
 #include <cuda_runtime.h>
 
@@ -12,6 +25,9 @@
 #include <cstdio>
 #include <functional>
 #include <vector>
+
+#include "gen_full.cuh"   // k_774269b240294b35: sum of float64, full
+#include "gen_rows4.cuh"  // k_e9b676681afe03d5: sum over axis 1 of float32
 
 #define CHECK(x)                                                                \
   do {                                                                          \
@@ -87,25 +103,12 @@ __global__ void __launch_bounds__(256, 8) rows4_adjacent(const float4* __restric
 }
 
 // --- full float64 sum ---------------------------------------------------------------------------
-// ndfuse's driver: grid_y blocks split the elements (unit = double2), each thread strides by
-// grid * 256 units with N loads in flight, a shared-memory tree, partials, and the last block folds.
-template <int N>
-__global__ void __launch_bounds__(256, 8) full_strided(const double2* __restrict__ in, unsigned long long n,
-                                                       double* partials, unsigned* arrivals, double* out) {
+// The end of every full-sum variant, as ndfuse's driver does it: a shared-memory tree over the
+// block, one partial per block, and the last block to arrive folds the partials in block order.
+__device__ void finish_full(double acc, double* partials, unsigned* arrivals, double* out) {
   __shared__ double sh[256];
   __shared__ bool last;
   const unsigned t = threadIdx.x;
-  const unsigned long long stride = (unsigned long long)gridDim.x * 256;
-  unsigned long long r = (unsigned long long)blockIdx.x * 256 + t;
-  double acc = 0;
-  for (; r + (N - 1) * stride < n; r += N * stride) {
-    double2 x[N];
-#pragma unroll
-    for (int k = 0; k < N; ++k) x[k] = in[r + k * stride];
-#pragma unroll
-    for (int k = 0; k < N; ++k) acc += x[k].x + x[k].y;
-  }
-  for (; r < n; r += stride) acc += in[r].x + in[r].y;
   sh[t] = acc;
   __syncthreads();
   for (unsigned s = 128; s > 0; s >>= 1) {
@@ -130,12 +133,30 @@ __global__ void __launch_bounds__(256, 8) full_strided(const double2* __restrict
   if (t == 0) *out = sh[0], *arrivals = 0;
 }
 
+// ndfuse's driver: grid_y blocks split the elements (unit = double2), each thread strides by
+// grid * 256 units with N loads in flight, a shared-memory tree, partials, and the last block folds.
+template <int N>
+__global__ void __launch_bounds__(256, 8) full_strided(const double2* __restrict__ in, unsigned long long n,
+                                                       double* partials, unsigned* arrivals, double* out) {
+  const unsigned t = threadIdx.x;
+  const unsigned long long stride = (unsigned long long)gridDim.x * 256;
+  unsigned long long r = (unsigned long long)blockIdx.x * 256 + t;
+  double acc = 0;
+  for (; r + (N - 1) * stride < n; r += N * stride) {
+    double2 x[N];
+#pragma unroll
+    for (int k = 0; k < N; ++k) x[k] = in[r + k * stride];
+#pragma unroll
+    for (int k = 0; k < N; ++k) acc += x[k].x + x[k].y;
+  }
+  for (; r < n; r += stride) acc += in[r].x + in[r].y;
+  finish_full(acc, partials, arrivals, out);
+}
+
 // Each block owns one contiguous chunk (CUB's even share), walked 256 * N units at a time.
 template <int N>
 __global__ void __launch_bounds__(256, 8) full_chunked(const double2* __restrict__ in, unsigned long long n,
                                                        double* partials, unsigned* arrivals, double* out) {
-  __shared__ double sh[256];
-  __shared__ bool last;
   const unsigned t = threadIdx.x;
   const unsigned long long per = (n + gridDim.x - 1) / gridDim.x;
   const unsigned long long begin = blockIdx.x * per, end = begin + per < n ? begin + per : n;
@@ -149,28 +170,64 @@ __global__ void __launch_bounds__(256, 8) full_chunked(const double2* __restrict
     for (int k = 0; k < N; ++k) acc += x[k].x + x[k].y;
   }
   for (; r < end; r += 256) acc += in[r].x + in[r].y;
-  sh[t] = acc;
-  __syncthreads();
-  for (unsigned s = 128; s > 0; s >>= 1) {
-    if (t < s) sh[t] += sh[t + s];
-    __syncthreads();
+  finish_full(acc, partials, arrivals, out);
+}
+
+// Part 3: the generated kernels, launched as reduce_dims launches them, beside the hand-written ones.
+void generated_vs_hand(int sms) {
+  const unsigned grid_y = sms * 8;
+  {
+    const unsigned n_out = 67108864;
+    float *in, *out;
+    CHECK(cudaMalloc(&in, size_t(n_out) * 16));
+    CHECK(cudaMalloc(&out, size_t(n_out) * 4));
+    CHECK(cudaMemset(in, 0x3f, size_t(n_out) * 16));
+    const double bytes = double(n_out) * 20;
+    auto line = [&](const char* name, float ms) {
+      std::printf("rows4 %-36s %.4f ms  %.0f GB/s\n", name, ms, bytes / ms / 1e6);
+    };
+    line("hand, one thread per row", median_ms([&] { rows4<1><<<n_out / 256, 256>>>((const float4*)in, out, n_out); }));
+    nf_reduce_args a{n_out, 4, nullptr, nullptr, 4, 1};
+    nf_dims<2, unsigned> shape{{n_out, 4}};
+    line("generated, grid 262144 x (1, 256)", median_ms([&] {
+           k_e9b676681afe03d5<<<dim3(n_out / 256, 1), dim3(1, 256)>>>(n_out * 4, shape, a, out, in, 0.f);
+         }));
+    CHECK(cudaFree(in));
+    CHECK(cudaFree(out));
   }
-  if (t == 0) partials[blockIdx.x] = sh[0];
-  __threadfence();
-  __syncthreads();
-  if (t == 0) last = atomicAdd(arrivals, 1u) == gridDim.x - 1;
-  __syncthreads();
-  if (!last) return;
-  __threadfence();
-  acc = 0;
-  for (unsigned y = t; y < gridDim.x; y += 256) acc += __ldcg(partials + y);
-  sh[t] = acc;
-  __syncthreads();
-  for (unsigned s = 128; s > 0; s >>= 1) {
-    if (t < s) sh[t] += sh[t + s];
-    __syncthreads();
+  {
+    const unsigned n = 250000000;
+    double *in, *partials, *out;
+    unsigned* arrivals;
+    CHECK(cudaMalloc(&in, size_t(n) * 8));
+    CHECK(cudaMalloc(&partials, 65536 * 8));
+    CHECK(cudaMalloc(&out, 8));
+    CHECK(cudaMalloc(&arrivals, 4));
+    CHECK(cudaMemset(arrivals, 0, 4));
+    CHECK(cudaMemset(in, 0x3f, size_t(n) * 8));
+    const double bytes = double(n) * 8;
+    auto line = [&](const char* name, float ms) {
+      double got;
+      CHECK(cudaMemcpy(&got, out, 8, cudaMemcpyDeviceToHost));
+      std::printf("full  %-36s %.4f ms  %.0f GB/s  (sum %.17g)\n", name, ms, bytes / ms / 1e6, got);
+    };
+    void* temp = nullptr;
+    size_t temp_bytes = 0;
+    CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, (long long)n));
+    CHECK(cudaMalloc(&temp, temp_bytes));
+    line("CUB DeviceReduce::Sum", median_ms([&] { CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, (long long)n)); }));
+    line("hand, N=8", median_ms([&] { full_strided<8><<<grid_y, 256>>>((const double2*)in, n / 2, partials, arrivals, out); }));
+    nf_reduce_args a{1, n, partials, arrivals, 2, 1};
+    nf_dims<1, unsigned> shape{{n}};
+    line("generated, grid (1, 1056) x 256", median_ms([&] {
+           k_774269b240294b35<<<dim3(1, grid_y), dim3(256, 1)>>>(n, shape, a, out, in, 0.0);
+         }));
+    CHECK(cudaFree(in));
+    CHECK(cudaFree(partials));
+    CHECK(cudaFree(out));
+    CHECK(cudaFree(arrivals));
+    CHECK(cudaFree(temp));
   }
-  if (t == 0) *out = sh[0], *arrivals = 0;
 }
 
 int main() {
@@ -268,5 +325,6 @@ int main() {
       RUN(full_chunked, 4)
     }
   }
+  generated_vs_hand(sms);
   return 0;
 }
