@@ -185,6 +185,71 @@ TEST_CASE("every op compiles for every dtype loop it has", "[nvrtc]") {
 // Reduction and scan kernels as the fuser plans them (prologue, fold, epilogue), rendered and
 // compiled: every fold over every dtype it supports, in each strategy (full, inner, outer, scan),
 // arg reductions with their nan forms, and a fused prologue/epilogue with strided inputs.
+// The kernel of a reduction as the fuser plans it (the sizes passed to reduce_dims are separate).
+ir::kernel_ir reduction_kernel(const nf::array& result) {
+  const auto plan = ndfuse::schedule::make_plan({result.node()});
+  REQUIRE(plan.steps.size() == 1);
+  REQUIRE(plan.steps[0].kernel.reduction);
+  return plan.steps[0].kernel;
+}
+
+TEST_CASE("reduction launch shape: lanes, split and grid", "[nvrtc]") {
+  const nf::array x = nf::asarray(std::vector<float>(32, 1.5f), {8, 4});
+  const int sms = 132;  // an H100
+  const std::int64_t device_blocks = std::int64_t(sms) * jit::blocks_per_sm;
+
+  // Rows of four floats in 16-byte units (one unit per row): one thread per output, one block per
+  // 256 outputs over the whole grid, no split.
+  const ir::kernel_ir rows = reduction_kernel(nf::sum(x, 1));
+  REQUIRE(rows.reduction->strategy == ir::reduce_strategy::reduce_strategy_inner);
+  auto c = jit::reduce_dims(rows, std::int64_t(1) << 26, 1, sms);
+  CHECK(c.block_x == 1);
+  CHECK(c.block_y == 256);
+  CHECK(c.grid_x == (1u << 26) / 256);
+  CHECK(c.grid_y == 1);
+  CHECK(c.partial_bytes == 0);
+  CHECK(c.arrival_count == 0);
+  // Long rows: a block per row; the grid is capped only by CUDA's limit on gridDim.x.
+  c = jit::reduce_dims(rows, 16384, 4096, sms);
+  CHECK(c.block_x == 256);
+  CHECK(c.block_y == 1);
+  CHECK(c.grid_x == 16384);
+  CHECK(c.grid_y == 1);
+  c = jit::reduce_dims(rows, std::int64_t(1) << 40, 1, sms);
+  CHECK(c.grid_x == unsigned(jit::max_grid));
+
+  // A full reduction splits over one device of resident blocks; the last block folds their
+  // partials (one accumulator each), with one arrival counter.
+  const ir::kernel_ir full = reduction_kernel(nf::sum(x.astype(nf::float64)));
+  REQUIRE(full.reduction->strategy == ir::reduce_strategy::reduce_strategy_full);
+  c = jit::reduce_dims(full, 1, 125'000'000, sms);
+  CHECK(c.block_x == 256);
+  CHECK(c.grid_x == 1);
+  CHECK(c.grid_y == unsigned(device_blocks));
+  CHECK(c.partial_bytes == std::size_t(device_blocks) * sizeof(double));
+  CHECK(c.arrival_count == 1);
+  // ... but never so finely that a thread gets fewer than four elements.
+  c = jit::reduce_dims(full, 1, 256 * 4 * 10, sms);
+  CHECK(c.grid_y == 10);
+
+  // Columns: a warp takes 32 neighbouring outputs, 8 lanes split the rows; 512 blocks do not fill
+  // the device, so each column's rows are split over 3 blocks.
+  const ir::kernel_ir columns = reduction_kernel(nf::sum(x, 0));
+  REQUIRE(columns.reduction->strategy == ir::reduce_strategy::reduce_strategy_outer);
+  c = jit::reduce_dims(columns, 16384, 16384, sms);
+  CHECK(c.block_x == 32);
+  CHECK(c.block_y == 8);
+  CHECK(c.grid_x == 512);
+  CHECK(c.grid_y == unsigned((device_blocks + 511) / 512));
+  CHECK(c.arrival_count == 512);
+  // Short columns: one thread per output, 256 outputs per block, the whole grid.
+  c = jit::reduce_dims(columns, std::int64_t(1) << 26, 4, sms);
+  CHECK(c.block_x == 256);
+  CHECK(c.block_y == 1);
+  CHECK(c.grid_x == (1u << 26) / 256);
+  CHECK(c.grid_y == 1);
+}
+
 TEST_CASE("reduction and scan kernels compile for every fold, dtype and strategy", "[nvrtc]") {
   std::vector<program> programs;
   auto add_plan = [&](const std::string& group, const nf::array& result) {
