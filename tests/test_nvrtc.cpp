@@ -1,7 +1,8 @@
 // Compile-only tests of the CUDA code generator (jit/): kernel IR is rendered to CUDA source and
 // compiled by NVRTC for sm_90, with no GPU and no driver. Covers every op x dtype loop, every cast
 // pair, where, iota, every index class over ndim 1..4, 32- and 64-bit indexing and multi-output
-// kernels, plus the kernel ABI, nf::jit::source on the seed chain and compile_error reporting.
+// kernels, plus nf::jit::source on the seed chain and compile_error reporting. The kernel ABI and
+// launch shapes (no compile) are in test_kernel_abi.cpp.
 // Kernels are batched into a few NVRTC programs, compiled on all cores, to keep the test fast.
 #include <algorithm>
 #include <cstdlib>
@@ -22,6 +23,7 @@
 #include "jit/kernel_abi.hpp"
 #include "jit/nvrtc_compiler.hpp"
 #include "jit/render.hpp"
+#include "kernel_ir_builder.hpp"
 #include "ndfuse/jit.hpp"
 #include "ndfuse/reduce.hpp"
 #include "schedule/plan.hpp"
@@ -42,75 +44,14 @@ namespace ir = ndfuse::ir;
 using ir::index_class;
 using ir::op_code;
 using nf::dtype;
+using namespace ndfuse_test;
 
 constexpr int test_sm = 90;
-constexpr index_class flat = index_class::index_class_flat;
-constexpr index_class broadcast = index_class::index_class_broadcast;
-constexpr index_class strided = index_class::index_class_strided;
-constexpr index_class transposed = index_class::index_class_transposed;
-
 std::vector<dtype> all_dtypes() {
   std::vector<dtype> out;
   for (int i = 0; i < nf::dtype_count; ++i) out.push_back(static_cast<dtype>(i));
   return out;
 }
-
-// Builds kernel IR by hand, as the fuser would.
-struct ir_builder {
-  ir::kernel_ir k;
-  explicit ir_builder(int ndim = 1, bool index_64 = false) {
-    k.ndim = ndim;
-    k.index_64 = index_64;
-  }
-  int push(ir::instr i) {
-    k.code.push_back(std::move(i));
-    return static_cast<int>(k.code.size()) - 1;
-  }
-  static ir::instr make(op_code op, dtype dt, const std::string&) {
-    ir::instr i;
-    i.op = op;
-    i.dt = i.operand_dt = dt;
-    return i;
-  }
-  int input(dtype t, index_class c = flat) {
-    auto i = make(op_code::op_code_buffer, t, "buffer");
-    i.slot = static_cast<int>(k.inputs.size());
-    k.inputs.push_back({t, c});
-    return push(i);
-  }
-  // An input read only where `guard` holds (concatenate, pad): the element code gets its address.
-  int guarded_input(dtype t, int guard) {
-    auto i = make(op_code::op_code_buffer, t, "buffer");
-    i.slot = static_cast<int>(k.inputs.size());
-    i.args[0] = guard;
-    k.inputs.push_back({t, strided, true});
-    return push(i);
-  }
-  int scalar(dtype t) {
-    auto i = make(op_code::op_code_scalar, t, "scalar");
-    i.slot = static_cast<int>(k.scalars.size());
-    k.scalars.push_back(t);
-    return push(i);
-  }
-  int iota(dtype t, index_class c = flat) {
-    auto i = make(op_code::op_code_iota, t, "iota");
-    i.slot = static_cast<int>(k.iotas.size());
-    k.iotas.push_back(c);
-    return push(i);
-  }
-  int op(op_code code, dtype out, dtype operand, std::initializer_list<int> args) {
-    auto i = make(code, out, ir::op_name(code));
-    i.operand_dt = operand;
-    int a = 0;
-    for (int v : args) i.args[a++] = v;
-    return push(i);
-  }
-  int cast(int v, dtype to) { return op(op_code::op_code_cast, to, k.code.at(v).dt, {v}); }
-  int where(int c, int a, int b) {
-    return op(op_code::op_code_where, k.code.at(a).dt, k.code.at(a).dt, {c, a, b});
-  }
-  void output(int v) { k.outputs.push_back({v, k.code.at(v).dt}); }
-};
 
 struct program {
   std::string name;
@@ -185,71 +126,6 @@ TEST_CASE("every op compiles for every dtype loop it has", "[nvrtc]") {
 // Reduction and scan kernels as the fuser plans them (prologue, fold, epilogue), rendered and
 // compiled: every fold over every dtype it supports, in each strategy (full, inner, outer, scan),
 // arg reductions with their nan forms, and a fused prologue/epilogue with strided inputs.
-// The kernel of a reduction as the fuser plans it (the sizes passed to reduce_dims are separate).
-ir::kernel_ir reduction_kernel(const nf::array& result) {
-  const auto plan = ndfuse::schedule::make_plan({result.node()});
-  REQUIRE(plan.steps.size() == 1);
-  REQUIRE(plan.steps[0].kernel.reduction);
-  return plan.steps[0].kernel;
-}
-
-TEST_CASE("reduction launch shape: lanes, split and grid", "[nvrtc]") {
-  const nf::array x = nf::asarray(std::vector<float>(32, 1.5f), {8, 4});
-  const int sms = 132;  // an H100
-  const std::int64_t device_blocks = std::int64_t(sms) * jit::blocks_per_sm;
-
-  // Rows of four floats in 16-byte units (one unit per row): one thread per output, one block per
-  // 256 outputs over the whole grid, no split.
-  const ir::kernel_ir rows = reduction_kernel(nf::sum(x, 1));
-  REQUIRE(rows.reduction->strategy == ir::reduce_strategy::reduce_strategy_inner);
-  auto c = jit::reduce_dims(rows, std::int64_t(1) << 26, 1, sms);
-  CHECK(c.block_x == 1);
-  CHECK(c.block_y == 256);
-  CHECK(c.grid_x == (1u << 26) / 256);
-  CHECK(c.grid_y == 1);
-  CHECK(c.partial_bytes == 0);
-  CHECK(c.arrival_count == 0);
-  // Long rows: a block per row; the grid is capped only by CUDA's limit on gridDim.x.
-  c = jit::reduce_dims(rows, 16384, 4096, sms);
-  CHECK(c.block_x == 256);
-  CHECK(c.block_y == 1);
-  CHECK(c.grid_x == 16384);
-  CHECK(c.grid_y == 1);
-  c = jit::reduce_dims(rows, std::int64_t(1) << 40, 1, sms);
-  CHECK(c.grid_x == unsigned(jit::max_grid));
-
-  // A full reduction splits over one device of resident blocks; the last block folds their
-  // partials (one accumulator each), with one arrival counter.
-  const ir::kernel_ir full = reduction_kernel(nf::sum(x.astype(nf::float64)));
-  REQUIRE(full.reduction->strategy == ir::reduce_strategy::reduce_strategy_full);
-  c = jit::reduce_dims(full, 1, 125'000'000, sms);
-  CHECK(c.block_x == 256);
-  CHECK(c.grid_x == 1);
-  CHECK(c.grid_y == unsigned(device_blocks));
-  CHECK(c.partial_bytes == std::size_t(device_blocks) * sizeof(double));
-  CHECK(c.arrival_count == 1);
-  // ... but never so finely that a thread gets fewer than four elements.
-  c = jit::reduce_dims(full, 1, 256 * 4 * 10, sms);
-  CHECK(c.grid_y == 10);
-
-  // Columns: a warp takes 32 neighbouring outputs, 8 lanes split the rows; 512 blocks do not fill
-  // the device, so each column's rows are split over 3 blocks.
-  const ir::kernel_ir columns = reduction_kernel(nf::sum(x, 0));
-  REQUIRE(columns.reduction->strategy == ir::reduce_strategy::reduce_strategy_outer);
-  c = jit::reduce_dims(columns, 16384, 16384, sms);
-  CHECK(c.block_x == 32);
-  CHECK(c.block_y == 8);
-  CHECK(c.grid_x == 512);
-  CHECK(c.grid_y == unsigned((device_blocks + 511) / 512));
-  CHECK(c.arrival_count == 512);
-  // Short columns: one thread per output, 256 outputs per block, the whole grid.
-  c = jit::reduce_dims(columns, std::int64_t(1) << 26, 4, sms);
-  CHECK(c.block_x == 256);
-  CHECK(c.block_y == 1);
-  CHECK(c.grid_x == (1u << 26) / 256);
-  CHECK(c.grid_y == 1);
-}
-
 TEST_CASE("reduction and scan kernels compile for every fold, dtype and strategy", "[nvrtc]") {
   std::vector<program> programs;
   auto add_plan = [&](const std::string& group, const nf::array& result) {
@@ -380,108 +256,6 @@ TEST_CASE("every index class over ndim 1..4 with 32- and 64-bit indexing compile
     p.kernels.emplace_back(kname(std::string("flat_mixed_widths_") + (wide ? "64" : "32")), std::move(b.k));
   }
   compile_programs({p});
-}
-
-TEST_CASE("the ABI: params follow param_layout and fold offsets into pointers", "[nvrtc]") {
-  ir_builder b(2, false);
-  const int x = b.input(dtype::float64, strided);
-  const int y = b.input(dtype::float32, flat);
-  const int s = b.scalar(dtype::complex64);
-  const int it = b.iota(dtype::int64, strided);
-  const int sum = b.op(op_code::op_code_add, dtype::float64, dtype::float64, {x, b.cast(y, dtype::float64)});
-  b.output(b.op(op_code::op_code_add, dtype::float64, dtype::float64, {sum, b.cast(it, dtype::float64)}));
-  b.output(b.cast(s, dtype::complex128));
-  const ir::kernel_ir& k = b.k;
-
-  std::vector<std::string> names;
-  for (const auto& p : jit::param_layout(k)) names.push_back(p.name);
-  CHECK(names == std::vector<std::string>{"n", "shape", "out0", "out1", "in0", "in0_strides", "in1", "s0",
-                                          "it0", "it0_coeffs"});
-
-  double xs[64] = {};
-  float ys[64] = {};
-  double o0[15];
-  std::complex<double> o1[15];
-  ir::kernel_args a;
-  a.shape = {3, 5};
-  a.inputs.push_back({xs, 7, {1, 3}});
-  a.inputs.push_back({ys, 2, {5, 1}});
-  ir::scalar_bits sb;
-  const std::complex<float> sv(1.5f, -2.0f);
-  std::memcpy(sb.bytes, &sv, sizeof sv);
-  a.scalars.push_back(sb);
-  ir::iota_params io;
-  io.coeffs = {5, 1};
-  io.offset = -1;
-  io.start = 2.5;
-  io.step = 3.0;
-  a.iotas.push_back(io);
-  a.outputs = {o0, o1};
-
-  jit::kernel_params p = jit::build_params(k, a);
-  REQUIRE(p.count() == names.size());
-  auto get = [&](std::size_t i, auto value) {
-    std::memcpy(&value, p.bytes(i), sizeof value);
-    return value;
-  };
-  CHECK(get(0, 0u) == 15u);
-  CHECK(get(1, std::array<unsigned, 2>{}) == std::array<unsigned, 2>{3, 5});
-  CHECK(get(2, static_cast<void*>(nullptr)) == static_cast<void*>(o0));
-  CHECK(get(3, static_cast<void*>(nullptr)) == static_cast<void*>(o1));
-  CHECK(get(4, static_cast<const void*>(nullptr)) == static_cast<const void*>(xs + 7));
-  CHECK(get(5, std::array<int, 2>{}) == std::array<int, 2>{1, 3});
-  CHECK(get(6, static_cast<const void*>(nullptr)) == static_cast<const void*>(ys + 2));
-  CHECK(get(7, std::complex<float>{}) == sv);
-  struct iota_block {
-    double start_re, start_im, step_re, step_im;
-    std::int64_t start_int, step_int, offset;
-    std::int32_t equals;
-  };
-  const auto blk = get(8, iota_block{});
-  CHECK(blk.start_re == 2.5);
-  CHECK(blk.step_re == 3.0);
-  CHECK(blk.start_int == 2);
-  CHECK(blk.step_int == 3);
-  CHECK(blk.offset == -1);
-  CHECK(blk.equals == 0);
-  CHECK(get(9, std::array<std::int64_t, 2>{}) == std::array<std::int64_t, 2>{5, 1});
-  for (std::size_t i = 0; i < p.count(); ++i) CHECK(reinterpret_cast<std::uintptr_t>(p.bytes(i)) % 4 == 0);
-
-  // A 32-bit kernel refuses a stride it cannot hold.
-  a.inputs[0].strides = {std::int64_t(1) << 33, 1};
-  CHECK_THROWS_AS(jit::build_params(k, a), nf::error);
-}
-
-TEST_CASE("launch shape: vector width and grid size", "[nvrtc]") {
-  ir_builder seed;
-  seed.output(seed.op(op_code::op_code_add, dtype::float64, dtype::float64,
-                      {seed.input(dtype::float64), seed.scalar(dtype::float64)}));
-  CHECK(jit::vectorized(seed.k));
-  CHECK(jit::vector_width(seed.k) == 2);
-  // A small array runs one element per thread (the scalar path), a large one 2 per thread.
-  CHECK(jit::launch_dims(seed.k, {1000}).grid == 4);
-  CHECK(jit::launch_dims(seed.k, {jit::vector_min_elements - 1}).grid ==
-        (jit::vector_min_elements + jit::block_threads - 2) / jit::block_threads);
-  CHECK(jit::launch_dims(seed.k, {jit::vector_min_elements}).grid ==
-        jit::vector_min_elements / 2 / jit::block_threads);
-  CHECK(jit::launch_dims(seed.k, {std::int64_t(1) << 28}).grid == (1u << 27) / jit::block_threads);
-  CHECK(jit::launch_dims(seed.k, {0}).grid == 1);
-  CHECK(jit::launch_dims(seed.k, {1}).block == unsigned(jit::block_threads));
-  ir_builder tiled(3);
-  tiled.k.tile_dim = 1;
-  tiled.output(tiled.input(dtype::float32, transposed));
-  CHECK(jit::launch_dims(tiled.k, {3, 40, 70}).grid == 3 * 2 * 3);  // one block per tile, edges included
-
-  ir_builder bytes;
-  bytes.output(
-      bytes.op(op_code::op_code_logical_not, dtype::bool_, dtype::bool_, {bytes.input(dtype::bool_)}));
-  CHECK(jit::vector_width(bytes.k) == 16);
-
-  ir_builder gather(2);
-  gather.output(gather.cast(gather.input(dtype::float32, strided), dtype::float64));
-  CHECK(!jit::vectorized(gather.k));
-  CHECK(jit::vector_width(gather.k) == 1);
-  CHECK(jit::needs_multi_index(gather.k));
 }
 
 namespace {
