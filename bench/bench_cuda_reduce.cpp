@@ -211,11 +211,13 @@ void BM_reduce(benchmark::State& state, const workload& w, bool eager) {
 // buffer holding the values of sum/float64_2GB, timed as BM_reduce times ndfuse, checked likewise.
 void BM_cub_sum(benchmark::State& state) {
   const std::size_t bytes = static_cast<std::size_t>(full_elements) * sizeof(double);
-  const std::size_t temp_bytes = bench_cuda::cub_sum_temp_bytes(full_elements);
   static double* in = nullptr;  // made once, kept for the repetitions (and until exit)
   static double* out = nullptr;
   static void* temp = nullptr;
+  static std::size_t temp_bytes = 0;
   if (!in) {
+    cuda_ok(bench_cuda::cub_sum(nullptr, temp_bytes, nullptr, nullptr, full_elements, stream()),
+            "cub::DeviceReduce::Sum (temporary bytes)");
     std::vector<double> host(static_cast<std::size_t>(full_elements));
     for (std::size_t i = 0; i < host.size(); ++i) host[i] = a_value(static_cast<std::int64_t>(i % 1000));
     cuda_ok(cudaMalloc(reinterpret_cast<void**>(&in), bytes), "cudaMalloc");
@@ -224,7 +226,8 @@ void BM_cub_sum(benchmark::State& state) {
     cuda_ok(cudaMemcpy(in, host.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
   }
   auto call = [&] {
-    cuda_ok(bench_cuda::cub_sum(temp, temp_bytes, in, out, full_elements, stream()), "cub::DeviceReduce::Sum");
+    cuda_ok(bench_cuda::cub_sum(temp, temp_bytes, in, out, full_elements, stream()),
+            "cub::DeviceReduce::Sum");
   };
   call();
   nf::cuda::synchronize();

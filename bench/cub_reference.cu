@@ -6,14 +6,7 @@
 
 namespace bench_cuda {
 
-std::size_t cub_sum_temp_bytes(std::int64_t n) {
-  std::size_t bytes = 0;
-  cub::DeviceReduce::Sum(nullptr, bytes, static_cast<const double*>(nullptr), static_cast<double*>(nullptr),
-                         n);
-  return bytes;
-}
-
-cudaError_t cub_sum(void* temp, std::size_t temp_bytes, const double* in, double* out, std::int64_t n,
+cudaError_t cub_sum(void* temp, std::size_t& temp_bytes, const double* in, double* out, std::int64_t n,
                     cudaStream_t stream) {
   return cub::DeviceReduce::Sum(temp, temp_bytes, in, out, n, stream);
 }

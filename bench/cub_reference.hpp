@@ -8,10 +8,9 @@
 
 namespace bench_cuda {
 
-// Bytes of temporary storage CUB needs to sum n doubles.
-std::size_t cub_sum_temp_bytes(std::int64_t n);
-// Queues the sum of n doubles at `in` into *out on `stream`.
-cudaError_t cub_sum(void* temp, std::size_t temp_bytes, const double* in, double* out, std::int64_t n,
+// Queues the sum of n doubles at `in` into *out on `stream`. CUB's two phases: with a null `temp`
+// it only sets temp_bytes to the temporary storage it needs.
+cudaError_t cub_sum(void* temp, std::size_t& temp_bytes, const double* in, double* out, std::int64_t n,
                     cudaStream_t stream);
 
 }  // namespace bench_cuda

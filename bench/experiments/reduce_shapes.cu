@@ -17,8 +17,8 @@
 //   - full sum: the strided mapping (ndfuse's) matched CUB within 0.3-0.8% at 528 to 2112 blocks and
 //     4 to 16 loads in flight; one contiguous chunk per block (CUB's even share) was 7-9% slower.
 //     Generated 0.657-0.662 ms, hand-written 0.658-0.661, CUB 0.653-0.657.
-#include <cub/device/device_reduce.cuh>
 #include <cuda_runtime.h>
+#include <cub/device/device_reduce.cuh>
 
 #include <algorithm>
 #include <cmath>
@@ -29,13 +29,13 @@
 #include "gen_full.cuh"   // k_774269b240294b35: sum of float64, full
 #include "gen_rows4.cuh"  // k_e9b676681afe03d5: sum over axis 1 of float32
 
-#define CHECK(x)                                                                \
-  do {                                                                          \
-    cudaError_t e = (x);                                                        \
-    if (e != cudaSuccess) {                                                     \
-      std::printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e));   \
-      std::exit(1);                                                             \
-    }                                                                           \
+#define CHECK(x)                                                            \
+  do {                                                                      \
+    cudaError_t e = (x);                                                    \
+    if (e != cudaSuccess) {                                                 \
+      std::printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
+      std::exit(1);                                                         \
+    }                                                                       \
   } while (0)
 
 float median_ms(const std::function<void()>& f) {
@@ -62,8 +62,8 @@ float median_ms(const std::function<void()>& f) {
 // --- rows of four -------------------------------------------------------------------------------
 // K outputs per thread per step, their loads issued together; grid-stride over the outputs.
 template <int K>
-__global__ void __launch_bounds__(256, 8) rows4(const float4* __restrict__ in, float* __restrict__ out,
-                                                unsigned n_out) {
+__global__ void __launch_bounds__(256, 8)
+    rows4(const float4* __restrict__ in, float* __restrict__ out, unsigned n_out) {
   const unsigned step = gridDim.x * blockDim.x;
   unsigned o = blockIdx.x * blockDim.x + threadIdx.x;
   for (; o + (K - 1) * step < n_out; o += K * step) {
@@ -81,8 +81,8 @@ __global__ void __launch_bounds__(256, 8) rows4(const float4* __restrict__ in, f
 
 // K consecutive outputs per thread per step (one thread reads K * 16 contiguous bytes).
 template <int K>
-__global__ void __launch_bounds__(256, 8) rows4_adjacent(const float4* __restrict__ in, float* __restrict__ out,
-                                                         unsigned n_out) {
+__global__ void __launch_bounds__(256, 8)
+    rows4_adjacent(const float4* __restrict__ in, float* __restrict__ out, unsigned n_out) {
   const unsigned step = gridDim.x * blockDim.x * K;
   for (unsigned o = (blockIdx.x * blockDim.x + threadIdx.x) * K; o < n_out; o += step) {
     float4 x[K];
@@ -186,7 +186,8 @@ void generated_vs_hand(int sms) {
     auto line = [&](const char* name, float ms) {
       std::printf("rows4 %-36s %.4f ms  %.0f GB/s\n", name, ms, bytes / ms / 1e6);
     };
-    line("hand, one thread per row", median_ms([&] { rows4<1><<<n_out / 256, 256>>>((const float4*)in, out, n_out); }));
+    line("hand, one thread per row",
+         median_ms([&] { rows4<1><<<n_out / 256, 256>>>((const float4*)in, out, n_out); }));
     nf_reduce_args a{n_out, 4, nullptr, nullptr, 4, 1};
     nf_dims<2, unsigned> shape{{n_out, 4}};
     line("generated, grid 262144 x (1, 256)", median_ms([&] {
@@ -215,8 +216,11 @@ void generated_vs_hand(int sms) {
     size_t temp_bytes = 0;
     CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, (long long)n));
     CHECK(cudaMalloc(&temp, temp_bytes));
-    line("CUB DeviceReduce::Sum", median_ms([&] { CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, (long long)n)); }));
-    line("hand, N=8", median_ms([&] { full_strided<8><<<grid_y, 256>>>((const double2*)in, n / 2, partials, arrivals, out); }));
+    line("CUB DeviceReduce::Sum",
+         median_ms([&] { CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, (long long)n)); }));
+    line("hand, N=8", median_ms([&] {
+           full_strided<8><<<grid_y, 256>>>((const double2*)in, n / 2, partials, arrivals, out);
+         }));
     nf_reduce_args a{1, n, partials, arrivals, 2, 1};
     nf_dims<1, unsigned> shape{{n}};
     line("generated, grid (1, 1056) x 256", median_ms([&] {
@@ -258,21 +262,30 @@ int main() {
       CHECK(cudaMemset(out, 0, size_t(n_out) * 4));
       std::printf("rows4 %-34s %.3f ms  %.0f GB/s%s\n", name, ms, bytes / ms / 1e6, bad ? "  WRONG" : "");
     };
-    std::printf("copy of 1.25 GiB (read + write 2.5 GiB)   %.3f ms\n",
-                median_ms([&] { CHECK(cudaMemcpyAsync(copy, in, size_t(n_out) * 5 * 2, cudaMemcpyDeviceToDevice)); }));
+    std::printf("copy of 1.25 GiB (read + write 2.5 GiB)   %.3f ms\n", median_ms([&] {
+                  CHECK(cudaMemcpyAsync(copy, in, size_t(n_out) * 5 * 2, cudaMemcpyDeviceToDevice));
+                }));
     const unsigned blocks = n_out / 256;
     for (unsigned grid : {unsigned(sms * 8 * 8), unsigned(sms * 8), blocks}) {
       char name[64];
       std::snprintf(name, sizeof name, "K=1 grid %u", grid);
       report(name, median_ms([&] { rows4<1><<<grid, 256>>>((const float4*)in, out, n_out); }));
       std::snprintf(name, sizeof name, "K=2 grid %u", std::min(grid, blocks / 2));
-      report(name, median_ms([&] { rows4<2><<<std::min(grid, blocks / 2), 256>>>((const float4*)in, out, n_out); }));
+      report(name, median_ms([&] {
+               rows4<2><<<std::min(grid, blocks / 2), 256>>>((const float4*)in, out, n_out);
+             }));
       std::snprintf(name, sizeof name, "K=4 grid %u", std::min(grid, blocks / 4));
-      report(name, median_ms([&] { rows4<4><<<std::min(grid, blocks / 4), 256>>>((const float4*)in, out, n_out); }));
+      report(name, median_ms([&] {
+               rows4<4><<<std::min(grid, blocks / 4), 256>>>((const float4*)in, out, n_out);
+             }));
       std::snprintf(name, sizeof name, "adjacent K=2 grid %u", std::min(grid, blocks / 2));
-      report(name, median_ms([&] { rows4_adjacent<2><<<std::min(grid, blocks / 2), 256>>>((const float4*)in, out, n_out); }));
+      report(name, median_ms([&] {
+               rows4_adjacent<2><<<std::min(grid, blocks / 2), 256>>>((const float4*)in, out, n_out);
+             }));
       std::snprintf(name, sizeof name, "adjacent K=4 grid %u", std::min(grid, blocks / 4));
-      report(name, median_ms([&] { rows4_adjacent<4><<<std::min(grid, blocks / 4), 256>>>((const float4*)in, out, n_out); }));
+      report(name, median_ms([&] {
+               rows4_adjacent<4><<<std::min(grid, blocks / 4), 256>>>((const float4*)in, out, n_out);
+             }));
     }
     CHECK(cudaFree(in));
     CHECK(cudaFree(out));
@@ -310,13 +323,15 @@ int main() {
     size_t temp_bytes = 0;
     CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, (long long)n));
     CHECK(cudaMalloc(&temp, temp_bytes));
-    report("CUB DeviceReduce::Sum", median_ms([&] { CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, (long long)n)); }));
+    report("CUB DeviceReduce::Sum",
+           median_ms([&] { CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, (long long)n)); }));
     const unsigned long long units = n / 2;
     for (unsigned grid : {unsigned(sms * 8), unsigned(sms * 16), unsigned(sms * 4)}) {
       char name[64];
-#define RUN(KERNEL, N)                                                                                 \
-  std::snprintf(name, sizeof name, #KERNEL " N=%d grid %u", N, grid);                                \
-  report(name, median_ms([&] { KERNEL<N><<<grid, 256>>>((const double2*)in, units, partials, arrivals, out); }));
+#define RUN(KERNEL, N)                                                \
+  std::snprintf(name, sizeof name, #KERNEL " N=%d grid %u", N, grid); \
+  report(name,                                                        \
+         median_ms([&] { KERNEL<N><<<grid, 256>>>((const double2*)in, units, partials, arrivals, out); }));
       RUN(full_strided, 8)
       RUN(full_strided, 16)
       RUN(full_strided, 4)
