@@ -75,19 +75,10 @@ std::size_t reduce_acc_bytes(const ir::kernel_ir& k) {
   return (bytes + align - 1) / align * align;
 }
 
-int reduce_vector_width(const ir::kernel_ir& k) {
-  const auto& r = *k.reduction;
-  if (ir::is_arg_reduction(r.kind) || (r.strategy != ir::reduce_strategy::reduce_strategy_full &&
-                                       r.strategy != ir::reduce_strategy::reduce_strategy_inner))
-    return 1;
-  const std::size_t acc = itemsize(r.acc_dt);
-  return acc > 8 ? 1 : static_cast<int>(16 / acc);
-}
-
 bool reduce_wide_loads(const ir::kernel_ir& k) {
-  const int width = reduce_vector_width(k);
-  if (width == 1) return false;
   const auto& r = *k.reduction;
+  const int width = r.units ? ir::reduce_unit_width(r) : 1;
+  if (width == 1) return false;
   for (int v = 0; v < r.epilogue_begin; ++v) {
     const auto& in = k.code[v];
     if (in.op == ir::op_code::op_code_buffer &&
@@ -112,6 +103,15 @@ reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64
     return p;
   };
   std::int64_t r_lanes, o_lanes;
+  if (r.per_thread) {
+    // One thread per output (nf_reduce_per_thread), a block of neighbouring outputs, never split:
+    // the folds are short (ir::reduce_per_thread), so splitting would only add a pass over partials.
+    c.block_x = block_threads;
+    c.block_y = 1;
+    c.grid_x = static_cast<unsigned>(
+        std::clamp<std::int64_t>((n_out + block_threads - 1) / block_threads, 1, max_grid));
+    return c;
+  }
   if (r.strategy == ir::reduce_strategy::reduce_strategy_outer) {
     // A warp spans up to 32 neighbouring outputs (coalesced); the rest of the block splits the
     // rows, but never so finely that a lane gets fewer than four rows: short columns run one
@@ -227,7 +227,7 @@ param_plan plan_params(const ir::kernel_ir& k) {
     plan.total_bytes += p.size;
   }
   if (k.reduction) {
-    plan.fold_width = reduce_vector_width(k);
+    plan.fold_width = k.reduction->units ? ir::reduce_unit_width(*k.reduction) : 1;
     plan.wide_loads = reduce_wide_loads(k);
   }
   return plan;
@@ -326,9 +326,8 @@ kernel_params build_params(const ir::kernel_ir& k, const param_plan& plan, const
         std::memcpy(dst + 8, &n_red, 8);
         std::memcpy(dst + 16, &scratch.partials, 8);
         std::memcpy(dst + 24, &scratch.arrivals, 8);
-        const std::uint32_t vec = static_cast<std::uint32_t>(scratch.vec), wide = scratch.wide ? 1 : 0;
-        std::memcpy(dst + 32, &vec, 4);
-        std::memcpy(dst + 36, &wide, 4);
+        const std::uint32_t wide = scratch.wide ? 1 : 0;
+        std::memcpy(dst + 32, &wide, 4);
         break;
       }
       case param_role::param_role_output_strides: {

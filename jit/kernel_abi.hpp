@@ -22,7 +22,7 @@
 // nf_dims<N, I> is a struct of N values of I (size N * sizeof(I), aligned as I).
 //
 // Reduction and scan kernels (kernel_ir::reduction) take `shape` always, then after it
-//   reduce             nf_reduce_args            n_out, n_red, partials, arrivals, vec (nf_reduce.cuh)
+//   reduce             nf_reduce_args            n_out, n_red, partials, arrivals, wide (nf_reduce.cuh)
 // and, after the outputs, for scans only
 //   out_strides        nf_dims<ND, off>          element strides of every output over the shape
 // and, after the scalars, for value folds and scans
@@ -102,7 +102,8 @@ struct param_plan {
   std::vector<param_info> layout;
   std::vector<std::size_t> offsets;
   std::size_t total_bytes = 0;
-  // Reductions: reduce_vector_width and reduce_wide_loads, so a launch need not walk the code.
+  // Reductions: the elements per unit the kernel folds in (ir::reduce_unit_width when
+  // kernel_reduction::units, else 1) and reduce_wide_loads, so a launch need not walk the code.
   int fold_width = 1;
   bool wide_loads = false;
 };
@@ -112,8 +113,7 @@ param_plan plan_params(const ir::kernel_ir& k);
 struct reduce_scratch {
   void* partials = nullptr;
   void* arrivals = nullptr;
-  std::int64_t vec = 1;  // the unit width this launch folds in (reduce_vector_width, or 1)
-  bool wide = false;     // units are read with wide loads (reduce_wide_loads, and aligned inputs)
+  bool wide = false;  // units are read with wide loads (reduce_wide_loads, and aligned inputs)
 };
 
 // Parameter values for cuLaunchKernel: data() is its kernelParams (one pointer per parameter into
@@ -170,16 +170,11 @@ struct reduce_config {
   std::size_t partial_bytes = 0;  // scratch for partial results (grid_y > 1), 0 otherwise
   std::size_t arrival_count = 0;  // counters to zero before the launch
 };
-// n_red is in units of the launch's loads: elements, or vectors of the vector path.
+// n_red is in units of the kernel's fold: elements, or units (kernel_reduction::units).
 reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64_t n_red, int sm_count);
-// Full and inner value folds fold their reduced elements in units of this many consecutive
-// elements (16 bytes of the accumulator dtype), each unit in order, when the reduced extent is a
-// multiple of it; otherwise element by element. The width depends on the accumulator alone, never
-// on the inputs' dtypes, strides or alignment, so a fused reduction and an eager one over the same
-// sizes fold in the same order and give the same bits. 1 for arg reductions and outer folds.
-int reduce_vector_width(const ir::kernel_ir& k);
-// Whether a unit's elements may be read with one wide load per input (every prologue input flat,
-// and a unit of each no wider than 16 bytes); the launch also needs the inputs aligned for it.
+// Whether a unit's elements may be read with one wide load per input (the fold has units, every
+// prologue input is flat, and a unit of each is no wider than 16 bytes); the launch also needs the
+// inputs aligned for it.
 bool reduce_wide_loads(const ir::kernel_ir& k);
 
 }  // namespace ndfuse::jit

@@ -206,6 +206,12 @@ std::string header_comment(const ir::kernel_ir& k, const std::string& name, cons
   os << "//   space:   " << k.ndim << "-d collapsed shape: " << r.kept_ndim << " kept dim(s) (outputs), "
      << k.ndim - r.kept_ndim << (scan ? " scanned" : " reduced") << "; " << (k.index_64 ? "64" : "32")
      << "-bit indices\n";
+  if (!scan) {
+    os << "//   layout:  "
+       << (r.units ? "units of " + std::to_string(ir::reduce_unit_width(r)) + " elements"
+                   : std::string("element by element"))
+       << (r.per_thread ? ", one thread per output" : ", the lanes of a block share each output") << '\n';
+  }
   if (!k.inputs.empty()) {
     os << "//   inputs: ";
     for (std::size_t i = 0; i < k.inputs.size(); ++i) {
@@ -285,12 +291,15 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
     for (std::size_t o = 0; o < k.outputs.size(); ++o) outs += (o ? ", " : "") + numbered("out", o) + "[o]";
     os << load_and_call(k, epi, kept, off, "o * n_red", name + "_finish(" + outs + ", " + folded);
     os << "  };\n";
-    const std::string driver = "nf_reduce<" + acc + ", idx, " +
-                               (r.strategy == ir::reduce_strategy::reduce_strategy_outer ? "false" : "true") +
-                               ">(";
+    // Only the path this kernel's sizes take is rendered (kernel_reduction::units and per_thread).
+    const std::string driver =
+        r.per_thread
+            ? "nf_reduce_per_thread<" + acc + ", idx>("
+            : "nf_reduce<" + acc + ", idx, " +
+                  (r.strategy == ir::reduce_strategy::reduce_strategy_outer ? "false" : "true") + ">(";
     const std::string tail = std::string(", ") + (arg ? acc + "{{}, -1}" : std::string("identity")) + ", " +
                              combine_expression(k, name) + ", ";
-    const int width = reduce_vector_width(k);
+    const int width = r.units ? ir::reduce_unit_width(r) : 1;
     if (width > 1) {
       const std::string w = std::to_string(width);
       os << "  // Unit u of output o is elements u*" << w << " .. u*" << w << "+" << width - 1
@@ -330,14 +339,12 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
          << "(a, element(o, u * " << w << " + l));\n"
          << "    return a;\n"
          << "  };\n"
-         << "  if (reduce.vec > 1) {\n"
-         << "    nf_reduce_args units = reduce;\n"
-         << "    units.n_red /= " << w << ";\n"
-         << "    " << driver << "units" << tail << "element_unit, finish);\n"
-         << "    return;\n"
-         << "  }\n";
+         << "  nf_reduce_args units = reduce;\n"
+         << "  units.n_red /= " << w << ";\n"
+         << "  " << driver << "units" << tail << "element_unit, finish);\n";
+    } else {
+      os << "  " << driver << "reduce" << tail << "element, finish);\n";
     }
-    os << "  " << driver << "reduce" << tail << "element, finish);\n";
   } else {
     os << "  // The epilogue at element r of row o, written where the input's C order puts it.\n"
        << "  auto store = [&](const idx o, const idx r, const " << acc << " acc) {\n";

@@ -146,30 +146,50 @@ TEST_CASE("reduction launch shape: lanes, split and grid", "[kernel_abi]") {
   const int sms = 132;  // an H100
   const std::int64_t device_blocks = std::int64_t(sms) * jit::blocks_per_sm;
 
-  // Rows of four floats in 16-byte units (one unit per row): one thread per output, one block per
-  // 256 outputs over the whole grid, no split.
+  // Rows of four floats: one 16-byte unit per row, so the plan gives each output one thread
+  // (nf_reduce_per_thread): 256 outputs per block over the whole grid, never split.
   const ir::kernel_ir rows = reduction_kernel(nf::sum(x, 1));
   REQUIRE(rows.reduction->strategy == ir::reduce_strategy::reduce_strategy_inner);
+  REQUIRE(rows.reduction->units);
+  REQUIRE(rows.reduction->per_thread);
   auto c = jit::reduce_dims(rows, std::int64_t(1) << 26, 1, sms);
-  CHECK(c.block_x == 1);
-  CHECK(c.block_y == 256);
+  CHECK(c.block_x == 256);
+  CHECK(c.block_y == 1);
   CHECK(c.grid_x == (1u << 26) / 256);
   CHECK(c.grid_y == 1);
   CHECK(c.partial_bytes == 0);
   CHECK(c.arrival_count == 0);
-  // Long rows: a block per row; the grid is capped only by CUDA's limit on gridDim.x.
-  c = jit::reduce_dims(rows, 16384, 4096, sms);
+  // Few short rows: still one thread each, no split (1000 outputs: 4 blocks).
+  c = jit::reduce_dims(rows, 1000, 3, sms);
+  CHECK(c.grid_x == 4);
+  CHECK(c.grid_y == 1);
+  CHECK(c.arrival_count == 0);
+  // The grid is capped only by CUDA's limit on gridDim.x (the driver loops beyond it).
+  c = jit::reduce_dims(rows, std::int64_t(1) << 40, 1, sms);
+  CHECK(c.grid_x == unsigned(jit::max_grid));
+
+  // The general layout with the same sizes (a kernel planned for rows of 16 units or more): the
+  // lanes of a block share each row. Rows of one unit get one lane each, 256 rows per block.
+  ir::kernel_ir shared_rows = rows;
+  shared_rows.reduction->per_thread = false;
+  c = jit::reduce_dims(shared_rows, std::int64_t(1) << 26, 1, sms);
+  CHECK(c.block_x == 1);
+  CHECK(c.block_y == 256);
+  CHECK(c.grid_x == (1u << 26) / 256);
+  CHECK(c.grid_y == 1);
+  // Long rows: a block per row.
+  c = jit::reduce_dims(shared_rows, 16384, 4096, sms);
   CHECK(c.block_x == 256);
   CHECK(c.block_y == 1);
   CHECK(c.grid_x == 16384);
   CHECK(c.grid_y == 1);
-  c = jit::reduce_dims(rows, std::int64_t(1) << 40, 1, sms);
-  CHECK(c.grid_x == unsigned(jit::max_grid));
 
   // A full reduction splits over one device of resident blocks; the last block folds their
   // partials (one accumulator each), with one arrival counter.
   const ir::kernel_ir full = reduction_kernel(nf::sum(x.astype(nf::float64)));
   REQUIRE(full.reduction->strategy == ir::reduce_strategy::reduce_strategy_full);
+  REQUIRE(full.reduction->units);  // 32 float64: 16 units of two
+  REQUIRE(!full.reduction->per_thread);
   c = jit::reduce_dims(full, 1, 125'000'000, sms);
   CHECK(c.block_x == 256);
   CHECK(c.grid_x == 1);
@@ -184,18 +204,30 @@ TEST_CASE("reduction launch shape: lanes, split and grid", "[kernel_abi]") {
   // the device, so each column's rows are split over 3 blocks.
   const ir::kernel_ir columns = reduction_kernel(nf::sum(x, 0));
   REQUIRE(columns.reduction->strategy == ir::reduce_strategy::reduce_strategy_outer);
+  REQUIRE(!columns.reduction->units);       // outer folds have no units
+  REQUIRE(!columns.reduction->per_thread);  // columns of 8
   c = jit::reduce_dims(columns, 16384, 16384, sms);
   CHECK(c.block_x == 32);
   CHECK(c.block_y == 8);
   CHECK(c.grid_x == 512);
   CHECK(c.grid_y == unsigned((device_blocks + 511) / 512));
   CHECK(c.arrival_count == 512);
-  // Short columns: one thread per output, 256 outputs per block, the whole grid.
+  // Short columns in the general layout: one lane per output, 256 outputs per block, the whole grid.
   c = jit::reduce_dims(columns, std::int64_t(1) << 26, 4, sms);
   CHECK(c.block_x == 256);
   CHECK(c.block_y == 1);
   CHECK(c.grid_x == (1u << 26) / 256);
   CHECK(c.grid_y == 1);
+  // ... and as planned for them: one thread each, never split, even with few outputs.
+  const ir::kernel_ir short_columns = reduction_kernel(nf::sum(x.reshape({4, 8}), 0));
+  REQUIRE(short_columns.reduction->strategy == ir::reduce_strategy::reduce_strategy_outer);
+  REQUIRE(short_columns.reduction->per_thread);  // columns of 4
+  c = jit::reduce_dims(short_columns, 100, 4, sms);
+  CHECK(c.block_x == 256);
+  CHECK(c.block_y == 1);
+  CHECK(c.grid_x == 1);
+  CHECK(c.grid_y == 1);
+  CHECK(c.arrival_count == 0);
 }
 
 #endif  // NDFUSE_WITH_CUDA

@@ -125,16 +125,27 @@ TEST_CASE("every op compiles for every dtype loop it has", "[nvrtc]") {
 
 // Reduction and scan kernels as the fuser plans them (prologue, fold, epilogue), rendered and
 // compiled: every fold over every dtype it supports, in each strategy (full, inner, outer, scan),
-// arg reductions with their nan forms, and a fused prologue/epilogue with strided inputs.
+// arg reductions with their nan forms, and a fused prologue/epilogue with strided inputs. Each in
+// two fold layouts: the one its (small) sizes get, mostly one thread per output, and the other
+// driver with units switched where the fold can have them.
 TEST_CASE("reduction and scan kernels compile for every fold, dtype and strategy", "[nvrtc]") {
   std::vector<program> programs;
   auto add_plan = [&](const std::string& group, const nf::array& result) {
     if (programs.empty() || programs.back().kernels.size() >= 24)
       programs.push_back({"k_reduce_" + group, {}});
     const auto plan = ndfuse::schedule::make_plan({result.node()});
-    for (const auto& step : plan.steps)
-      programs.back().kernels.emplace_back(step.name + "_" + std::to_string(programs.back().kernels.size()),
-                                           step.kernel);
+    auto add = [&](const ir::kernel_ir& k, const std::string& name) {
+      programs.back().kernels.emplace_back(name + "_" + std::to_string(programs.back().kernels.size()), k);
+    };
+    for (const auto& step : plan.steps) {
+      add(step.kernel, step.name);
+      auto& r = step.kernel.reduction;
+      if (!r || r->strategy == ir::reduce_strategy::reduce_strategy_scan) continue;
+      ir::kernel_ir other = step.kernel;
+      other.reduction->per_thread = !r->per_thread;
+      other.reduction->units = ir::reduce_unit_width(*r) > 1 && !r->units;
+      add(other, step.name + "_other_layout");
+    }
   };
   nf::array base = nf::asarray(std::vector<double>(24, 1.5), {2, 3, 4});
   base.eval();

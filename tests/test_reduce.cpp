@@ -432,6 +432,10 @@ TEST_CASE("reduce oracle: accuracy with cancellation (sums of N(0,1), variance a
           "[oracle][reduce]") {
   REDUCE_GROUP("accuracy");
 }
+TEST_CASE("reduce oracle: every fold layout (units or elements, one thread or a block per output, split)",
+          "[oracle][reduce]") {
+  REDUCE_GROUP("layout");
+}
 
 // Not hidden and not skippable in CI: it is the issue's accuracy requirement. The input never exists on
 // the host; the generator stores only its first period (to check that ndfuse builds the same float32

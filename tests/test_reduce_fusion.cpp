@@ -178,3 +178,46 @@ TEST_CASE("a fused reduction folds in the eager one's order, whatever its inputs
     CHECK(same_bits(fused.eval(), nf::sum(producer).eval()));
   }
 }
+
+// The fold layout follows the collapsed sizes (schedule/index_layout.cpp), and a kernel carries only
+// that layout's code: units of 16 bytes of the accumulator when the reduced extent divides into
+// them; one thread per output when a row has fewer than 16 units (or elements), or a column fewer
+// than 8 elements. The sums are checked too, so each layout also runs (NumPy values in comments).
+TEST_CASE("the fold layout follows the sizes: units, and one thread per short output", "[reduce][fusion]") {
+  auto layout = [](const nf::array& r) {
+    const std::string plan = nf::explain(r);
+    const auto at = plan.find("fold: ");
+    REQUIRE(at != std::string::npos);
+    return plan.substr(at + 6, plan.find('\n', at) - at - 6);
+  };
+  const nf::array rows4 = evaluated(nf::ones({300, 4}, nf::float32));
+  CHECK(layout(nf::sum(rows4, 1)) == "units of 4 elements, one thread per output");
+  const nf::array rows6 = evaluated(nf::ones({300, 6}, nf::float32));
+  CHECK(layout(nf::sum(rows6, 1)) == "element by element, one thread per output");
+  const nf::array rows64 = evaluated(nf::ones({40, 64}, nf::float32));
+  CHECK(layout(nf::sum(rows64, 1)) == "units of 4 elements, the lanes of a block share each output");
+  CHECK(layout(nf::sum(rows64.astype(nf::float64), 1)) ==
+        "units of 2 elements, the lanes of a block share each output");
+  const nf::array rows67 = evaluated(nf::ones({40, 67}, nf::float32));
+  CHECK(layout(nf::sum(rows67, 1)) == "element by element, the lanes of a block share each output");
+  // 60 float32 in units of 4: 15 units, still one thread; 64: 16 units, a block's lanes.
+  CHECK(layout(nf::sum(evaluated(nf::ones({60}, nf::float32)))) ==
+        "units of 4 elements, one thread per output");
+  CHECK(layout(nf::sum(evaluated(nf::ones({64}, nf::float32)))) ==
+        "units of 4 elements, the lanes of a block share each output");
+  // Columns never have units (neighbouring threads read neighbouring outputs); 7 rows: one thread.
+  CHECK(layout(nf::sum(evaluated(nf::ones({7, 50}, nf::float32)), 0)) ==
+        "element by element, one thread per output");
+  CHECK(layout(nf::sum(evaluated(nf::ones({8, 50}, nf::float32)), 0)) ==
+        "element by element, the lanes of a block share each output");
+  // Arg reductions have no units.
+  CHECK(layout(nf::argmax(rows64, 1)) == "element by element, the lanes of a block share each output");
+
+  // NumPy: np.ones((300, 4), np.float32).sum(1) is all 4.0; likewise 6.0, 64.0, 67.0; columns of 7: 7.0.
+  CHECK(nf::sum(rows4, 1).to_vector<float>() == std::vector<float>(300, 4.0f));
+  CHECK(nf::sum(rows6, 1).to_vector<float>() == std::vector<float>(300, 6.0f));
+  CHECK(nf::sum(rows64, 1).to_vector<float>() == std::vector<float>(40, 64.0f));
+  CHECK(nf::sum(rows67, 1).to_vector<float>() == std::vector<float>(40, 67.0f));
+  CHECK(nf::sum(evaluated(nf::ones({7, 50}, nf::float32)), 0).to_vector<float>() ==
+        std::vector<float>(50, 7.0f));
+}

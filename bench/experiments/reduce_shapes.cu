@@ -188,7 +188,7 @@ void generated_vs_hand(int sms) {
     };
     line("hand, one thread per row",
          median_ms([&] { rows4<1><<<n_out / 256, 256>>>((const float4*)in, out, n_out); }));
-    nf_reduce_args a{n_out, 4, nullptr, nullptr, 4, 1};
+    nf_reduce_args a{n_out, 4, nullptr, nullptr, 1};
     nf_dims<2, unsigned> shape{{n_out, 4}};
     line("generated, grid 262144 x (1, 256)", median_ms([&] {
            k_e9b676681afe03d5<<<dim3(n_out / 256, 1), dim3(1, 256)>>>(n_out * 4, shape, a, out, in, 0.f);
@@ -221,7 +221,7 @@ void generated_vs_hand(int sms) {
     line("hand, N=8", median_ms([&] {
            full_strided<8><<<grid_y, 256>>>((const double2*)in, n / 2, partials, arrivals, out);
          }));
-    nf_reduce_args a{1, n, partials, arrivals, 2, 1};
+    nf_reduce_args a{1, n, partials, arrivals, 1};
     nf_dims<1, unsigned> shape{{n}};
     line("generated, grid (1, 1056) x 256", median_ms([&] {
            k_774269b240294b35<<<dim3(1, grid_y), dim3(256, 1)>>>(n, shape, a, out, in, 0.0);

@@ -96,8 +96,31 @@ std::string kernel_ir::key() const {
     put(reduction->value);
     put(reduction->kept_ndim);
     put(reduction->epilogue_begin);
+    put(static_cast<std::uint8_t>(reduction->units));
+    put(static_cast<std::uint8_t>(reduction->per_thread));
   }
   return k;
+}
+
+int reduce_unit_width(const kernel_reduction& r) {
+  if (is_arg_reduction(r.kind) || (r.strategy != reduce_strategy::reduce_strategy_full &&
+                                   r.strategy != reduce_strategy::reduce_strategy_inner))
+    return 1;
+  const std::size_t acc = itemsize(r.acc_dt);
+  return acc > 8 ? 1 : static_cast<int>(16 / acc);
+}
+
+bool reduce_per_thread(reduce_strategy s, std::int64_t n_red) {
+  switch (s) {
+    case reduce_strategy::reduce_strategy_full:
+    case reduce_strategy::reduce_strategy_inner:
+      return n_red < 16;
+    case reduce_strategy::reduce_strategy_outer:
+      return n_red < 8;
+    case reduce_strategy::reduce_strategy_scan:
+      return false;
+  }
+  return false;
 }
 
 }  // namespace ndfuse::ir

@@ -80,7 +80,25 @@ struct kernel_reduction {
   std::int32_t value = -1;
   std::int32_t kept_ndim = 0;
   std::int32_t epilogue_begin = 0;
+  // The fold's layout, chosen from the collapsed sizes when the plan is made (choose_fold_layout in
+  // schedule/index_layout.cpp), so that a kernel carries only the code its launch runs: NVRTC took
+  // twice as long over a kernel with every path as over one with the path it needed. Both are in
+  // the cache key; false, false is the general layout, right for every size.
+  bool units = false;       // folds reduce_unit_width() consecutive elements at a time (n_red divides)
+  bool per_thread = false;  // one thread per output, no block-level fold: rows or columns too short to share
 };
+
+// Full and inner value folds may fold their reduced elements in units of this many consecutive
+// elements (16 bytes of the accumulator dtype), each unit in order. The width depends on the
+// accumulator alone, never on the inputs' dtypes, strides or alignment, so a fused reduction and
+// an eager one over the same sizes fold in the same order and give the same bits. 1 for arg
+// reductions, outer folds and scans.
+int reduce_unit_width(const kernel_reduction& r);
+// Whether outputs whose folds are n_red long (in units when the fold has them) get one thread
+// each: fewer than 16 units along a row (inner, full), fewer than 8 down a column (outer). There a
+// block could give an output only one lane anyway (jit::reduce_dims), so the block-level fold and
+// its shared memory are dead weight: rows of four float32 ran 2% faster without them.
+bool reduce_per_thread(reduce_strategy s, std::int64_t n_red);
 
 struct kernel_ir {
   std::int32_t ndim = 1;  // of the collapsed iteration space

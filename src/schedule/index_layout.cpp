@@ -1,6 +1,7 @@
 // The fuser's plan-only index passes: collapse_dimensions (the iteration space each kernel walks)
 // and classify_indices (how each input's offset follows from the index: flat, broadcast, strided,
-// or transposed for the tiled kernel; and 32- or 64-bit indices). Neither reads the DAG.
+// or transposed for the tiled kernel; 32- or 64-bit indices; and a reduction's fold layout).
+// Neither reads the DAG.
 #include <algorithm>
 #include <cstdlib>
 
@@ -113,6 +114,19 @@ void choose_tiling(kernel_step& step) {
   }
 }
 
+// A reduction's fold layout from its collapsed sizes (kernel_reduction::units and per_thread): the
+// fold order depends on these sizes alone, as before the layout moved into the kernel.
+void choose_fold_layout(kernel_step& step) {
+  auto& r = *step.kernel.reduction;
+  if (r.strategy == ir::reduce_strategy::reduce_strategy_scan) return;
+  std::int64_t n_red = 1;
+  for (std::size_t d = static_cast<std::size_t>(r.kept_ndim); d < step.collapsed_shape.size(); ++d)
+    n_red *= step.collapsed_shape[d];
+  const int width = ir::reduce_unit_width(r);
+  r.units = width > 1 && n_red % width == 0;
+  r.per_thread = ir::reduce_per_thread(r.strategy, r.units ? n_red / width : n_red);
+}
+
 }  // namespace
 
 void classify_indices(plan& p) {
@@ -138,6 +152,7 @@ void classify_indices(plan& p) {
       step.kernel.iotas[k] = classify(step.iotas[k].coeffs, contiguous);
     step.kernel.index_64 = wide;
     choose_tiling(step);
+    if (step.kernel.reduction) choose_fold_layout(step);
   }
 }
 

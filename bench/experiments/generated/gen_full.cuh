@@ -1,3 +1,4 @@
+// Rendered by ndfuse before session 18 (both fold paths in one kernel), kept as measured.
 // ndfuse kernel k_774269b240294b35: reduction, 2 instructions, 1 output
 //   fold:    add of v0 in float64, full strategy
 //   space:   1-d collapsed shape: 0 kept dim(s) (outputs), 1 reduced; 32-bit indices
@@ -58,7 +59,7 @@ k_774269b240294b35(const unsigned n,
     for (int l = 1; l < 2; ++l) a = k_774269b240294b35_combine()(a, element(o, u * 2 + l));
     return a;
   };
-  if (reduce.vec > 1) {
+  if (true) {  // was reduce.vec > 1 (field removed in session 18); these sizes always took units
     nf_reduce_args units = reduce;
     units.n_red /= 2;
     nf_reduce<double, idx, true>(units, identity, k_774269b240294b35_combine(), element_unit, finish);

@@ -1,3 +1,4 @@
+// Rendered by ndfuse before session 18 (both fold paths in one kernel), kept as measured.
 // ndfuse kernel k_e9b676681afe03d5: reduction, 2 instructions, 1 output
 //   fold:    add of v0 in float32, inner strategy
 //   space:   2-d collapsed shape: 1 kept dim(s) (outputs), 1 reduced; 32-bit indices
@@ -58,7 +59,7 @@ k_e9b676681afe03d5(const unsigned n,
     for (int l = 1; l < 4; ++l) a = k_e9b676681afe03d5_combine()(a, element(o, u * 4 + l));
     return a;
   };
-  if (reduce.vec > 1) {
+  if (true) {  // was reduce.vec > 1 (field removed in session 18); these sizes always took units
     nf_reduce_args units = reduce;
     units.n_red /= 4;
     nf_reduce<float, idx, true>(units, identity, k_e9b676681afe03d5_combine(), element_unit, finish);

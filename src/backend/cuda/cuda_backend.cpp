@@ -159,20 +159,22 @@ class cuda_backend final : public device_backend {
     std::int64_t n_out = 1, n_red = 1;
     for (int d = 0; d < ir.ndim; ++d) (d < kept ? n_out : n_red) *= a.shape[d];
     jit::reduce_scratch scratch;
-    // Units of `width` elements whenever the sizes allow (the fold order then depends on sizes
-    // alone); wide loads when every row starts aligned for one unit in every flat input.
+    // The kernel folds units of `width` elements when the plan's sizes allowed it (the fold order
+    // then depends on sizes alone, kernel_reduction::units); wide loads when every row starts
+    // aligned for one unit in every flat input.
     const int width = k.params.fold_width;
-    const bool units = width > 1 && n_red % width == 0;
-    bool wide = units && k.params.wide_loads;
+    if (n_red % width != 0)
+      throw error("cuda: reduction kernel " + k.name + " folds units of " + std::to_string(width) +
+                  " elements, launched over rows of " + std::to_string(n_red));
+    bool wide = k.params.wide_loads;
     for (std::size_t i = 0; wide && i < a.inputs.size(); ++i) {
       const std::size_t item = itemsize(ir.inputs[i].dt);
       const auto* p =
           static_cast<const char*>(a.inputs[i].data) + a.inputs[i].offset * static_cast<std::int64_t>(item);
       wide = reinterpret_cast<std::uintptr_t>(p) % (item * width) == 0;
     }
-    scratch.vec = units ? width : 1;
     scratch.wide = wide;
-    const jit::reduce_config c = jit::reduce_dims(ir, n_out, n_red / scratch.vec, info(device).sm_count);
+    const jit::reduce_config c = jit::reduce_dims(ir, n_out, n_red / width, info(device).sm_count);
     void* block = nullptr;
     if (c.arrival_count) {
       block = device_allocate(c.partial_bytes);
