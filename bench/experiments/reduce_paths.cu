@@ -15,27 +15,43 @@
 //     loads alike; CUB's even share of whole tiles 0.7023-0.7211. No layout is clearly ahead of
 //     CUB's: the differences are within the run-to-run spread of 2-3 us.
 #include <cuda_runtime.h>
-#include <cub/device/device_reduce.cuh>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cub/device/device_reduce.cuh>
 #include <functional>
 #include <vector>
-#include "nf_prelude.cuh"
-#include "gen_rows4.cuh"
 #include "gen_full.cuh"
 #include "gen_full_s18.cuh"
+#include "gen_rows4.cuh"
 #include "gen_rows4_s18.cuh"
+#include "nf_prelude.cuh"
 
-#define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { std::printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); std::exit(1);} } while (0)
+#define CHECK(x)                                                            \
+  do {                                                                      \
+    cudaError_t e = (x);                                                    \
+    if (e != cudaSuccess) {                                                 \
+      std::printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
+      std::exit(1);                                                         \
+    }                                                                       \
+  } while (0)
 
 float median_ms(const std::function<void()>& f, int reps = 21) {
-  cudaEvent_t a, b; CHECK(cudaEventCreate(&a)); CHECK(cudaEventCreate(&b));
-  f(); f(); CHECK(cudaDeviceSynchronize());
+  cudaEvent_t a, b;
+  CHECK(cudaEventCreate(&a));
+  CHECK(cudaEventCreate(&b));
+  f();
+  f();
+  CHECK(cudaDeviceSynchronize());
   std::vector<float> t;
   for (int i = 0; i < reps; ++i) {
-    CHECK(cudaEventRecord(a)); f(); CHECK(cudaEventRecord(b)); CHECK(cudaEventSynchronize(b));
-    float ms; CHECK(cudaEventElapsedTime(&ms, a, b)); t.push_back(ms);
+    CHECK(cudaEventRecord(a));
+    f();
+    CHECK(cudaEventRecord(b));
+    CHECK(cudaEventSynchronize(b));
+    float ms;
+    CHECK(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms);
   }
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
@@ -58,8 +74,8 @@ __device__ __forceinline__ void pt_driver(const nf_reduce_args& p, const Acc ide
 
 // gen_rows4 with the unit path only and the per-thread driver.
 extern "C" __global__ void __launch_bounds__(256, 8)
-k_pt(const unsigned n, const nf_dims<2, unsigned> shape, const nf_reduce_args reduce, float* __restrict__ out0,
-     const float* __restrict__ in0, const float identity) {
+    k_pt(const unsigned n, const nf_dims<2, unsigned> shape, const nf_reduce_args reduce,
+         float* __restrict__ out0, const float* __restrict__ in0, const float identity) {
   typedef unsigned idx;
   const idx n_red = (idx)reduce.n_red;
   auto element = [&](const idx o, const idx r) { return k_e9b676681afe03d5_element(in0[o * n_red + r]); };
@@ -85,8 +101,8 @@ k_pt(const unsigned n, const nf_dims<2, unsigned> shape, const nf_reduce_args re
 
 // gen_rows4 with the unit path only and the general driver (what rendering one path gives).
 extern "C" __global__ void __launch_bounds__(256, 8)
-k_units_only(const unsigned n, const nf_dims<2, unsigned> shape, const nf_reduce_args reduce, float* __restrict__ out0,
-     const float* __restrict__ in0, const float identity) {
+    k_units_only(const unsigned n, const nf_dims<2, unsigned> shape, const nf_reduce_args reduce,
+                 float* __restrict__ out0, const float* __restrict__ in0, const float identity) {
   typedef unsigned idx;
   const idx n_red = (idx)reduce.n_red;
   auto element = [&](const idx o, const idx r) { return k_e9b676681afe03d5_element(in0[o * n_red + r]); };
@@ -110,13 +126,21 @@ k_units_only(const unsigned n, const nf_dims<2, unsigned> shape, const nf_reduce
   nf_reduce<float, idx, true>(units, identity, k_e9b676681afe03d5_combine(), element_unit, finish);
 }
 
-__global__ void __launch_bounds__(256, 8) rows4_hand(const float4* __restrict__ in, float* __restrict__ out, unsigned n_out) {
+__global__ void __launch_bounds__(256, 8)
+    rows4_hand(const float4* __restrict__ in, float* __restrict__ out, unsigned n_out) {
   unsigned o = blockIdx.x * blockDim.x + threadIdx.x;
-  if (o < n_out) { const float4 x = in[o]; out[o] = ((0.f + x.x) + x.y + x.z) + x.w; }
+  if (o < n_out) {
+    const float4 x = in[o];
+    out[o] = ((0.f + x.x) + x.y + x.z) + x.w;
+  }
 }
-__global__ void __launch_bounds__(256, 8) rows4_stream(const float4* __restrict__ in, float* __restrict__ out, unsigned n_out) {
+__global__ void __launch_bounds__(256, 8)
+    rows4_stream(const float4* __restrict__ in, float* __restrict__ out, unsigned n_out) {
   unsigned o = blockIdx.x * blockDim.x + threadIdx.x;
-  if (o < n_out) { const float4 x = __ldcs(in + o); __stcs(out + o, ((0.f + x.x) + x.y + x.z) + x.w); }
+  if (o < n_out) {
+    const float4 x = __ldcs(in + o);
+    __stcs(out + o, ((0.f + x.x) + x.y + x.z) + x.w);
+  }
 }
 
 // ---- full sum ----
@@ -124,29 +148,48 @@ __device__ __forceinline__ void finish_full(double acc, double* partials, unsign
   __shared__ double sh[256];
   __shared__ bool last;
   const unsigned t = threadIdx.x;
-  sh[t] = acc; __syncthreads();
-  for (unsigned s = 128; s > 0; s >>= 1) { if (t < s) sh[t] += sh[t + s]; __syncthreads(); }
+  sh[t] = acc;
+  __syncthreads();
+  for (unsigned s = 128; s > 0; s >>= 1) {
+    if (t < s) sh[t] += sh[t + s];
+    __syncthreads();
+  }
   if (t == 0) partials[blockIdx.x] = sh[0];
-  __threadfence(); __syncthreads();
+  __threadfence();
+  __syncthreads();
   if (t == 0) last = atomicAdd(arrivals, 1u) == gridDim.x - 1;
   __syncthreads();
   if (!last) return;
   __threadfence();
   acc = 0;
   for (unsigned y = t; y < gridDim.x; y += 256) acc += __ldcg(partials + y);
-  sh[t] = acc; __syncthreads();
-  for (unsigned s = 128; s > 0; s >>= 1) { if (t < s) sh[t] += sh[t + s]; __syncthreads(); }
+  sh[t] = acc;
+  __syncthreads();
+  for (unsigned s = 128; s > 0; s >>= 1) {
+    if (t < s) sh[t] += sh[t + s];
+    __syncthreads();
+  }
   if (t == 0) *out = sh[0], *arrivals = 0;
 }
 template <int LOAD>
 __device__ __forceinline__ double2 ld(const double2* p) {
-  if constexpr (LOAD == 0) return *p;
-  else if constexpr (LOAD == 1) return __ldcs(p);
-  else if constexpr (LOAD == 2) return __ldg(p);
-  else { double2 v; asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v2.f64 {%0,%1}, [%2];" : "=d"(v.x), "=d"(v.y) : "l"(p)); return v; }
+  if constexpr (LOAD == 0)
+    return *p;
+  else if constexpr (LOAD == 1)
+    return __ldcs(p);
+  else if constexpr (LOAD == 2)
+    return __ldg(p);
+  else {
+    double2 v;
+    asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v2.f64 {%0,%1}, [%2];"
+                 : "=d"(v.x), "=d"(v.y)
+                 : "l"(p));
+    return v;
+  }
 }
 template <int N, int LOAD>
-__global__ void __launch_bounds__(256, 8) full_strided(const double2* __restrict__ in, unsigned n, double* partials, unsigned* arrivals, double* out) {
+__global__ void __launch_bounds__(256, 8) full_strided(const double2* __restrict__ in, unsigned n,
+                                                       double* partials, unsigned* arrivals, double* out) {
   const unsigned t = threadIdx.x, stride = gridDim.x * 256;
   unsigned r = blockIdx.x * 256 + t;
   double acc = 0;
@@ -162,7 +205,8 @@ __global__ void __launch_bounds__(256, 8) full_strided(const double2* __restrict
 }
 // CUB's even share: block b owns a contiguous range of whole tiles (256 x N units), walked tile by tile.
 template <int N, int LOAD>
-__global__ void __launch_bounds__(256, 8) full_tiles(const double2* __restrict__ in, unsigned n, double* partials, unsigned* arrivals, double* out) {
+__global__ void __launch_bounds__(256, 8) full_tiles(const double2* __restrict__ in, unsigned n,
+                                                     double* partials, unsigned* arrivals, double* out) {
   const unsigned t = threadIdx.x, tile = 256 * N;
   const unsigned tiles = n / tile;
   const unsigned per = tiles / gridDim.x, extra = tiles % gridDim.x;
@@ -183,55 +227,84 @@ __global__ void __launch_bounds__(256, 8) full_tiles(const double2* __restrict__
 }
 
 int main() {
-  cudaDeviceProp prop; CHECK(cudaGetDeviceProperties(&prop, 0));
+  cudaDeviceProp prop;
+  CHECK(cudaGetDeviceProperties(&prop, 0));
   const int sms = prop.multiProcessorCount;
   std::printf("%s, %d SMs\n", prop.name, sms);
   for (int round = 0; round < 2; ++round) {
     const unsigned n_out = 67108864;
     float *in, *out;
-    CHECK(cudaMalloc(&in, size_t(n_out) * 16)); CHECK(cudaMalloc(&out, size_t(n_out) * 4));
+    CHECK(cudaMalloc(&in, size_t(n_out) * 16));
+    CHECK(cudaMalloc(&out, size_t(n_out) * 4));
     CHECK(cudaMemset(in, 0x3f, size_t(n_out) * 16));
     auto line = [&](const char* name, float ms) { std::printf("rows4 %-40s %.4f ms\n", name, ms); };
     nf_reduce_args a{n_out, 4, nullptr, nullptr, 1};
     nf_dims<2, unsigned> shape{{n_out, 4}};
     line("hand", median_ms([&] { rows4_hand<<<n_out / 256, 256>>>((const float4*)in, out, n_out); }));
-    line("hand, streaming hints", median_ms([&] { rows4_stream<<<n_out / 256, 256>>>((const float4*)in, out, n_out); }));
-    line("generated (both paths)", median_ms([&] { k_e9b676681afe03d5<<<dim3(n_out / 256, 1), dim3(1, 256)>>>(n_out * 4, shape, a, out, in, 0.f); }));
-    line("generated, units only", median_ms([&] { k_units_only<<<dim3(n_out / 256, 1), dim3(1, 256)>>>(n_out * 4, shape, a, out, in, 0.f); }));
-    line("per-thread driver, block (1,256)", median_ms([&] { k_pt<<<dim3(n_out / 256, 1), dim3(1, 256)>>>(n_out * 4, shape, a, out, in, 0.f); }));
-    line("per-thread driver, block (256,1)", median_ms([&] { k_pt<<<dim3(n_out / 256, 1), dim3(256, 1)>>>(n_out * 4, shape, a, out, in, 0.f); }));
-    line("per-thread driver, grid/4", median_ms([&] { k_pt<<<dim3(n_out / 1024, 1), dim3(256, 1)>>>(n_out * 4, shape, a, out, in, 0.f); }));
-    line("generated since session 18", median_ms([&] { k_6709f59797bb9aa7<<<dim3(n_out / 256, 1), dim3(256, 1)>>>(n_out * 4, shape, a, out, in, 0.f); }));
+    line("hand, streaming hints",
+         median_ms([&] { rows4_stream<<<n_out / 256, 256>>>((const float4*)in, out, n_out); }));
+    line("generated (both paths)", median_ms([&] {
+           k_e9b676681afe03d5<<<dim3(n_out / 256, 1), dim3(1, 256)>>>(n_out * 4, shape, a, out, in, 0.f);
+         }));
+    line("generated, units only", median_ms([&] {
+           k_units_only<<<dim3(n_out / 256, 1), dim3(1, 256)>>>(n_out * 4, shape, a, out, in, 0.f);
+         }));
+    line("per-thread driver, block (1,256)",
+         median_ms([&] { k_pt<<<dim3(n_out / 256, 1), dim3(1, 256)>>>(n_out * 4, shape, a, out, in, 0.f); }));
+    line("per-thread driver, block (256,1)",
+         median_ms([&] { k_pt<<<dim3(n_out / 256, 1), dim3(256, 1)>>>(n_out * 4, shape, a, out, in, 0.f); }));
+    line("per-thread driver, grid/4", median_ms([&] {
+           k_pt<<<dim3(n_out / 1024, 1), dim3(256, 1)>>>(n_out * 4, shape, a, out, in, 0.f);
+         }));
+    line("generated since session 18", median_ms([&] {
+           k_6709f59797bb9aa7<<<dim3(n_out / 256, 1), dim3(256, 1)>>>(n_out * 4, shape, a, out, in, 0.f);
+         }));
     line("hand (again)", median_ms([&] { rows4_hand<<<n_out / 256, 256>>>((const float4*)in, out, n_out); }));
-    CHECK(cudaFree(in)); CHECK(cudaFree(out));
+    CHECK(cudaFree(in));
+    CHECK(cudaFree(out));
   }
   {
     const unsigned n = 1u << 28;
-    double *in, *partials, *out; unsigned* arrivals;
-    CHECK(cudaMalloc(&in, size_t(n) * 8)); CHECK(cudaMalloc(&partials, 65536 * 8)); CHECK(cudaMalloc(&out, 8));
-    CHECK(cudaMalloc(&arrivals, 4)); CHECK(cudaMemset(arrivals, 0, 4));
-    std::vector<double> h(n); double want = 0;
+    double *in, *partials, *out;
+    unsigned* arrivals;
+    CHECK(cudaMalloc(&in, size_t(n) * 8));
+    CHECK(cudaMalloc(&partials, 65536 * 8));
+    CHECK(cudaMalloc(&out, 8));
+    CHECK(cudaMalloc(&arrivals, 4));
+    CHECK(cudaMemset(arrivals, 0, 4));
+    std::vector<double> h(n);
+    double want = 0;
     for (size_t i = 0; i < n; ++i) want += (h[i] = double((i * 2654435761u) % 1000) / 7.0);
     CHECK(cudaMemcpy(in, h.data(), size_t(n) * 8, cudaMemcpyHostToDevice));
     auto line = [&](const char* name, float ms) {
-      double got; CHECK(cudaMemcpy(&got, out, 8, cudaMemcpyDeviceToHost)); CHECK(cudaMemset(out, 0, 8));
+      double got;
+      CHECK(cudaMemcpy(&got, out, 8, cudaMemcpyDeviceToHost));
+      CHECK(cudaMemset(out, 0, 8));
       std::printf("full  %-40s %.4f ms  rel err %.1e\n", name, ms, std::fabs(got - want) / want);
     };
-    void* temp = nullptr; size_t temp_bytes = 0;
-    CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, (long long)n)); CHECK(cudaMalloc(&temp, temp_bytes));
+    void* temp = nullptr;
+    size_t temp_bytes = 0;
+    CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, (long long)n));
+    CHECK(cudaMalloc(&temp, temp_bytes));
     const unsigned units = n / 2;
     for (int round = 0; round < 2; ++round) {
       line("CUB", median_ms([&] { CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, (long long)n)); }));
       nf_reduce_args a{1, n, partials, arrivals, 1};
       nf_dims<1, unsigned> shape{{n}};
-      line("generated, 1056", median_ms([&] { k_774269b240294b35<<<dim3(1, sms * 8), dim3(256, 1)>>>(n, shape, a, out, in, 0.0); }));
-      line("generated since session 18, 1056", median_ms([&] { k_265334c37ab42754<<<dim3(1, sms * 8), dim3(256, 1)>>>(n, shape, a, out, in, 0.0); }));
+      line("generated, 1056", median_ms([&] {
+             k_774269b240294b35<<<dim3(1, sms * 8), dim3(256, 1)>>>(n, shape, a, out, in, 0.0);
+           }));
+      line("generated since session 18, 1056", median_ms([&] {
+             k_265334c37ab42754<<<dim3(1, sms * 8), dim3(256, 1)>>>(n, shape, a, out, in, 0.0);
+           }));
       char name[80];
       for (unsigned g : {unsigned(sms * 8), unsigned(sms * 16), unsigned(sms * 40)}) {
-#define RUN(K, N, L) std::snprintf(name, sizeof name, #K " N=%d load=%d grid %u", N, L, g); \
-        line(name, median_ms([&] { K<N, L><<<g, 256>>>((const double2*)in, units, partials, arrivals, out); }));
-        RUN(full_strided, 8, 0) RUN(full_strided, 8, 1) RUN(full_strided, 8, 3)
-        RUN(full_tiles, 8, 0) RUN(full_tiles, 16, 0) RUN(full_tiles, 8, 3) RUN(full_tiles, 16, 3)
+#define RUN(K, N, L)                                                     \
+  std::snprintf(name, sizeof name, #K " N=%d load=%d grid %u", N, L, g); \
+  line(name, median_ms([&] { K<N, L><<<g, 256>>>((const double2*)in, units, partials, arrivals, out); }));
+        RUN(full_strided, 8, 0)
+        RUN(full_strided, 8, 1) RUN(full_strided, 8, 3) RUN(full_tiles, 8, 0) RUN(full_tiles, 16, 0)
+            RUN(full_tiles, 8, 3) RUN(full_tiles, 16, 3)
       }
     }
   }
