@@ -14,6 +14,15 @@
 //     mapping) 0.7036-0.7070 at 1056, 2112 or 5280 blocks, with plain, __ldcs or no-allocate
 //     loads alike; CUB's even share of whole tiles 0.7023-0.7211. No layout is clearly ahead of
 //     CUB's: the differences are within the run-to-run spread of 2-3 us.
+//   - since session 18 (gen_*_s18.cuh, another process): rows of four 0.4388-0.4399 ms against
+//     hand-written 0.4371-0.4383 and the old two-path kernel 0.4468-0.4491; bench_cuda_reduce's
+//     sum_axis1/float32_67108864x4 went from 0.447 to 0.440 ms (CuPy 0.4398 in the same run).
+//   - nf_reduce with contiguous ranges per block (as full_tiles; tried and reverted in session
+//     18): bench_cuda_reduce's full sum of 2.5e8 float64 went 0.664 -> 0.660 ms and sum over axis
+//     0 of 16384^2 0.391 -> 0.381, but here the generated full sum of 2^28 went 0.7056 -> 0.7227-
+//     0.7241, and in the bench sum over axis 1 of 4 x 67108864 0.362 -> 0.367 and over axis 0 of
+//     67108864 x 4 0.379 -> 0.384: power-of-two sizes lost more than the others gained. full_tiles
+//     here, with its blocks' ranges as far apart, did not lose; the cause is not found.
 #include <cuda_runtime.h>
 #include <algorithm>
 #include <cmath>

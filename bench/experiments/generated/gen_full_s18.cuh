@@ -1,4 +1,5 @@
 // Rendered by ndfuse in session 18 (only the fold layout its sizes take).
+#include "nf_prelude.cuh"  // jit/prelude/*.cuh: element types, op functions, math
 
 // ndfuse kernel k_265334c37ab42754: reduction, 2 instructions, 1 output
 //   fold:    add of v0 in float64, full strategy
