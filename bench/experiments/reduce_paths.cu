@@ -81,10 +81,12 @@ __device__ __forceinline__ void pt_driver(const nf_reduce_args& p, const Acc ide
   }
 }
 
-// gen_rows4 with the unit path only and the per-thread driver.
-extern "C" __global__ void __launch_bounds__(256, 8)
-    k_pt(const unsigned n, const nf_dims<2, unsigned> shape, const nf_reduce_args reduce,
-         float* __restrict__ out0, const float* __restrict__ in0, const float identity) {
+// gen_rows4 with the unit path only, and the per-thread driver (k_pt) or the general one
+// (k_units_only: what rendering one path gives).
+template <bool PerThread>
+__global__ void __launch_bounds__(256, 8)
+    k_rows4(const unsigned n, const nf_dims<2, unsigned> shape, const nf_reduce_args reduce,
+            float* __restrict__ out0, const float* __restrict__ in0, const float identity) {
   typedef unsigned idx;
   const idx n_red = (idx)reduce.n_red;
   auto element = [&](const idx o, const idx r) { return k_e9b676681afe03d5_element(in0[o * n_red + r]); };
@@ -105,34 +107,10 @@ extern "C" __global__ void __launch_bounds__(256, 8)
   };
   nf_reduce_args units = reduce;
   units.n_red /= 4;
-  pt_driver<float, idx>(units, identity, k_e9b676681afe03d5_combine(), element_unit, finish);
-}
-
-// gen_rows4 with the unit path only and the general driver (what rendering one path gives).
-extern "C" __global__ void __launch_bounds__(256, 8)
-    k_units_only(const unsigned n, const nf_dims<2, unsigned> shape, const nf_reduce_args reduce,
-                 float* __restrict__ out0, const float* __restrict__ in0, const float identity) {
-  typedef unsigned idx;
-  const idx n_red = (idx)reduce.n_red;
-  auto element = [&](const idx o, const idx r) { return k_e9b676681afe03d5_element(in0[o * n_red + r]); };
-  auto finish = [&](const idx o, const float acc) { k_e9b676681afe03d5_finish(out0[o], acc); };
-  auto element_unit = [&](const idx o, const idx u) {
-    if (reduce.wide) {
-      const idx i = o * n_red + u * 4;
-      const nf_vec<float, 4> x0 = nf_load_vec<4>(in0 + i);
-      float a = k_e9b676681afe03d5_element(x0.v[0]);
-#pragma unroll
-      for (int l = 1; l < 4; ++l) a = k_e9b676681afe03d5_combine()(a, k_e9b676681afe03d5_element(x0.v[l]));
-      return a;
-    }
-    float a = element(o, u * 4);
-#pragma unroll
-    for (int l = 1; l < 4; ++l) a = k_e9b676681afe03d5_combine()(a, element(o, u * 4 + l));
-    return a;
-  };
-  nf_reduce_args units = reduce;
-  units.n_red /= 4;
-  nf_reduce<float, idx, true>(units, identity, k_e9b676681afe03d5_combine(), element_unit, finish);
+  if constexpr (PerThread)
+    pt_driver<float, idx>(units, identity, k_e9b676681afe03d5_combine(), element_unit, finish);
+  else
+    nf_reduce<float, idx, true>(units, identity, k_e9b676681afe03d5_combine(), element_unit, finish);
 }
 
 __global__ void __launch_bounds__(256, 8)
@@ -256,14 +234,14 @@ int main() {
            k_e9b676681afe03d5<<<dim3(n_out / 256, 1), dim3(1, 256)>>>(n_out * 4, shape, a, out, in, 0.f);
          }));
     line("generated, units only", median_ms([&] {
-           k_units_only<<<dim3(n_out / 256, 1), dim3(1, 256)>>>(n_out * 4, shape, a, out, in, 0.f);
+           k_rows4<false><<<dim3(n_out / 256, 1), dim3(1, 256)>>>(n_out * 4, shape, a, out, in, 0.f);
          }));
     line("per-thread driver, block (1,256)",
-         median_ms([&] { k_pt<<<dim3(n_out / 256, 1), dim3(1, 256)>>>(n_out * 4, shape, a, out, in, 0.f); }));
+         median_ms([&] { k_rows4<true><<<dim3(n_out / 256, 1), dim3(1, 256)>>>(n_out * 4, shape, a, out, in, 0.f); }));
     line("per-thread driver, block (256,1)",
-         median_ms([&] { k_pt<<<dim3(n_out / 256, 1), dim3(256, 1)>>>(n_out * 4, shape, a, out, in, 0.f); }));
+         median_ms([&] { k_rows4<true><<<dim3(n_out / 256, 1), dim3(256, 1)>>>(n_out * 4, shape, a, out, in, 0.f); }));
     line("per-thread driver, grid/4", median_ms([&] {
-           k_pt<<<dim3(n_out / 1024, 1), dim3(256, 1)>>>(n_out * 4, shape, a, out, in, 0.f);
+           k_rows4<true><<<dim3(n_out / 1024, 1), dim3(256, 1)>>>(n_out * 4, shape, a, out, in, 0.f);
          }));
     line("generated since session 18", median_ms([&] {
            k_6709f59797bb9aa7<<<dim3(n_out / 256, 1), dim3(256, 1)>>>(n_out * 4, shape, a, out, in, 0.f);
