@@ -113,7 +113,8 @@ struct kernel_ir {
   // for its index_class_transposed inputs.
   std::int32_t tile_dim = -1;
 
-  // Canonical text of the structure: the cache key. Sizes and scalar values never enter it.
+  // Canonical text of the structure: the cache key. Sizes and scalar values never enter it, only
+  // the few choices made from sizes: index_64 and a reduction's fold layout.
   std::string key() const;
 };
 

@@ -1,5 +1,6 @@
 // The in-memory kernel cache, keyed by structure only (kernel_ir::key()), so a loop over changing
-// sizes of the same rank or changing scalars compiles once.
+// sizes of the same rank or changing scalars compiles once (a reduction once per fold layout its
+// sizes take: at most four, kernel_reduction::units and per_thread).
 #pragma once
 #include <atomic>
 #include <cstdint>
