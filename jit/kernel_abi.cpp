@@ -77,7 +77,7 @@ std::size_t reduce_acc_bytes(const ir::kernel_ir& k) {
 
 bool reduce_wide_loads(const ir::kernel_ir& k) {
   const auto& r = *k.reduction;
-  const int width = r.units ? ir::reduce_unit_width(r) : 1;
+  const int width = ir::reduce_fold_width(r);
   if (width == 1) return false;
   for (int v = 0; v < r.epilogue_begin; ++v) {
     const auto& in = k.code[v];
@@ -227,7 +227,7 @@ param_plan plan_params(const ir::kernel_ir& k) {
     plan.total_bytes += p.size;
   }
   if (k.reduction) {
-    plan.fold_width = k.reduction->units ? ir::reduce_unit_width(*k.reduction) : 1;
+    plan.fold_width = ir::reduce_fold_width(*k.reduction);
     plan.wide_loads = reduce_wide_loads(k);
   }
   return plan;

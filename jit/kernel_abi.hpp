@@ -102,8 +102,7 @@ struct param_plan {
   std::vector<param_info> layout;
   std::vector<std::size_t> offsets;
   std::size_t total_bytes = 0;
-  // Reductions: the elements per unit the kernel folds in (ir::reduce_unit_width when
-  // kernel_reduction::units, else 1) and reduce_wide_loads, so a launch need not walk the code.
+  // Reductions: ir::reduce_fold_width and reduce_wide_loads, so a launch need not walk the code.
   int fold_width = 1;
   bool wide_loads = false;
 };

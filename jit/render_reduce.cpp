@@ -206,12 +206,7 @@ std::string header_comment(const ir::kernel_ir& k, const std::string& name, cons
   os << "//   space:   " << k.ndim << "-d collapsed shape: " << r.kept_ndim << " kept dim(s) (outputs), "
      << k.ndim - r.kept_ndim << (scan ? " scanned" : " reduced") << "; " << (k.index_64 ? "64" : "32")
      << "-bit indices\n";
-  if (!scan) {
-    os << "//   layout:  "
-       << (r.units ? "units of " + std::to_string(ir::reduce_unit_width(r)) + " elements"
-                   : std::string("element by element"))
-       << (r.per_thread ? ", one thread per output" : ", the lanes of a block share each output") << '\n';
-  }
+  if (!scan) os << "//   layout:  " << ir::reduce_layout_name(r) << '\n';
   if (!k.inputs.empty()) {
     os << "//   inputs: ";
     for (std::size_t i = 0; i < k.inputs.size(); ++i) {
@@ -299,7 +294,7 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
                   (r.strategy == ir::reduce_strategy::reduce_strategy_outer ? "false" : "true") + ">(";
     const std::string tail = std::string(", ") + (arg ? acc + "{{}, -1}" : std::string("identity")) + ", " +
                              combine_expression(k, name) + ", ";
-    const int width = r.units ? ir::reduce_unit_width(r) : 1;
+    const int width = ir::reduce_fold_width(r);
     if (width > 1) {
       const std::string w = std::to_string(width);
       os << "  // Unit u of output o is elements u*" << w << " .. u*" << w << "+" << width - 1

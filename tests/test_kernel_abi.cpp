@@ -228,6 +228,16 @@ TEST_CASE("reduction launch shape: lanes, split and grid", "[kernel_abi]") {
   CHECK(c.grid_x == 1);
   CHECK(c.grid_y == 1);
   CHECK(c.arrival_count == 0);
+
+  // ir::reduce_per_thread (the plan's rule) picks exactly the folds to which the general layout
+  // would give one lane: rows under 16, columns under 8 (in units where the fold has them).
+  for (std::int64_t n_red : {1, 7, 8, 15, 16, 17, 100}) {
+    INFO("n_red " << n_red);
+    const auto row = jit::reduce_dims(shared_rows, 1 << 20, n_red, sms);
+    CHECK((row.block_x == 1) == ir::reduce_per_thread(ir::reduce_strategy::reduce_strategy_inner, n_red));
+    const auto column = jit::reduce_dims(columns, 1 << 20, n_red, sms);
+    CHECK((column.block_y == 1) == ir::reduce_per_thread(ir::reduce_strategy::reduce_strategy_outer, n_red));
+  }
 }
 
 #endif  // NDFUSE_WITH_CUDA

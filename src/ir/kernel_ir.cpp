@@ -110,6 +110,15 @@ int reduce_unit_width(const kernel_reduction& r) {
   return acc > 8 ? 1 : static_cast<int>(16 / acc);
 }
 
+int reduce_fold_width(const kernel_reduction& r) {
+  return r.units ? reduce_unit_width(r) : 1;
+}
+
+std::string reduce_layout_name(const kernel_reduction& r) {
+  return (r.units ? "units of " + std::to_string(reduce_unit_width(r)) + " elements" : "element by element") +
+         std::string(r.per_thread ? ", one thread per output" : ", the lanes of a block share each output");
+}
+
 bool reduce_per_thread(reduce_strategy s, std::int64_t n_red) {
   switch (s) {
     case reduce_strategy::reduce_strategy_full:

@@ -99,6 +99,11 @@ int reduce_unit_width(const kernel_reduction& r);
 // block could give an output only one lane anyway (jit::reduce_dims), so the block-level fold and
 // its shared memory are dead weight: rows of four float32 ran 2% faster without them.
 bool reduce_per_thread(reduce_strategy s, std::int64_t n_red);
+// The elements of one unit of this kernel's fold: reduce_unit_width when it has units, else 1.
+int reduce_fold_width(const kernel_reduction& r);
+// The fold layout in words, for generated-code comments and explain(): "units of 4 elements, one
+// thread per output" and the like.
+std::string reduce_layout_name(const kernel_reduction& r);
 
 struct kernel_ir {
   std::int32_t ndim = 1;  // of the collapsed iteration space

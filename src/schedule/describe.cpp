@@ -55,10 +55,7 @@ std::string describe(const plan& p) {
          << " strategy: " << r.kept_ndim << " kept dim(s), " << (k.ndim - r.kept_ndim)
          << " reduced; per-output epilogue from v" << r.epilogue_begin << "\n";
       if (r.strategy != ir::reduce_strategy::reduce_strategy_scan)
-        os << "    fold: "
-           << (r.units ? "units of " + std::to_string(ir::reduce_unit_width(r)) + " elements"
-                       : std::string("element by element"))
-           << (r.per_thread ? ", one thread per output\n" : ", the lanes of a block share each output\n");
+        os << "    fold: " << ir::reduce_layout_name(r) << '\n';
     }
     for (std::size_t i = 0; i < st.inputs.size(); ++i) {
       os << "    in" << i << ": " << dtype_name(k.inputs[i].dt) << ' '
