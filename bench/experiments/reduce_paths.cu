@@ -35,35 +35,11 @@
 #include "gen_rows4.cuh"
 #include "gen_rows4_s18.cuh"
 #include "nf_prelude.cuh"
+#include "reduce_common.cuh"
 
-#define CHECK(x)                                                            \
-  do {                                                                      \
-    cudaError_t e = (x);                                                    \
-    if (e != cudaSuccess) {                                                 \
-      std::printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      std::exit(1);                                                         \
-    }                                                                       \
-  } while (0)
-
-float median_ms(const std::function<void()>& f, int reps = 21) {
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
-  f();
-  f();
-  CHECK(cudaDeviceSynchronize());
-  std::vector<float> t;
-  for (int i = 0; i < reps; ++i) {
-    CHECK(cudaEventRecord(a));
-    f();
-    CHECK(cudaEventRecord(b));
-    CHECK(cudaEventSynchronize(b));
-    float ms;
-    CHECK(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+constexpr int reps = 21;  // per median
+float median_ms(const std::function<void()>& f) {
+  return median_ms(f, reps);
 }
 
 template <class Acc, class Idx, class Combine, class Element, class Finish>
@@ -131,33 +107,6 @@ __global__ void __launch_bounds__(256, 8)
 }
 
 // ---- full sum ----
-__device__ __forceinline__ void finish_full(double acc, double* partials, unsigned* arrivals, double* out) {
-  __shared__ double sh[256];
-  __shared__ bool last;
-  const unsigned t = threadIdx.x;
-  sh[t] = acc;
-  __syncthreads();
-  for (unsigned s = 128; s > 0; s >>= 1) {
-    if (t < s) sh[t] += sh[t + s];
-    __syncthreads();
-  }
-  if (t == 0) partials[blockIdx.x] = sh[0];
-  __threadfence();
-  __syncthreads();
-  if (t == 0) last = atomicAdd(arrivals, 1u) == gridDim.x - 1;
-  __syncthreads();
-  if (!last) return;
-  __threadfence();
-  acc = 0;
-  for (unsigned y = t; y < gridDim.x; y += 256) acc += __ldcg(partials + y);
-  sh[t] = acc;
-  __syncthreads();
-  for (unsigned s = 128; s > 0; s >>= 1) {
-    if (t < s) sh[t] += sh[t + s];
-    __syncthreads();
-  }
-  if (t == 0) *out = sh[0], *arrivals = 0;
-}
 template <int LOAD>
 __device__ __forceinline__ double2 ld(const double2* p) {
   if constexpr (LOAD == 0)
@@ -236,10 +185,12 @@ int main() {
     line("generated, units only", median_ms([&] {
            k_rows4<false><<<dim3(n_out / 256, 1), dim3(1, 256)>>>(n_out * 4, shape, a, out, in, 0.f);
          }));
-    line("per-thread driver, block (1,256)",
-         median_ms([&] { k_rows4<true><<<dim3(n_out / 256, 1), dim3(1, 256)>>>(n_out * 4, shape, a, out, in, 0.f); }));
-    line("per-thread driver, block (256,1)",
-         median_ms([&] { k_rows4<true><<<dim3(n_out / 256, 1), dim3(256, 1)>>>(n_out * 4, shape, a, out, in, 0.f); }));
+    line("per-thread driver, block (1,256)", median_ms([&] {
+           k_rows4<true><<<dim3(n_out / 256, 1), dim3(1, 256)>>>(n_out * 4, shape, a, out, in, 0.f);
+         }));
+    line("per-thread driver, block (256,1)", median_ms([&] {
+           k_rows4<true><<<dim3(n_out / 256, 1), dim3(256, 1)>>>(n_out * 4, shape, a, out, in, 0.f);
+         }));
     line("per-thread driver, grid/4", median_ms([&] {
            k_rows4<true><<<dim3(n_out / 1024, 1), dim3(256, 1)>>>(n_out * 4, shape, a, out, in, 0.f);
          }));
@@ -290,8 +241,9 @@ int main() {
   std::snprintf(name, sizeof name, #K " N=%d load=%d grid %u", N, L, g); \
   line(name, median_ms([&] { K<N, L><<<g, 256>>>((const double2*)in, units, partials, arrivals, out); }));
         RUN(full_strided, 8, 0)
-        RUN(full_strided, 8, 1) RUN(full_strided, 8, 3) RUN(full_tiles, 8, 0) RUN(full_tiles, 16, 0)
-            RUN(full_tiles, 8, 3) RUN(full_tiles, 16, 3)
+        RUN(full_strided, 8, 1)
+        RUN(full_strided, 8, 3) RUN(full_tiles, 8, 0) RUN(full_tiles, 16, 0) RUN(full_tiles, 8, 3)
+            RUN(full_tiles, 16, 3)
       }
     }
   }

@@ -28,35 +28,10 @@
 
 #include "gen_full.cuh"   // k_774269b240294b35: sum of float64, full
 #include "gen_rows4.cuh"  // k_e9b676681afe03d5: sum over axis 1 of float32
-
-#define CHECK(x)                                                            \
-  do {                                                                      \
-    cudaError_t e = (x);                                                    \
-    if (e != cudaSuccess) {                                                 \
-      std::printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      std::exit(1);                                                         \
-    }                                                                       \
-  } while (0)
+#include "reduce_common.cuh"
 
 float median_ms(const std::function<void()>& f) {
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
-  f();
-  f();
-  CHECK(cudaDeviceSynchronize());
-  std::vector<float> t;
-  for (int i = 0; i < 15; ++i) {
-    CHECK(cudaEventRecord(a));
-    f();
-    CHECK(cudaEventRecord(b));
-    CHECK(cudaEventSynchronize(b));
-    float ms;
-    CHECK(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  return median_ms(f, 15);
 }
 
 // --- rows of four -------------------------------------------------------------------------------
@@ -103,35 +78,7 @@ __global__ void __launch_bounds__(256, 8)
 }
 
 // --- full float64 sum ---------------------------------------------------------------------------
-// The end of every full-sum variant, as ndfuse's driver does it: a shared-memory tree over the
-// block, one partial per block, and the last block to arrive folds the partials in block order.
-__device__ void finish_full(double acc, double* partials, unsigned* arrivals, double* out) {
-  __shared__ double sh[256];
-  __shared__ bool last;
-  const unsigned t = threadIdx.x;
-  sh[t] = acc;
-  __syncthreads();
-  for (unsigned s = 128; s > 0; s >>= 1) {
-    if (t < s) sh[t] += sh[t + s];
-    __syncthreads();
-  }
-  if (t == 0) partials[blockIdx.x] = sh[0];
-  __threadfence();
-  __syncthreads();
-  if (t == 0) last = atomicAdd(arrivals, 1u) == gridDim.x - 1;
-  __syncthreads();
-  if (!last) return;
-  __threadfence();
-  acc = 0;
-  for (unsigned y = t; y < gridDim.x; y += 256) acc += __ldcg(partials + y);
-  sh[t] = acc;
-  __syncthreads();
-  for (unsigned s = 128; s > 0; s >>= 1) {
-    if (t < s) sh[t] += sh[t + s];
-    __syncthreads();
-  }
-  if (t == 0) *out = sh[0], *arrivals = 0;
-}
+// The end of every full-sum variant: finish_full (reduce_common.cuh).
 
 // ndfuse's driver: grid_y blocks split the elements (unit = double2), each thread strides by
 // grid * 256 units with N loads in flight, a shared-memory tree, partials, and the last block folds.
