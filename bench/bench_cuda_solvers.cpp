@@ -5,8 +5,10 @@
 //   solve/float64_1000      nf::linalg::solve(a, b) with one right-hand side
 //   solve/float64_1000x1000 ... with 1000 right-hand sides
 //   inv/float64_10000x8x8   a stack of 10000 small matrices (cuBLAS's batched LU)
-//   eigh/, cholesky/, svd/float64_10000x8x8   the same stack (made symmetric positive definite for
-//                           eigh and cholesky): cuSOLVER's syevjBatched, potrfBatched, gesvdjBatched
+//   eigh/, eigvalsh/, cholesky/, svd/float64_10000x8x8   the same stack (made symmetric positive
+//                           definite for eigh, eigvalsh and cholesky): ndfuse's Jacobi kernel
+//                           (small_eigh.cu), cuSOLVER's potrfBatched and gesvdjBatched
+//   eigh/float64_10000x32x32   10000 symmetric positive definite 32 x 32 matrices built the same way
 //   eigh/float64_1000, cholesky/float64_1000, qr/float64_1000, det/float64_1000
 //   cublas_direct/inv_float64_10000x8x8/<how>   the stack's inverse by cuBLAS alone, the floor for
 //                           the ndfuse row: getrf_getri (a copy of the stack, getrfBatched and
@@ -213,24 +215,37 @@ void BM_inv_stack_direct(benchmark::State& state, direct_inverse how) {
   cudaFreeHost(host_info);
 }
 
+// 10000 symmetric positive definite k x k matrices, a a^T + k I for the stack a built as small_stack()
+// is (k = 8 gives exactly its a).
+nf::array spd_stack_of(std::int64_t k) {
+  nf::array i = nf::arange(10000 * k * k);
+  nf::array r = ((i * 7919 + 13) % 10007).astype(nf::float64) / 10007.0 - 0.5;
+  nf::array a = r.reshape({10000, k, k}) + nf::eye(k) * 4.0;
+  return (nf::matmul(a, a.swapaxes(-1, -2)) + nf::eye(k) * double(k)).eval();
+}
 const nf::array& small_spd_stack() {
-  static const nf::array spd = [] {
-    const nf::array& a = small_stack();
-    return (nf::matmul(a, a.swapaxes(-1, -2)) + nf::eye(8) * 8.0).eval();
-  }();
+  static const nf::array spd = spd_stack_of(8);
+  return spd;
+}
+const nf::array& spd_stack_32() {
+  static const nf::array spd = spd_stack_of(32);
   return spd;
 }
 
-void BM_eigh_stack(benchmark::State& state) {
+void BM_eigh_stack(benchmark::State& state, const nf::array& (*stack)()) {
   la::eigh_result r;
   timed(state, [&] {
-    r = la::eigh(small_spd_stack());
+    r = la::eigh(stack());
     r.eigenvalues.eval(), r.eigenvectors.eval();
   });
   // ||A V - V diag(w)|| / ||A|| over the stack
-  const nf::array& a = small_spd_stack();
+  const nf::array& a = stack();
   const nf::array res = nf::matmul(a, r.eigenvectors) - r.eigenvectors * nf::expand_dims(r.eigenvalues, -2);
   record_error(state, (la::norm(res.reshape({-1})) / la::norm(a.reshape({-1}))).item<double>());
+}
+
+void BM_eigvalsh_stack(benchmark::State& state) {
+  timed(state, [&] { la::eigvalsh(small_spd_stack()).eval(); });
 }
 
 void BM_cholesky_stack(benchmark::State& state) {
@@ -295,7 +310,9 @@ void register_all() {
                                     BM_inv_stack_direct, direct_inverse::getrf_getri_info));
   reps(benchmark::RegisterBenchmark("cublas_direct/inv_float64_10000x8x8/getrf_getri_mapped",
                                     BM_inv_stack_direct, direct_inverse::getrf_getri_mapped));
-  reps(benchmark::RegisterBenchmark("eigh/float64_10000x8x8", BM_eigh_stack));
+  reps(benchmark::RegisterBenchmark("eigh/float64_10000x8x8", BM_eigh_stack, small_spd_stack));
+  reps(benchmark::RegisterBenchmark("eigvalsh/float64_10000x8x8", BM_eigvalsh_stack));
+  reps(benchmark::RegisterBenchmark("eigh/float64_10000x32x32", BM_eigh_stack, spd_stack_32));
   reps(benchmark::RegisterBenchmark("cholesky/float64_10000x8x8", BM_cholesky_stack));
   reps(benchmark::RegisterBenchmark("svd/float64_10000x8x8", BM_svd_stack));
   reps(benchmark::RegisterBenchmark("eigh/float64_1000", BM_eigh));

@@ -3,8 +3,8 @@
 
 Workloads (names match the C++ benchmark): svd, svdvals, inv, solve (1 and 1000 right-hand sides),
 eigh, cholesky, qr and det of 1000 x 1000 float64 matrices; inv and svd of a stack of 10000 8 x 8 ones,
-eigh and cholesky of its symmetric positive definite form (CuPy: batched LU, gesvdjBatched,
-syevjBatched, potrfBatched). a is ((i*7919 + 13) % 10007) / 10007 - 0.5 plus 4 on the diagonal, the
+eigh, eigvalsh and cholesky of its symmetric positive definite form (CuPy: batched LU, gesvdjBatched,
+syevjBatched, potrfBatched), and eigh of 10000 such 32 x 32 matrices. a is ((i*7919 + 13) % 10007) / 10007 - 0.5 plus 4 on the diagonal, the
 symmetric positive definite one a a^T + n I.
 Protocol (bench/README.md): a 512 MiB device-to-device copy keeps the GPU busy while Python enqueues
 the work; cupy.cuda.Event records around the call; the median over the runs after warm-up. CuPy's
@@ -39,6 +39,9 @@ def main(argv):
     j = cp.arange(10000 * 64, dtype=cp.int64)
     stack = (((j * 7919 + 13) % 10007).astype(cp.float64) / 10007.0 - 0.5).reshape(10000, 8, 8) + 4.0 * cp.eye(8)
     spd_stack = stack @ cp.swapaxes(stack, -1, -2) + 8.0 * cp.eye(8)
+    k = cp.arange(10000 * 32 * 32, dtype=cp.int64)
+    stack32 = (((k * 7919 + 13) % 10007).astype(cp.float64) / 10007.0 - 0.5).reshape(10000, 32, 32) + 4.0 * cp.eye(32)
+    spd_stack32 = stack32 @ cp.swapaxes(stack32, -1, -2) + 32.0 * cp.eye(32)
     work = {
         "svd/float64_1000": lambda: cp.linalg.svd(a),
         "svdvals/float64_1000": lambda: cp.linalg.svd(a, compute_uv=False),
@@ -47,6 +50,8 @@ def main(argv):
         "solve/float64_1000x1000": lambda: cp.linalg.solve(a, bn),
         "inv/float64_10000x8x8": lambda: cp.linalg.inv(stack),
         "eigh/float64_10000x8x8": lambda: cp.linalg.eigh(spd_stack),
+        "eigvalsh/float64_10000x8x8": lambda: cp.linalg.eigvalsh(spd_stack),
+        "eigh/float64_10000x32x32": lambda: cp.linalg.eigh(spd_stack32),
         "cholesky/float64_10000x8x8": lambda: cp.linalg.cholesky(spd_stack),
         "svd/float64_10000x8x8": lambda: cp.linalg.svd(stack),
         "eigh/float64_1000": lambda: cp.linalg.eigh(spd),

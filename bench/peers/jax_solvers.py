@@ -52,6 +52,10 @@ def main(argv):
     stack = pattern(spec.STACK * spec.SIDE**2).reshape(spec.STACK, spec.SIDE, spec.SIDE) + 4.0 * eye8
     m = dict(a=a, spd=a @ a.T + n * eye, b1=jnp.ones(n, dtype=jnp.float64), bn=jnp.ones((n, n), dtype=jnp.float64),
              stack=stack, spd_stack=stack @ jnp.swapaxes(stack, -1, -2) + 8.0 * eye8)
+    k = spec.SIDE_LARGE
+    eye32 = jnp.eye(k, dtype=jnp.float64)
+    stack32 = pattern(spec.STACK * k * k).reshape(spec.STACK, k, k) + 4.0 * eye32
+    m["spd_stack32"] = stack32 @ jnp.swapaxes(stack32, -1, -2) + float(k) * eye32
 
     def residual(name, r):
         if name == "svd/float64_1000":

@@ -47,6 +47,10 @@ def main(argv):
     m = dict(a=a, spd=a @ a.T + n * eye, b1=torch.ones(n, device="cuda", dtype=torch.float64),
              bn=torch.ones(n, n, device="cuda", dtype=torch.float64), stack=stack,
              spd_stack=stack @ stack.transpose(-1, -2) + 8.0 * eye8)
+    k = spec.SIDE_LARGE
+    eye32 = torch.eye(k, device="cuda", dtype=torch.float64)
+    stack32 = pattern(spec.STACK * k * k).reshape(spec.STACK, k, k) + 4.0 * eye32
+    m["spd_stack32"] = stack32 @ stack32.transpose(-1, -2) + float(k) * eye32
 
     def residual(name, r):
         if name == "svd/float64_1000":

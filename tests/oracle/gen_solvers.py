@@ -251,6 +251,7 @@ def main(outdir):
     case("det", "float64", zero.shape, "zero", [zero], [np.linalg.det(zero)])
 
     hermitian_cases(w, case, seed)
+    eigh_stack_cases(w, case)
     tensor_cases(w, case)
     cutoff_cases(w, case)
 
@@ -436,6 +437,41 @@ def hermitian_cases(w, case, seed):
     half = np.eye(3, dtype=np.float16)
     raises_np(w, "svd/float16/hermitian", "svd", "hermitian=1;uv=1", [half], "dtype_error",
               lambda: np.linalg.svd(half, hermitian=True))
+
+
+def eigh_stack_cases(w, case):
+    """eigh and eigvalsh of stacks of small matrices: on the GPU, one Jacobi kernel for n <= 32 that
+    packs 32 / seg matrices into a warp (seg: n rounded up to a power of two), so 16 2 x 2, 4 7 x 7
+    (one padding index: an odd n has a rotation-free index each step), 4 8 x 8, 2 16 x 16, one 17 x 17
+    and one 32 x 32 per warp, with partly filled last warps. Then spectra Jacobi finds hard or easy:
+    repeated eigenvalues, a zero matrix, a diagonal one (nothing to rotate, only the sort), eigenvalues
+    over twenty decades, 2 x 2 blocks whose off-diagonal entry is tiny against the diagonal's gap."""
+    seed = 900
+    for dt in DTYPES:
+        for s in [(35, 2, 2), (6, 7, 7), (9, 8, 8), (3, 16, 16), (2, 17, 17), (3, 32, 32)]:
+            seed += 1
+            h = hermitian_with_spectrum(separated_spectrum(s, seed), dt, seed + 100)
+            for uplo in ("L", "U"):
+                g = h.copy()
+                idx = np.triu_indices(s[-1], 1) if uplo == "L" else np.tril_indices(s[-1], -1)
+                g[(...,) + idx] = -3.5  # the other triangle is never read
+                e = np.linalg.eigh(g, UPLO=uplo)
+                case("eigh", dt, s, "UPLO=%s;stack" % uplo, [g], [e.eigenvalues, e.eigenvectors])
+            case("eigvalsh", dt, s, "UPLO=L;stack", [h], [np.linalg.eigvalsh(h)])
+        special = {
+            "repeated": hermitian_with_spectrum(
+                [[2.0, 2.0, 2.0, -1.0, -1.0, 5.0, 0.0, 2.0], [1.0] * 8, [3.0, -3.0] * 4], dt, seed + 200),
+            "zero": np.zeros((3, 4, 4), dt),
+            "diagonal": np.stack([np.diag(d).astype(dt) for d in ([3.0, -1.0, 2.0, -0.0, 7.5], [0.0] * 5)]),
+            "tiny_gap": np.array([[[1.0, 1e-9], [1e-9, 1.0 + 1e-6]], [[5.0, 1e-30], [1e-30, -5.0]]], dt),
+        }
+        if dt in ("float64", "complex128"):
+            decades = np.array([[1e10, -1e5, 1.0, 1e-5, -1e-10, 3e3]])
+            special["decades"] = np.concatenate([hermitian_with_spectrum(decades, dt, seed + 300)] * 2)
+        for tag, g in special.items():
+            e = np.linalg.eigh(g)
+            case("eigh", dt, g.shape, "UPLO=L;" + tag, [g], [e.eigenvalues, e.eigenvectors])
+            case("eigvalsh", dt, g.shape, "UPLO=L;" + tag, [g], [np.linalg.eigvalsh(g)])
 
 
 def tensor_cases(w, case):

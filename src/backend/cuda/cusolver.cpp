@@ -19,9 +19,10 @@
 // Stacks of small matrices (n <= 32) solve through cuBLAS's batched LU (one launch per step for the
 // whole stack), invert in one Gauss-Jordan kernel of solver_kernels.cu (cuBLAS's getrf + getri and
 // the copy took 37 us on 10000 8 x 8 float64 matrices on an H100, its one-kernel matinvBatched 45),
-// and factor through cuSOLVER's batched forms: potrfBatched (cholesky), syevjBatched (eigh) and
-// gesvdjBatched (svd; Jacobi, accurate to machine precision). Larger ones, and qr (cuSOLVER has no
-// batched orgqr), loop over the 64-bit calls, which are then the bigger cost.
+// and factor through cuSOLVER's batched forms: potrfBatched (cholesky), syevjBatched (eigh, at the
+// sizes where ndfuse's own Jacobi kernel of small_eigh.cu is slower) and gesvdjBatched (svd; Jacobi,
+// accurate to machine precision). Larger ones, and qr (cuSOLVER has no batched orgqr), loop over the
+// 64-bit calls, which are then the bigger cost.
 //
 // SVD routine: gesvdp (polar decomposition) where the economy factors are wanted (and for square
 // matrices), gesvd for full_matrices of non-square ones (gesvdp has no full form) and where the
@@ -247,6 +248,15 @@ void qr(const ir::library_call& c, const std::vector<const void*>& in, const std
 
 // --- eigh, eig ----------------------------------------------------------------------------------
 
+// Which stacks of n x n matrices ndfuse's Jacobi kernel (small_eigh.cu) factors, rather than
+// syevjBatched: where it was the faster on an H100 (bench/experiments/eigh_batched.cu, 10000
+// matrices, float64 with vectors: n = 8 0.125 ms against 0.486 with the copy syevjBatched needs,
+// 12 0.60 / 0.68, 16 0.92 / 0.86, 17 2.4 / 3.8, 24 3.8 / 4.6, 28 6.3 / 5.0, 32 7.9 / 5.5).
+// syevjBatched's time jumps past n = 16; the kernel's grows with n^3 and one warp per matrix.
+bool jacobi_kernel_eigh(std::int64_t n) {
+  return n <= 12 || (n >= 17 && n <= 24);
+}
+
 void eigh(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
   const auto& h = handle_here();
   const auto& p = c.linalg;
@@ -258,6 +268,10 @@ void eigh(const ir::library_call& c, const std::vector<const void*>& in, const s
   const auto fill = p.upper ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
   const auto job = p.compute_uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   int* info = static_cast<int*>(out[p.compute_uv ? 2 : 1]);
+  if (batched(c) && jacobi_kernel_eigh(n)) {
+    eigh_small_stack(c.dt, c.rows, n, in[0], !p.upper, out[0], p.compute_uv ? out[1] : nullptr, info);
+    return;
+  }
   if (batched(c)) {
     scratch vs(sz * n * n * c.rows);
     copy(vs.get(), in[0], sz * n * n * c.rows);

@@ -27,6 +27,13 @@ void pivot_destinations(const int* ipiv, std::int64_t n, bool backward, int* des
 // with getrf's info code for each (> 0: singular), in one kernel of solver_kernels.cu.
 void invert_small_stack(dtype dt, std::int64_t count, std::int64_t n, const void* a, void* out, int* info);
 
+// The eigenvalues (ascending, n per matrix) of `count` C-order n x n Hermitian matrices (n <= 32;
+// dt float32 ... complex128) read from their lower (or upper) triangle, into w, and with `vectors`
+// non-null their eigenvectors as C-order columns, with an info code each (> 0: no convergence), in
+// one Jacobi kernel of small_eigh.cu.
+void eigh_small_stack(dtype dt, std::int64_t count, std::int64_t n, const void* a, bool lower, void* w,
+                      void* vectors, int* info);
+
 // Which of the `count` matrices of `per` elements each at `a` (dt float32 ... complex128) hold a NaN
 // or an infinity. The constructor queues one scan kernel (solver_kernels.cu) and the copy of its
 // flags into the thread's pinned buffer; read() waits for that copy only, so the callers queue their

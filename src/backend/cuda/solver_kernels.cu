@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/cuda/device_complex.cuh"
 #include "backend/cuda/grid_launch.cuh"
 #include "backend/cuda/memory.hpp"
 #include "ndfuse/error.hpp"
@@ -85,30 +86,6 @@ void launch_apply_pivots(const int* ipiv, std::int64_t n, bool backward, int* de
 // in. The pivot is LAPACK's (the first largest |re| + |im| at or below the diagonal), so the info
 // code is getrf's: the first step whose column holds no nonzero pivot.
 
-__device__ inline float mul(float a, float b) {
-  return a * b;
-}
-__device__ inline double mul(double a, double b) {
-  return a * b;
-}
-__device__ inline float2 mul(float2 a, float2 b) {
-  return {a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x};
-}
-__device__ inline double2 mul(double2 a, double2 b) {
-  return {a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x};
-}
-__device__ inline float sub(float a, float b) {
-  return a - b;
-}
-__device__ inline double sub(double a, double b) {
-  return a - b;
-}
-__device__ inline float2 sub(float2 a, float2 b) {
-  return {a.x - b.x, a.y - b.y};
-}
-__device__ inline double2 sub(double2 a, double2 b) {
-  return {a.x - b.x, a.y - b.y};
-}
 __device__ inline float reciprocal(float d) {
   return 1 / d;
 }

@@ -1,0 +1,279 @@
+// Stacks of small Hermitian eigenproblems: cuSOLVER's Jacobi syevjBatched (what ndfuse called for
+// n <= 32 before small_eigh.cu, and CuPy calls) against its newer cusolverDnXsyevBatched and
+// ndfuse's own Jacobi kernel (src/backend/cuda/small_eigh.cu, compiled in here), on stacks of 10000
+// matrices. For the cuSOLVER routines, which overwrite their input: the median time of the copy of
+// the stack plus the call; ndfuse's kernel reads the stack where it lies. For each, the largest residual
+// ||A V - V diag(w)||_F / ||A||_F and orthogonality error ||V^H V - I||_F over the stack, and what
+// each routine's info says for a matrix holding a NaN.
+//
+//   nvcc -O3 -std=c++20 -arch=sm_90 -Isrc -Iinclude bench/experiments/eigh_batched.cu -lcusolver
+#include <cuComplex.h>
+#include <cusolverDn.h>
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <type_traits>
+#include <vector>
+
+#include "backend/cuda/small_eigh.cu"
+#include "reduce_common.cuh"
+
+// What small_eigh.cu needs from the rest of the library.
+namespace ndfuse {
+std::string_view dtype_name(dtype) {
+  return "?";
+}
+namespace backend::cuda {
+void check(cudaError_t s, const char* call) {
+  if (s != cudaSuccess) std::printf("%s: %s\n", call, cudaGetErrorString(s)), std::exit(1);
+}
+cudaStream_t current_stream() {
+  return nullptr;
+}
+}  // namespace backend::cuda
+}  // namespace ndfuse
+
+#define SOLVER(x)                                                              \
+  do {                                                                         \
+    cusolverStatus_t s = (x);                                                  \
+    if (s != CUSOLVER_STATUS_SUCCESS) {                                        \
+      std::printf("%s:%d cusolver status %d\n", __FILE__, __LINE__, int(s)); \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+template <class E>
+struct traits;
+template <>
+struct traits<float> {
+  using real = float;
+  static constexpr ndfuse::dtype dt = ndfuse::dtype::float32;
+  static constexpr cudaDataType t = CUDA_R_32F, rt = CUDA_R_32F;
+  static constexpr const char* name = "float32";
+};
+template <>
+struct traits<double> {
+  using real = double;
+  static constexpr ndfuse::dtype dt = ndfuse::dtype::float64;
+  static constexpr cudaDataType t = CUDA_R_64F, rt = CUDA_R_64F;
+  static constexpr const char* name = "float64";
+};
+template <>
+struct traits<cuComplex> {
+  using real = float;
+  static constexpr ndfuse::dtype dt = ndfuse::dtype::complex64;
+  static constexpr cudaDataType t = CUDA_C_32F, rt = CUDA_R_32F;
+  static constexpr const char* name = "complex64";
+};
+template <>
+struct traits<cuDoubleComplex> {
+  using real = double;
+  static constexpr ndfuse::dtype dt = ndfuse::dtype::complex128;
+  static constexpr cudaDataType t = CUDA_C_64F, rt = CUDA_R_64F;
+  static constexpr const char* name = "complex128";
+};
+
+template <class E>
+std::complex<double> get(const E& v) {
+  if constexpr (std::is_same_v<E, cuComplex>)
+    return {v.x, v.y};
+  else if constexpr (std::is_same_v<E, cuDoubleComplex>)
+    return {v.x, v.y};
+  else
+    return {double(v), 0.0};
+}
+template <class E>
+E make(std::complex<double> v) {
+  if constexpr (std::is_same_v<E, cuComplex>)
+    return {float(v.real()), float(v.imag())};
+  else if constexpr (std::is_same_v<E, cuDoubleComplex>)
+    return {v.real(), v.imag()};
+  else
+    return E(v.real());
+}
+template <class E>
+constexpr bool complex_v = std::is_same_v<E, cuComplex> || std::is_same_v<E, cuDoubleComplex>;
+
+template <class E>
+void syevj_call(cusolverDnHandle_t h, cusolverEigMode_t job, int n, E* A, typename traits<E>::real* W, E* wk,
+                int lw, int* info, syevjInfo_t p, int count) {
+  const auto up = CUBLAS_FILL_MODE_UPPER;
+  if constexpr (std::is_same_v<E, float>)
+    SOLVER(cusolverDnSsyevjBatched(h, job, up, n, A, n, W, wk, lw, info, p, count));
+  else if constexpr (std::is_same_v<E, double>)
+    SOLVER(cusolverDnDsyevjBatched(h, job, up, n, A, n, W, wk, lw, info, p, count));
+  else if constexpr (std::is_same_v<E, cuComplex>)
+    SOLVER(cusolverDnCheevjBatched(h, job, up, n, A, n, W, wk, lw, info, p, count));
+  else
+    SOLVER(cusolverDnZheevjBatched(h, job, up, n, A, n, W, wk, lw, info, p, count));
+}
+template <class E>
+int syevj_size(cusolverDnHandle_t h, cusolverEigMode_t job, int n, E* A, typename traits<E>::real* W,
+               syevjInfo_t p, int count) {
+  int lw = 0;
+  const auto up = CUBLAS_FILL_MODE_UPPER;
+  if constexpr (std::is_same_v<E, float>)
+    SOLVER(cusolverDnSsyevjBatched_bufferSize(h, job, up, n, A, n, W, &lw, p, count));
+  else if constexpr (std::is_same_v<E, double>)
+    SOLVER(cusolverDnDsyevjBatched_bufferSize(h, job, up, n, A, n, W, &lw, p, count));
+  else if constexpr (std::is_same_v<E, cuComplex>)
+    SOLVER(cusolverDnCheevjBatched_bufferSize(h, job, up, n, A, n, W, &lw, p, count));
+  else
+    SOLVER(cusolverDnZheevjBatched_bufferSize(h, job, up, n, A, n, W, &lw, p, count));
+  return lw;
+}
+
+struct result {
+  float ms = 0;
+  double residual = 0, orthogonality = 0;
+  int nan_info = 0, other_info = 0;
+};
+
+// Residual and orthogonality of every matrix, skipping `skip` (the NaN one).
+template <class E>
+void accuracy(const std::vector<E>& a, const std::vector<E>& v, const std::vector<typename traits<E>::real>& w,
+              int n, int count, int skip, result& r) {
+  const std::size_t per = std::size_t(n) * n;
+  for (int b = 0; b < count; ++b) {
+    if (b == skip) continue;
+    auto A = [&](int i, int j) {  // the upper triangle holds A; the lower is garbage here
+      return i <= j ? get(a[b * per + j * n + i]) : std::conj(get(a[b * per + i * n + j]));
+    };
+    auto V = [&](int i, int j) { return get(v[b * per + j * n + i]); };
+    double res = 0, norm = 0, orth = 0;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        std::complex<double> av = 0, vhv = 0;
+        for (int k = 0; k < n; ++k) av += A(i, k) * V(k, j), vhv += std::conj(V(k, i)) * V(k, j);
+        res += std::norm(av - V(i, j) * double(w[b * n + j]));
+        norm += std::norm(A(i, j));
+        orth += std::norm(vhv - (i == j ? 1.0 : 0.0));
+      }
+    r.residual = std::max(r.residual, std::sqrt(res / norm));
+    r.orthogonality = std::max(r.orthogonality, std::sqrt(orth));
+  }
+}
+
+template <class E>
+void run(int n, int count, bool vectors, bool xsyev) {
+  using R = typename traits<E>::real;
+  const std::size_t per = std::size_t(n) * n, total = per * count;
+  std::mt19937_64 g(n * 1000 + count);
+  std::normal_distribution<double> d;
+  std::vector<E> a(total);
+  for (int b = 0; b < count; ++b)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i <= j; ++i) {
+        std::complex<double> x(d(g), complex_v<E> && i != j ? d(g) : 0.0);
+        a[b * per + j * n + i] = make<E>(x);
+        a[b * per + i * n + j] = make<E>(std::conj(x));
+      }
+  const int nan_at = count / 2;
+  a[nan_at * per + (n - 1) * n] = make<E>(std::complex<double>(NAN, 0));  // upper triangle, row 0
+  E *src, *work;
+  R* W;
+  int* info;
+  CHECK(cudaMalloc(&src, total * sizeof(E)));
+  CHECK(cudaMalloc(&work, total * sizeof(E)));
+  CHECK(cudaMalloc(&W, sizeof(R) * n * count));
+  CHECK(cudaMalloc(&info, sizeof(int) * count));
+  CHECK(cudaMemcpy(src, a.data(), total * sizeof(E), cudaMemcpyHostToDevice));
+  cusolverDnHandle_t h;
+  SOLVER(cusolverDnCreate(&h));
+  const auto job = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+
+  auto finish = [&](result& r, bool c_order = false) {
+    std::vector<E> v(total);
+    std::vector<R> w(std::size_t(n) * count);
+    std::vector<int> inf(count);
+    CHECK(cudaMemcpy(v.data(), work, total * sizeof(E), cudaMemcpyDeviceToHost));
+    // ndfuse's vectors are C-order columns, and its A (the C-order triangle) is the conjugate of the
+    // column-major matrix cuSOLVER reads: conjugate-transpose each into cuSOLVER's frame.
+    if (c_order)
+      for (int b = 0; b < count; ++b)
+        for (int i = 0; i < n; ++i)
+          for (int j = 0; j <= i; ++j) {
+            const auto x = std::conj(get(v[b * per + i * n + j])), y = std::conj(get(v[b * per + j * n + i]));
+            v[b * per + i * n + j] = make<E>(y), v[b * per + j * n + i] = make<E>(x);
+          }
+    CHECK(cudaMemcpy(w.data(), W, w.size() * sizeof(R), cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(inf.data(), info, inf.size() * sizeof(int), cudaMemcpyDeviceToHost));
+    r.nan_info = inf[nan_at];
+    for (int b = 0; b < count; ++b)
+      if (b != nan_at && inf[b]) ++r.other_info;
+    if (vectors) accuracy(a, v, w, n, std::min(count, 2000), nan_at, r);
+  };
+
+  result j, x, f;
+  if (n <= 32) {
+    // ndfuse's kernel: the C-order lower triangle is the column-major upper one cuSOLVER reads.
+    f.ms = median_ms(
+        [&] {
+          ndfuse::backend::cuda::eigh_small_stack(traits<E>::dt, count, n, src, true, W, vectors ? work : nullptr,
+                                                  info);
+        },
+        15);
+    finish(f, true);
+    syevjInfo_t p;
+    SOLVER(cusolverDnCreateSyevjInfo(&p));
+    const int lw = syevj_size<E>(h, job, n, work, W, p, count);
+    E* wk;
+    CHECK(cudaMalloc(&wk, sizeof(E) * std::max(lw, 1)));
+    j.ms = median_ms(
+        [&] {
+          CHECK(cudaMemcpyAsync(work, src, total * sizeof(E), cudaMemcpyDeviceToDevice));
+          syevj_call<E>(h, job, n, work, W, wk, lw, info, p, count);
+        },
+        15);
+    finish(j);
+    CHECK(cudaFree(wk));
+    cusolverDnDestroySyevjInfo(p);
+  }
+  if (xsyev) {
+    cusolverDnParams_t p;
+    SOLVER(cusolverDnCreateParams(&p));
+    std::size_t dev = 0, host = 0;
+    SOLVER(cusolverDnXsyevBatched_bufferSize(h, p, job, CUBLAS_FILL_MODE_UPPER, n, traits<E>::t, work, n,
+                                             traits<E>::rt, W, traits<E>::t, &dev, &host, count));
+    void* dw = nullptr;
+    CHECK(cudaMalloc(&dw, std::max<std::size_t>(dev, 1)));
+    std::vector<char> hw(std::max<std::size_t>(host, 1));
+    x.ms = median_ms(
+        [&] {
+          CHECK(cudaMemcpyAsync(work, src, total * sizeof(E), cudaMemcpyDeviceToDevice));
+          SOLVER(cusolverDnXsyevBatched(h, p, job, CUBLAS_FILL_MODE_UPPER, n, traits<E>::t, work, n,
+                                        traits<E>::rt, W, traits<E>::t, dw, dev, hw.data(), host, info, count));
+        },
+        15);
+    finish(x);
+    CHECK(cudaFree(dw));
+    cusolverDnDestroyParams(p);
+  }
+  std::printf(
+      "%-10s n=%2d x %d %s: ndfuse %8.1f us (res %.1e orth %.1e; NaN info %d, others %d) | syevjBatched %8.1f "
+      "us (res %.1e orth %.1e; NaN info %d, others %d) | XsyevBatched %8.1f us (res %.1e orth %.1e; NaN info "
+      "%d, others %d)\n",
+      traits<E>::name, n, count, vectors ? "vectors" : "values ", f.ms * 1e3, f.residual, f.orthogonality,
+      f.nan_info, f.other_info, j.ms * 1e3, j.residual, j.orthogonality, j.nan_info, j.other_info, x.ms * 1e3,
+      x.residual, x.orthogonality, x.nan_info, x.other_info);
+  std::fflush(stdout);
+  cusolverDnDestroy(h);
+  CHECK(cudaFree(src));
+  CHECK(cudaFree(work));
+  CHECK(cudaFree(W));
+  CHECK(cudaFree(info));
+}
+
+int main(int argc, char** argv) {
+  const bool xsyev = argc > 1;  // XsyevBatched was slower everywhere; time it again on request
+  for (int n : {1, 2, 3, 4, 5, 8, 12, 13, 14, 16, 17, 20, 24, 25, 28, 32}) run<double>(n, 10000, true, xsyev);
+  run<double>(8, 10000, false, xsyev);
+  run<double>(8, 100000, true, xsyev);
+  run<double>(8, 100, true, xsyev);
+  for (int n : {4, 8, 12, 13, 16, 17, 20, 24, 32}) run<float>(n, 10000, true, xsyev);
+  for (int n : {8, 12, 13, 16, 17, 20, 24, 32}) run<cuDoubleComplex>(n, 10000, true, xsyev);
+  for (int n : {8, 12, 16, 17, 24}) run<cuComplex>(n, 10000, true, xsyev);
+}
