@@ -249,12 +249,18 @@ void qr(const ir::library_call& c, const std::vector<const void*>& in, const std
 // --- eigh, eig ----------------------------------------------------------------------------------
 
 // Which stacks of n x n matrices ndfuse's Jacobi kernel (small_eigh.cu) factors, rather than
-// syevjBatched: where it was the faster on an H100 (bench/experiments/eigh_batched.cu, 10000
-// matrices, float64 with vectors: n = 8 0.125 ms against 0.486 with the copy syevjBatched needs,
-// 12 0.60 / 0.68, 16 0.92 / 0.86, 17 2.4 / 3.8, 24 3.8 / 4.6, 28 6.3 / 5.0, 32 7.9 / 5.5).
-// syevjBatched's time jumps past n = 16; the kernel's grows with n^3 and one warp per matrix.
-bool jacobi_kernel_eigh(std::int64_t n) {
-  return n <= 12 || (n >= 17 && n <= 24);
+// syevjBatched: where it was the faster on an H100 (bench/experiments/eigh_batched.cu, stacks of 10000
+// with vectors; syevjBatched timed with the copy of the stack it overwrites). In ms, kernel against
+// syevjBatched:
+//   float64     n = 8 0.127 / 0.488, 14 0.77 / 0.85, 16 0.93 / 0.87, 17 2.45 / 3.77, 24 3.77 / 4.57,
+//               25 5.35 / 4.69, 32 7.87 / 5.55;
+//   float32     n = 12 0.44 / 0.47, 13 0.54 / 0.50, 20 2.15 / 2.49, 24 2.83 / 2.57;
+//   complex128  n = 16 1.57 / 1.88, 24 6.64 / 12.5, 32 16.7 / 16.2 (complex64 alike).
+// syevjBatched's time jumps past n = 16, and the kernel's grows as n^3 with one warp per matrix.
+bool jacobi_kernel_eigh(dtype dt, std::int64_t n) {
+  if (is_complex(dt)) return n <= 24;
+  if (dt == dtype::float64) return n <= 14 || (n >= 17 && n <= 24);
+  return n <= 12 || (n >= 17 && n <= 20);
 }
 
 void eigh(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
@@ -268,7 +274,7 @@ void eigh(const ir::library_call& c, const std::vector<const void*>& in, const s
   const auto fill = p.upper ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
   const auto job = p.compute_uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   int* info = static_cast<int*>(out[p.compute_uv ? 2 : 1]);
-  if (batched(c) && jacobi_kernel_eigh(n)) {
+  if (batched(c) && jacobi_kernel_eigh(c.dt, n)) {
     eigh_small_stack(c.dt, c.rows, n, in[0], !p.upper, out[0], p.compute_uv ? out[1] : nullptr, info);
     return;
   }
