@@ -7,6 +7,18 @@
 // each routine's info says for a matrix holding a NaN.
 //
 //   nvcc -O3 -std=c++20 -arch=sm_90 -Isrc -Iinclude bench/experiments/eigh_batched.cu -lcusolver
+//   ./a.out [x]   (x: time XsyevBatched too)
+//
+// H100 80GB HBM3, CUDA 13.0, 2026-11-23 (10000 matrices with vectors, in us; ndfuse / syevjBatched):
+//   float64     n=1 9 / 302, 2 12 / 317, 4 35 / 383, 8 127 / 488, 12 600 / 676, 14 770 / 850,
+//               16 931 / 869, 17 2452 / 3765, 20 2885 / 4100, 24 3775 / 4566, 25 5350 / 4690,
+//               28 6320 / 5028, 32 7869 / 5549; eigenvalues only n=8 101 / 744
+//   float32     n=8 95 / 386, 12 437 / 473, 13 544 / 503, 16 671 / 559, 17 1829 / 2373,
+//               20 2147 / 2487, 24 2834 / 2575, 32 5291 / 2725
+//   complex128  n=8 224 / 1498, 16 1573 / 1876, 17 3463 / 10106, 24 6643 / 12539, 32 16730 / 16215
+// XsyevBatched (first version of this file): float64 n=8 1265, 16 3289, 32 9362, 64 35152 us.
+// On a matrix holding a NaN, syevjBatched and ndfuse's kernel leave info 0 and XsyevBatched sets
+// info 1. Residuals and orthogonality: below 7e-15 and 4e-14 (float64) for all three.
 #include <cuComplex.h>
 #include <cusolverDn.h>
 
@@ -45,36 +57,26 @@ cudaStream_t current_stream() {
     }                                                                          \
   } while (0)
 
+template <class Real, ndfuse::dtype D, cudaDataType T, cudaDataType RT>
+struct element_traits {
+  using real = Real;
+  static constexpr ndfuse::dtype dt = D;
+  static constexpr cudaDataType t = T, rt = RT;
+  static constexpr const char* name = D == ndfuse::dtype::float32   ? "float32"
+                                      : D == ndfuse::dtype::float64 ? "float64"
+                                      : D == ndfuse::dtype::complex64 ? "complex64"
+                                                                      : "complex128";
+};
 template <class E>
 struct traits;
 template <>
-struct traits<float> {
-  using real = float;
-  static constexpr ndfuse::dtype dt = ndfuse::dtype::float32;
-  static constexpr cudaDataType t = CUDA_R_32F, rt = CUDA_R_32F;
-  static constexpr const char* name = "float32";
-};
+struct traits<float> : element_traits<float, ndfuse::dtype::float32, CUDA_R_32F, CUDA_R_32F> {};
 template <>
-struct traits<double> {
-  using real = double;
-  static constexpr ndfuse::dtype dt = ndfuse::dtype::float64;
-  static constexpr cudaDataType t = CUDA_R_64F, rt = CUDA_R_64F;
-  static constexpr const char* name = "float64";
-};
+struct traits<double> : element_traits<double, ndfuse::dtype::float64, CUDA_R_64F, CUDA_R_64F> {};
 template <>
-struct traits<cuComplex> {
-  using real = float;
-  static constexpr ndfuse::dtype dt = ndfuse::dtype::complex64;
-  static constexpr cudaDataType t = CUDA_C_32F, rt = CUDA_R_32F;
-  static constexpr const char* name = "complex64";
-};
+struct traits<cuComplex> : element_traits<float, ndfuse::dtype::complex64, CUDA_C_32F, CUDA_R_32F> {};
 template <>
-struct traits<cuDoubleComplex> {
-  using real = double;
-  static constexpr ndfuse::dtype dt = ndfuse::dtype::complex128;
-  static constexpr cudaDataType t = CUDA_C_64F, rt = CUDA_R_64F;
-  static constexpr const char* name = "complex128";
-};
+struct traits<cuDoubleComplex> : element_traits<double, ndfuse::dtype::complex128, CUDA_C_64F, CUDA_R_64F> {};
 
 template <class E>
 std::complex<double> get(const E& v) {
