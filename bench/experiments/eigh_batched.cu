@@ -48,13 +48,13 @@ cudaStream_t current_stream() {
 }  // namespace backend::cuda
 }  // namespace ndfuse
 
-#define SOLVER(x)                                                              \
-  do {                                                                         \
-    cusolverStatus_t s = (x);                                                  \
-    if (s != CUSOLVER_STATUS_SUCCESS) {                                        \
+#define SOLVER(x)                                                            \
+  do {                                                                       \
+    cusolverStatus_t s = (x);                                                \
+    if (s != CUSOLVER_STATUS_SUCCESS) {                                      \
       std::printf("%s:%d cusolver status %d\n", __FILE__, __LINE__, int(s)); \
-      std::exit(1);                                                            \
-    }                                                                          \
+      std::exit(1);                                                          \
+    }                                                                        \
   } while (0)
 
 template <class Real, ndfuse::dtype D, cudaDataType T, cudaDataType RT>
@@ -62,8 +62,8 @@ struct element_traits {
   using real = Real;
   static constexpr ndfuse::dtype dt = D;
   static constexpr cudaDataType t = T, rt = RT;
-  static constexpr const char* name = D == ndfuse::dtype::float32   ? "float32"
-                                      : D == ndfuse::dtype::float64 ? "float64"
+  static constexpr const char* name = D == ndfuse::dtype::float32     ? "float32"
+                                      : D == ndfuse::dtype::float64   ? "float64"
                                       : D == ndfuse::dtype::complex64 ? "complex64"
                                                                       : "complex128";
 };
@@ -136,8 +136,8 @@ struct result {
 
 // Residual and orthogonality of every matrix, skipping `skip` (the NaN one).
 template <class E>
-void accuracy(const std::vector<E>& a, const std::vector<E>& v, const std::vector<typename traits<E>::real>& w,
-              int n, int count, int skip, result& r) {
+void accuracy(const std::vector<E>& a, const std::vector<E>& v,
+              const std::vector<typename traits<E>::real>& w, int n, int count, int skip, result& r) {
   const std::size_t per = std::size_t(n) * n;
   for (int b = 0; b < count; ++b) {
     if (b == skip) continue;
@@ -214,8 +214,8 @@ void run(int n, int count, bool vectors, bool xsyev) {
     // ndfuse's kernel: the C-order lower triangle is the column-major upper one cuSOLVER reads.
     f.ms = median_ms(
         [&] {
-          ndfuse::backend::cuda::eigh_small_stack(traits<E>::dt, count, n, src, true, W, vectors ? work : nullptr,
-                                                  info);
+          ndfuse::backend::cuda::eigh_small_stack(traits<E>::dt, count, n, src, true, W,
+                                                  vectors ? work : nullptr, info);
         },
         15);
     finish(f, true);
@@ -247,7 +247,8 @@ void run(int n, int count, bool vectors, bool xsyev) {
         [&] {
           CHECK(cudaMemcpyAsync(work, src, total * sizeof(E), cudaMemcpyDeviceToDevice));
           SOLVER(cusolverDnXsyevBatched(h, p, job, CUBLAS_FILL_MODE_UPPER, n, traits<E>::t, work, n,
-                                        traits<E>::rt, W, traits<E>::t, dw, dev, hw.data(), host, info, count));
+                                        traits<E>::rt, W, traits<E>::t, dw, dev, hw.data(), host, info,
+                                        count));
         },
         15);
     finish(x);
@@ -255,7 +256,8 @@ void run(int n, int count, bool vectors, bool xsyev) {
     cusolverDnDestroyParams(p);
   }
   std::printf(
-      "%-10s n=%2d x %d %s: ndfuse %8.1f us (res %.1e orth %.1e; NaN info %d, others %d) | syevjBatched %8.1f "
+      "%-10s n=%2d x %d %s: ndfuse %8.1f us (res %.1e orth %.1e; NaN info %d, others %d) | syevjBatched "
+      "%8.1f "
       "us (res %.1e orth %.1e; NaN info %d, others %d) | XsyevBatched %8.1f us (res %.1e orth %.1e; NaN info "
       "%d, others %d)\n",
       traits<E>::name, n, count, vectors ? "vectors" : "values ", f.ms * 1e3, f.residual, f.orthogonality,

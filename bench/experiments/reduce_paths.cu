@@ -242,8 +242,8 @@ int main() {
   line(name, median_ms([&] { K<N, L><<<g, 256>>>((const double2*)in, units, partials, arrivals, out); }));
         RUN(full_strided, 8, 0)
         RUN(full_strided, 8, 1)
-        RUN(full_strided, 8, 3) RUN(full_tiles, 8, 0) RUN(full_tiles, 16, 0) RUN(full_tiles, 8, 3)
-            RUN(full_tiles, 16, 3)
+        RUN(full_strided, 8, 3)
+        RUN(full_tiles, 8, 0) RUN(full_tiles, 16, 0) RUN(full_tiles, 8, 3) RUN(full_tiles, 16, 3)
       }
     }
   }

@@ -228,7 +228,8 @@ __global__ void jacobi_eigh(const T* a, real_t<T>* w, T* vectors, int* info, int
 }
 
 template <class T>
-void eigh_small_as(std::int64_t count, std::int64_t n, const void* a, bool lower, void* w, void* v, int* info) {
+void eigh_small_as(std::int64_t count, std::int64_t n, const void* a, bool lower, void* w, void* v,
+                   int* info) {
   using R = real_t<T>;
   int seg = 1;
   while (seg < n) seg *= 2;
@@ -240,7 +241,8 @@ void eigh_small_as(std::int64_t count, std::int64_t n, const void* a, bool lower
   const std::int64_t warps_needed = (count + per_warp - 1) / per_warp;
   const auto blocks = unsigned(std::min<std::int64_t>((warps_needed + warps - 1) / warps, max_blocks));
   jacobi_eigh<T><<<blocks, 32 * warps, warp_bytes * warps, current_stream()>>>(
-      static_cast<const T*>(a), static_cast<R*>(w), static_cast<T*>(v), info, count, int(n), seg, warps, lower);
+      static_cast<const T*>(a), static_cast<R*>(w), static_cast<T*>(v), info, count, int(n), seg, warps,
+      lower);
   check(cudaGetLastError(), "jacobi_eigh");
 }
 

@@ -212,16 +212,8 @@ void invert_small_as(std::int64_t count, std::int64_t n, const void* a, void* ou
 // solve's answer gets LU's row interchanges back.
 
 template <class T>
-__device__ T conj_if(T v, bool) {
-  return v;
-}
-__device__ float2 conj_if(float2 v, bool c) {
-  if (c) v.y = -v.y;
-  return v;
-}
-__device__ double2 conj_if(double2 v, bool c) {
-  if (c) v.y = -v.y;
-  return v;
+__device__ T conj_if(T v, bool c) {
+  return c ? conj(v) : v;  // device_complex.cuh: a no-op for real T
 }
 
 // Output element (p, q) as the triangle asks: kept, or zero.
