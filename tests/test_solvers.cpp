@@ -119,10 +119,14 @@ nf::host_array sorted_values(const nf::host_array& h) {
   return s;
 }
 
+// ||v||_2, scaled by the largest |element| so that neither 1e300 nor 1e-310 squares out of range.
 double frob(const std::vector<cplx>& v) {
+  double big = 0;
+  for (const auto& x : v) big = std::max({big, std::abs(x.real()), std::abs(x.imag())});
+  if (big == 0 || !std::isfinite(big)) return big;
   double s = 0;
-  for (const auto& x : v) s += std::norm(x);
-  return std::sqrt(s);
+  for (const auto& x : v) s += std::norm(x / big);
+  return big * std::sqrt(s);
 }
 
 // ||A - L M|| / ||A|| over the stack, using the first `inner` columns of L and rows of M; M's rows

@@ -252,6 +252,7 @@ def main(outdir):
 
     hermitian_cases(w, case, seed)
     eigh_stack_cases(w, case)
+    svd_stack_cases(w, case)
     tensor_cases(w, case)
     cutoff_cases(w, case)
 
@@ -472,6 +473,70 @@ def eigh_stack_cases(w, case):
             e = np.linalg.eigh(g)
             case("eigh", dt, g.shape, "UPLO=L;" + tag, [g], [e.eigenvalues, e.eigenvectors])
             case("eigvalsh", dt, g.shape, "UPLO=L;" + tag, [g], [np.linalg.eigvalsh(g)])
+
+
+def svd_stack_cases(w, case):
+    """svd and svdvals of stacks of small matrices: on the GPU, one one-sided Jacobi kernel for m, n <=
+    32 that packs 32 / seg matrices into a warp (seg: min(m, n) rounded up to a power of two) and works
+    on the tall one of A and A^H. So: every packing (32 1 x 1 per warp, 16 2 x 2, 4 7 x 7 with a
+    padding column, 2 16 x 16, one 17 x 17 and one 32 x 32), tall and wide shapes with their full and
+    reduced factors (full ones complete U, or Vh, from min(m, n) columns to max(m, n)), then the
+    matrices Jacobi finds hard or easy: rank-deficient and zero ones (their null columns are rebuilt),
+    equal singular values, singular values over twenty decades, and entries near the ends of the
+    exponent range (each matrix is scaled by a power of two first). matrix_rank and pinv of a
+    rank-deficient stack read its small singular values."""
+    seed = 1300
+    shapes = [(40, 1, 1), (35, 2, 2), (6, 7, 7), (9, 8, 8), (3, 16, 16), (2, 17, 17), (3, 32, 32),
+              (10, 8, 3), (10, 3, 8), (4, 32, 5), (4, 5, 32), (6, 32, 1), (6, 1, 32), (3, 20, 32)]
+    for dt in DTYPES:
+        for s in shapes:
+            seed += 1
+            a = rng_matrix(s, dt, seed)
+            for full in (0, 1):
+                u, sv, vh = np.linalg.svd(a, full_matrices=bool(full))
+                case("svd", dt, s, "full=%d;stack" % full, [a], [u, sv, vh])
+            case("svdvals", dt, s, "stack", [a], [np.linalg.svd(a, compute_uv=False)])
+        seed += 1
+        x, y = rng_matrix((6, 9, 1), dt, seed), rng_matrix((6, 1, 5), dt, seed + 1)
+        rank_one = x @ y
+        rank_one[2] = 0
+        rank_one[4, :, 1:] = 0  # rank one with four zero columns
+        q = np.linalg.qr(rng_matrix((3, 8, 8), dt, seed + 2)).Q
+        special = {
+            "rank_one": rank_one,
+            "rank_one_wide": np.ascontiguousarray(np.swapaxes(rank_one, -1, -2).conj()),
+            "zero": np.zeros((3, 4, 6), dt),
+            "equal": (q * np.array([3.0, 3.0, 0.5])[:, None, None]).astype(dt),
+        }
+        if dt in ("float64", "complex128"):
+            grade = np.array([1e10, 1e5, 1.0, 1e-5, 1e-10, 3e3])
+            u6 = np.linalg.qr(rng_matrix((2, 6, 6), dt, seed + 3)).Q
+            v6 = np.linalg.qr(rng_matrix((2, 6, 6), dt, seed + 4)).Q
+            special["decades"] = ((u6 * grade) @ v6).astype(dt)
+            small = rng_matrix((3, 5, 4), dt, seed + 5)
+            special["huge"] = small * 1e300
+            special["tiny"] = small * 1e-300
+            special["subnormal"] = small * 1e-310
+        for tag, g in special.items():
+            for full in (0, 1):
+                u, sv, vh = np.linalg.svd(g, full_matrices=bool(full))
+                case("svd", dt, g.shape, "full=%d;%s" % (full, tag), [g], [u, sv, vh])
+            case("svdvals", dt, g.shape, tag, [g], [np.linalg.svd(g, compute_uv=False)])
+        if dt in ("float64", "complex128"):
+            low = rank_one[:4]
+            case("matrix_rank", dt, low.shape, "stack", [low], [np.asarray(np.linalg.matrix_rank(low), np.int64)])
+            case("pinv", dt, low.shape, "stack", [low], [np.linalg.pinv(low)])
+    # A NaN in one matrix of a stack: NumPy's "SVD did not converge"; an infinity: NaN singular values
+    # for that matrix alone.
+    for dt in ("float64", "complex64"):
+        st = rng_matrix((4, 3, 3), dt, 1390)
+        st[2, 1, 1] = np.nan
+        raises_np(w, "svd/nan_stack/" + dt, "svd", "full=1", [st], "linalg_error", lambda: np.linalg.svd(st))
+        raises_np(w, "svdvals/nan_stack/" + dt, "svdvals", "-", [st], "linalg_error",
+                  lambda: np.linalg.svd(st, compute_uv=False))
+        st = st.copy()
+        st[2, 1, 1] = np.inf
+        case("svdvals", dt, st.shape, "inf_stack", [st], [np.linalg.svd(st, compute_uv=False)])
 
 
 def tensor_cases(w, case):

@@ -344,11 +344,22 @@ void eig(const ir::library_call& c, const std::vector<const void*>& in, const st
 
 // --- svd ----------------------------------------------------------------------------------------
 
+// Which stacks of m x n matrices ndfuse's one-sided Jacobi kernel (small_svd.cu) factors, rather
+// than gesvdjBatched: where it was the faster on an H100 (bench/experiments/svd_batched.cu).
+bool jacobi_kernel_svd(dtype, std::int64_t, std::int64_t) {
+  return true;
+}
+
 // A stack of small matrices: one gesvdjBatched call on X (as in svd below: A^T when A is wide or
 // square, conj(A) transposed in when tall), which gives the full U_X and V_X (not V^H).
 void svd_batched(const ir::library_call& c, const std::vector<const void*>& in,
                  const std::vector<void*>& out) {
   const auto& p = c.linalg;
+  if (jacobi_kernel_svd(c.dt, p.m, p.n)) {
+    svd_small_stack(c.dt, c.rows, p.m, p.n, in[0], p.full_matrices, out[0], p.compute_uv ? out[1] : nullptr,
+                    p.compute_uv ? out[2] : nullptr, static_cast<int*>(out[p.compute_uv ? 3 : 1]));
+    return;
+  }
   const std::int64_t m = p.m, n = p.n, k = std::min(m, n), count = c.rows;
   const std::int64_t u_cols = p.full_matrices ? m : k, v_rows = p.full_matrices ? n : k;
   const std::size_t sz = itemsize(c.dt);

@@ -34,6 +34,13 @@ void invert_small_stack(dtype dt, std::int64_t count, std::int64_t n, const void
 void eigh_small_stack(dtype dt, std::int64_t count, std::int64_t n, const void* a, bool lower, void* w,
                       void* vectors, int* info);
 
+// The singular values (descending, min(m, n) per matrix) of `count` C-order m x n matrices (m, n <= 32;
+// dt float32 ... complex128) into s, and with u and vh non-null the factors U (m x m, or m x min(m, n)
+// unless `full`) and Vh (n x n, or min(m, n) x n) in C order, with an info code each (> 0: a NaN, or no
+// convergence), in one one-sided Jacobi kernel of small_svd.cu.
+void svd_small_stack(dtype dt, std::int64_t count, std::int64_t m, std::int64_t n, const void* a, bool full,
+                     void* s, void* u, void* vh, int* info);
+
 // Which of the `count` matrices of `per` elements each at `a` (dt float32 ... complex128) hold a NaN
 // or an infinity. The constructor queues one scan kernel (solver_kernels.cu) and the copy of its
 // flags into the thread's pinned buffer; read() waits for that copy only, so the callers queue their

@@ -1,6 +1,6 @@
-// Arithmetic on the solver kernels' element types (solver_kernels.cu, small_eigh.cu): float and
-// double, and complex64 / complex128 as CUDA's float2 / double2 (re, im) pairs, so one template
-// serves the four dtypes. nvcc-only.
+// Arithmetic on the solver kernels' element types (solver_kernels.cu, small_eigh.cu, small_svd.cu):
+// float and double, and complex64 / complex128 as CUDA's float2 / double2 (re, im) pairs, so one
+// template serves the four dtypes. nvcc-only.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -21,6 +21,8 @@ struct real_of<double2> {
 };
 template <class T>
 using real_t = typename real_of<T>::type;
+template <class T>
+constexpr bool is_complex_pair = sizeof(T) == 2 * sizeof(real_t<T>);
 
 __device__ inline float mul(float a, float b) {
   return a * b;
@@ -121,10 +123,54 @@ __device__ inline double magnitude_of(double2 a) {
 // An element whose real part is r and whose imaginary part (if any) is zero.
 template <class T>
 __device__ T from_real(real_t<T> r) {
-  if constexpr (sizeof(T) == 2 * sizeof(real_t<T>))
+  if constexpr (is_complex_pair<T>)
     return T{r, 0};
   else
     return T(r);
+}
+
+// |a|^2, plainly (the callers scale first).
+template <class T>
+__device__ real_t<T> abs2(T a) {
+  if constexpr (is_complex_pair<T>)
+    return a.x * a.x + a.y * a.y;
+  else
+    return a * a;
+}
+
+// The larger of |re a| and |im a|: within a factor sqrt(2) of |a|, with no square root.
+template <class T>
+__device__ real_t<T> largest_part(T a) {
+  if constexpr (is_complex_pair<T>)
+    return fmax(fabs(a.x), fabs(a.y));
+  else
+    return fabs(a);
+}
+
+template <class T>
+__device__ bool has_nan(T a) {
+  if constexpr (is_complex_pair<T>)
+    return isnan(a.x) || isnan(a.y);
+  else
+    return isnan(a);
+}
+
+// a * 2^e, exact unless the result leaves the normal range (ldexp, so no power of two overflows).
+template <class T>
+__device__ T times_power_of_two(T a, int e) {
+  if constexpr (is_complex_pair<T>)
+    return T{ldexp(a.x, e), ldexp(a.y, e)};
+  else
+    return ldexp(a, e);
+}
+
+// Lane `src`'s a, every lane of the warp taking part.
+template <class T>
+__device__ T shuffle(T a, int src) {
+  if constexpr (is_complex_pair<T>)
+    return T{__shfl_sync(~0u, a.x, src), __shfl_sync(~0u, a.y, src)};
+  else
+    return __shfl_sync(~0u, a, src);
 }
 
 }  // namespace ndfuse::backend::cuda

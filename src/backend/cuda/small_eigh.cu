@@ -23,13 +23,13 @@
 //   A' = J^H B:  column i of A' depends on column i of B only (lane i updates its column).
 // V J is a row update like the first. Three __syncwarp per step, none inside the pair loops.
 #include <algorithm>
-#include <cfloat>
 #include <cstdint>
 #include <string>
 
 #include "backend/cuda/cusolver.hpp"
 #include "backend/cuda/device_complex.cuh"
 #include "backend/cuda/grid_launch.cuh"
+#include "backend/cuda/jacobi_rotation.cuh"
 #include "ndfuse/error.hpp"
 
 namespace ndfuse::backend::cuda {
@@ -37,27 +37,6 @@ namespace ndfuse::backend::cuda {
 namespace {
 
 constexpr int max_sweeps = 40;  // Jacobi takes 5 to 10 on random matrices of these sizes
-
-template <class R>
-__device__ constexpr R epsilon_of() {
-  return sizeof(R) == 4 ? R(FLT_EPSILON) : R(DBL_EPSILON);
-}
-
-// The round-robin over m (even) indices: in step r, index m - 1 stays put and meets r, and the others
-// pair as i + j = 2r modulo m - 1. `partner` is index i's in step r; `pair_of` is the t-th pair
-// (t < m / 2), so a loop over pairs visits each once.
-__device__ inline int wrap(int j, int m) {
-  return j < 0 ? j + (m - 1) : j >= m - 1 ? j - (m - 1) : j;
-}
-__device__ inline int partner(int i, int r, int m) {
-  if (i == m - 1) return r;
-  if (i == r) return m - 1;
-  return wrap(2 * r - i, m);
-}
-__device__ inline void pair_of(int t, int r, int m, int& j, int& k) {
-  j = t == 0 ? m - 1 : wrap(r + t, m);
-  k = t == 0 ? r : wrap(r - t, m);
-}
 
 // NumPy's order for the eigenvalues: ascending, a NaN after everything (the matrix held one).
 template <class R>
@@ -173,14 +152,9 @@ __global__ void jacobi_eigh(const T* a, real_t<T>* w, T* vectors, int* info, int
           const T apq = A(lo, hi);
           const R app = real(A(lo, lo)), aqq = real(A(hi, hi)), g = magnitude_of(apq);
           if (g > eps * sqrt(fabs(app)) * sqrt(fabs(aqq))) {
-            // tan of the angle that zeroes a_pq, the smaller root (|t| <= 1), without overflow
-            const R tau = (aqq - app) / (2 * g);
-            const R t = copysign(R(1) / (fabs(tau) + hypot(R(1), tau)), tau);
-            const R cs = R(1) / sqrt(1 + t * t), sn = t * cs;
-            const T u = mul(R(1) / g, apq);  // a_pq's phase
-            cr = cs;
-            // J[p][q] = s u, J[q][p] = -s conj(u) (p < q): o of index q is J[p][q], of p is J[q][p].
-            orow = row == lo ? sub(from_real<T>(R(0)), mul(sn, conj(u))) : mul(sn, u);
+            const plane_rotation<T> j = jacobi_rotation(app, aqq, apq, g);
+            cr = j.c;
+            orow = row == lo ? j.o_low : j.o_high;
             turn = rotated = true;
           }
         }
