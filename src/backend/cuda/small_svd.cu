@@ -114,13 +114,13 @@ __device__ void complete_basis(T* u, int ld, int M, int N, int cols, unsigned mi
 
 template <class T>
 __global__ void jacobi_svd(const T* a, real_t<T>* s_out, T* u_out, T* vh_out, int* info, int64_t count,
-                           int m, int n, int seg, int warps, bool vectors, bool full) {
+                           int m, int n, int seg, int per_warp, int warps, bool vectors, bool full) {
   using R = real_t<T>;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   const bool wide = m < n;
   const int M = wide ? n : m, N = wide ? m : n;  // X is M x N, M >= N
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const int per_warp = 32 / seg, slot = lane / seg, col = lane % seg;
+  const int slot = lane / seg, col = lane % seg;  // slots past per_warp stay idle
   // Columns padded to M + 1 (N + 1) elements: a segment's lanes, each down its own column, touch
   // different banks.
   const int ld = M + 1, ldv = N + 1;
@@ -280,17 +280,21 @@ void svd_small_as(std::int64_t count, std::int64_t m, std::int64_t n, const void
   const std::int64_t M = std::max(m, n), N = std::min(m, n);
   int seg = 1;
   while (seg < N) seg *= 2;
-  const int per_warp = 32 / seg;
   const std::int64_t x_cols = vectors && full ? M : N;
   const std::size_t matrix_bytes = sizeof(T) * std::size_t(x_cols * (M + 1) + (vectors ? N * (N + 1) : 0)) +
                                    (sizeof(R) + sizeof(int)) * std::size_t(seg) + sizeof(int);
+  // 32 / seg matrices per warp, or as many as the 48 KiB of a block's default shared memory holds: a
+  // tall stack's full U takes M columns per matrix, so 32 x 1 complex128 matrices (17 KiB each) run
+  // two a warp, the other lanes idle.
+  constexpr std::size_t block_shared = 48 * 1024;
+  const int per_warp = int(std::min<std::size_t>(32 / seg, std::max<std::size_t>(block_shared / matrix_bytes, 1)));
   const std::size_t warp_bytes = matrix_bytes * per_warp;
-  const int warps = int(std::clamp<std::size_t>(48 * 1024 / warp_bytes, 1, 4));
+  const int warps = int(std::clamp<std::size_t>(block_shared / warp_bytes, 1, 4));
   const std::int64_t warps_needed = (count + per_warp - 1) / per_warp;
   const auto blocks = unsigned(std::min<std::int64_t>((warps_needed + warps - 1) / warps, max_blocks));
   jacobi_svd<T><<<blocks, 32 * warps, warp_bytes * warps, current_stream()>>>(
       static_cast<const T*>(a), static_cast<R*>(s), static_cast<T*>(u), static_cast<T*>(vh), info, count,
-      int(m), int(n), seg, warps, vectors, full);
+      int(m), int(n), seg, per_warp, warps, vectors, full);
   check(cudaGetLastError(), "jacobi_svd");
 }
 
