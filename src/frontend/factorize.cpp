@@ -31,15 +31,12 @@ array identity_stack(const shape_t& batch, std::int64_t n, dtype t) {
 }
 
 // Whether some matrix's singular values span more than 1e8 (the smallest below 1e-8 of the
-// largest), where the fast routines' absolute error stops being small relative to the smallest.
-// Reads the values back; the call has just waited for the device to read its info codes anyway.
+// largest, or a NaN), where the fast routines' absolute error stops being small relative to the
+// smallest. One fused reduction and a one-byte read: reading back the values themselves took about
+// 100 us of a 245 us svd of 10000 8 x 8 matrices on an H100.
 bool widely_spread(const array& s, std::int64_t k) {
-  const auto v = s.astype(dtype::float64).to_vector<double>();
-  for (std::size_t b = 0; b + static_cast<std::size_t>(k) <= v.size(); b += static_cast<std::size_t>(k)) {
-    const double largest = v[b], smallest = v[b + static_cast<std::size_t>(k) - 1];
-    if (!(smallest >= 1e-8 * largest)) return true;
-  }
-  return false;
+  const array flat = s.reshape({s.size() / k, k});
+  return any(logical_not(greater_equal(flat(all, k - 1), multiply(flat(all, 0), 1e-8)))).item<bool>();
 }
 
 }  // namespace

@@ -77,39 +77,55 @@ __device__ void rotate_rows(T* x, T* y, int r0, int r1, const plane_rotation<T>&
   }
 }
 
-// Columns `cols` of an M-row orthonormal set with columns ld apart: the columns named in `missing`
-// (below N, in index order) and then N .. cols - 1 are filled in by Gram-Schmidt, each from the unit
-// vector e_k with the largest part outside the span so far (1 - sum_j |u_j[k]|^2, at least
-// (M - rank) / M: never a near-cancellation), orthogonalized twice ("twice is enough"). Serial, on
-// one lane: it runs for rank-deficient matrices and tall full_matrices only.
+// Completes the orthonormal columns of an M-row matrix u (columns ld apart) to `cols` of them: the
+// columns named in `missing` (below N, in index order), then N .. cols - 1. Each new one starts from
+// the unit vector e_k with the largest part outside the span so far (1 - sum_j |u_j[k]|^2, at least
+// (M - rank) / M, so never a near-cancellation) and is orthogonalized twice ("twice is enough"), the
+// first time in closed form: e_k - sum_j conj(u_j[k]) u_j. The whole warp works on one matrix, lane i
+// on row i (M <= 32) and, for the second pass's dot products, lane j on column j. It runs for
+// rank-deficient matrices and tall full_matrices only.
 template <class T>
-__device__ void complete_basis(T* u, int ld, int M, int N, int cols, unsigned missing) {
+__device__ void complete_basis(T* u, int ld, int M, int N, int cols, unsigned missing, int lane) {
   using R = real_t<T>;
+  const bool row = lane < M;
   unsigned good = (N == 32 ? ~0u : (1u << N) - 1) & ~missing;
+  R inside = 0;  // row `lane`'s squared length inside the span of the good columns
+  if (row)
+    for (unsigned b = good; b; b &= b - 1) inside += abs2(u[(__ffs(int(b)) - 1) * ld + lane]);
   for (int t = 0; t < cols; ++t) {
     if (t < N && !((missing >> t) & 1)) continue;
-    int best = 0;
-    R best_rest = -1;
-    for (int k = 0; k < M; ++k) {
-      R inside = 0;
-      for (unsigned b = good; b; b &= b - 1) inside += abs2(u[(__ffs(int(b)) - 1) * ld + k]);
-      if (R(1) - inside > best_rest) best_rest = R(1) - inside, best = k;
+    R rest = row ? R(1) - inside : R(-1);
+    int best = lane;
+    for (int off = 16; off > 0; off /= 2) {
+      const R r = __shfl_xor_sync(~0u, rest, off);
+      const int b = __shfl_xor_sync(~0u, best, off);
+      if (r > rest || (r == rest && b < best)) rest = r, best = b;
     }
-    T* v = u + t * ld;
-    for (int k = 0; k < M; ++k) v[k] = from_real<T>(R(k == best));
-    for (int pass = 0; pass < 2; ++pass)
+    T x = from_real<T>(R(lane == best));
+    if (row)
       for (unsigned b = good; b; b &= b - 1) {
         const T* w = u + (__ffs(int(b)) - 1) * ld;
-        T d = from_real<T>(R(0));
-        for (int k = 0; k < M; ++k) d = add(d, mul(conj(w[k]), v[k]));
-        for (int k = 0; k < M; ++k) v[k] = sub(v[k], mul(d, w[k]));
+        x = sub(x, mul(conj(w[best]), w[lane]));
       }
-    R norm2 = 0;
-    for (int k = 0; k < M; ++k) norm2 += abs2(v[k]);
-    const R inv = R(1) / sqrt(norm2);
-    for (int k = 0; k < M; ++k) v[k] = mul(inv, v[k]);
+    T* const v = u + t * ld;
+    if (row) v[lane] = x;
+    __syncwarp();
+    T d = from_real<T>(R(0));  // lane j: u_j^H v
+    if (lane < cols && ((good >> lane) & 1))
+      for (int k = 0; k < M; ++k) d = add(d, mul(conj(u[lane * ld + k]), v[k]));
+    for (unsigned b = good; b; b &= b - 1) {
+      const int j = __ffs(int(b)) - 1;
+      const T dj = shuffle(d, j);
+      if (row) x = sub(x, mul(dj, u[j * ld + lane]));
+    }
+    R norm2 = abs2(x);
+    for (int off = 16; off > 0; off /= 2) norm2 += __shfl_xor_sync(~0u, norm2, off);
+    x = mul(R(1) / sqrt(norm2), x);
+    __syncwarp();  // every lane's dot product has read v
+    if (row) v[lane] = x, inside += abs2(x);
     good |= 1u << t;
   }
+  __syncwarp();
 }
 
 template <class T>
@@ -240,9 +256,13 @@ __global__ void jacobi_svd(const T* a, real_t<T>* s_out, T* u_out, T* vh_out, in
       int rank = 0;
       for (int j = 0; j < N; ++j) rank += precedes(sigma[j], j, sigma[col], col);
       order[rank] = col;
-      if (vectors && col == 0 && (missing_cols || x_cols > N)) complete_basis(X, ld, M, N, x_cols, missing_cols);
     }
     __syncwarp();
+    if (vectors)
+      for (int k = 0; k < mats; ++k) {
+        const unsigned missing_k = __shfl_sync(~0u, missing_cols, k * seg);
+        if (missing_k || x_cols > N) complete_basis(x_base + k * x_size, ld, M, N, x_cols, missing_k, lane);
+      }
 
     // Column k of X's side in sorted order is order[k] for k < N, and k itself past N.
     for (int e = lane; e < mats * N; e += 32) {
