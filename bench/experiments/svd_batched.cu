@@ -10,6 +10,21 @@
 //
 //   nvcc -O3 -std=c++20 -arch=sm_90 -Isrc -Iinclude bench/experiments/svd_batched.cu -lcusolver
 //   ./a.out
+//
+// H100 80GB HBM3, CUDA 13.0, 2026-11-24 (10000 matrices, full factors unless marked, in us; ndfuse /
+// gesvdjBatched):
+//   float64     1x1 13 / 1329, 2x2 15 / 1794, 4x4 29 / 4610, 8x8 124 / 8317, 12x12 497 / 11405,
+//               16x16 756 / 14879, 17x17 1557 / 15734, 24x24 2692 / 18181, 32x32 6206 / 22452;
+//               8x8 values only 107 / 8274; 8x8 rank one 146 / 1436;
+//               8x3 reduced 29 / 3806, full 80 / 3785; 32x4 reduced 57 / 4706, full 1563 / 4729;
+//               32x16 reduced 1108 / 15399, full 1448 / 15444; 32x1 reduced 22 / 1524, full 1498 / 1521
+//   float32     8x8 92 / 3583, 16x16 388 / 5948, 32x32 2515 / 9475
+//   complex128  8x8 193 / 22294, 16x16 1534 / 33184, 32x32 11142 / 49039
+//   complex64   8x8 110 / 7745, 32x32 5593 / 19613
+// Residuals below 7.5e-15 and orthogonality below 5.4e-14 (float64, complex128) in every row; 4.3e-6
+// and 4.1e-5 in single precision. The kernel gives the NaN matrix info 1 and every other info 0. A
+// tall full U costs most where M - N columns are completed (32x4 full, 32x1 full): the completion
+// ran on one lane per matrix at first and took 10.3 ms for 32x4 full, 1.6 ms with the whole warp.
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -124,8 +139,8 @@ void run(int m, int n, int count, bool vectors, bool full, int kind = 0) {
 
   const float kernel_ms = median_ms(
       [&] {
-        ndfuse::backend::cuda::svd_small_stack(traits<E>::dt, count, m, n, src, full, S, vectors ? U : nullptr,
-                                               vectors ? V : nullptr, info);
+        ndfuse::backend::cuda::svd_small_stack(traits<E>::dt, count, m, n, src, full, S,
+                                               vectors ? U : nullptr, vectors ? V : nullptr, info);
       },
       15);
   accuracy r;

@@ -19,10 +19,12 @@
 // Stacks of small matrices (n <= 32) solve through cuBLAS's batched LU (one launch per step for the
 // whole stack), invert in one Gauss-Jordan kernel of solver_kernels.cu (cuBLAS's getrf + getri and
 // the copy took 37 us on 10000 8 x 8 float64 matrices on an H100, its one-kernel matinvBatched 45),
-// and factor through cuSOLVER's batched forms: potrfBatched (cholesky), syevjBatched (eigh, at the
-// sizes where ndfuse's own Jacobi kernel of small_eigh.cu is slower) and gesvdjBatched (svd; Jacobi,
-// accurate to machine precision). Larger ones, and qr (cuSOLVER has no batched orgqr), loop over the
-// 64-bit calls, which are then the bigger cost.
+// and factor through cuSOLVER's batched forms, potrfBatched (cholesky) and syevjBatched (eigh, at the
+// sizes where ndfuse's own Jacobi kernel of small_eigh.cu is slower), or through ndfuse's one-sided
+// Jacobi kernel of small_svd.cu (svd: 0.12 ms for 10000 8 x 8 float64 matrices on an H100, where
+// gesvdjBatched took 8.3; faster at every size measured, bench/experiments/svd_batched.cu). Larger
+// ones, and qr (cuSOLVER has no batched orgqr), loop over the 64-bit calls, which are then the bigger
+// cost.
 //
 // SVD routine: gesvdp (polar decomposition) where the economy factors are wanted (and for square
 // matrices), gesvd for full_matrices of non-square ones (gesvdp has no full form) and where the
@@ -108,8 +110,9 @@ using namespace solver_detail;
 
 // --- the typed batched routines (no generic 64-bit forms exist) ----------------------------------
 
-// Stacks of matrices up to this size factor in one batched call (syevjBatched and gesvdjBatched
-// take nothing larger); larger ones loop over the 64-bit API, where each call is the bigger cost.
+// Stacks of matrices up to this size factor in one batched call or kernel (syevjBatched takes nothing
+// larger, and the Jacobi kernels keep a matrix in a warp's shared memory); larger ones loop over the 64-bit
+// API, where each call is the bigger cost.
 constexpr std::int64_t batched_max_n = 32;
 
 bool batched(const ir::library_call& c) {
@@ -344,56 +347,14 @@ void eig(const ir::library_call& c, const std::vector<const void*>& in, const st
 
 // --- svd ----------------------------------------------------------------------------------------
 
-// Which stacks of m x n matrices ndfuse's one-sided Jacobi kernel (small_svd.cu) factors, rather
-// than gesvdjBatched: where it was the faster on an H100 (bench/experiments/svd_batched.cu).
-bool jacobi_kernel_svd(dtype, std::int64_t, std::int64_t) {
-  return true;
-}
-
-// A stack of small matrices: one gesvdjBatched call on X (as in svd below: A^T when A is wide or
-// square, conj(A) transposed in when tall), which gives the full U_X and V_X (not V^H).
-void svd_batched(const ir::library_call& c, const std::vector<const void*>& in,
-                 const std::vector<void*>& out) {
+void svd(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
   const auto& p = c.linalg;
-  if (jacobi_kernel_svd(c.dt, p.m, p.n)) {
+  if (batched(c)) {  // one-sided Jacobi: accurate small values too
     svd_small_stack(c.dt, c.rows, p.m, p.n, in[0], p.full_matrices, out[0], p.compute_uv ? out[1] : nullptr,
                     p.compute_uv ? out[2] : nullptr, static_cast<int*>(out[p.compute_uv ? 3 : 1]));
     return;
   }
-  const std::int64_t m = p.m, n = p.n, k = std::min(m, n), count = c.rows;
-  const std::int64_t u_cols = p.full_matrices ? m : k, v_rows = p.full_matrices ? n : k;
-  const std::size_t sz = itemsize(c.dt);
-  const bool wide = m <= n;
-  const std::int64_t rows = wide ? n : m, cols = wide ? m : n;
-  const auto job = p.compute_uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
-  int* info = static_cast<int*>(out[p.compute_uv ? 3 : 1]);
-  scratch x(sz * m * n * count), left(sz * rows * rows * count), right(sz * cols * cols * count);
-  if (wide)
-    copy(x.get(), in[0], sz * m * n * count);
-  else
-    transpose_stack(c.dt, count, m, n, in[0], x.get(), true);
-  gesvdj_batched(handle_here().handle, c.dt, job, static_cast<int>(rows), static_cast<int>(cols), x.get(),
-                 out[0], left.get(), right.get(), info, static_cast<int>(count));
-  if (!p.compute_uv) return;
-  if (wide) {
-    // A = conj(V_X) S U_X^T. V^H: the first v_rows columns of U_X as they lie (each column one row);
-    // U (m x m): conj(V_X) in C order, V_X conjugate-transposed.
-    check(cudaMemcpy2DAsync(out[2], sz * v_rows * n, left.get(), sz * rows * rows, sz * v_rows * n, count,
-                            cudaMemcpyDeviceToDevice, current_stream()),
-          "cudaMemcpy2DAsync");
-    transpose_stack(c.dt, count, m, m, right.get(), out[1], true);
-  } else {
-    // X = conj(A) = U' S V'^H, so A = conj(U') S V'^T. U: the first u_cols columns of U' conjugate-
-    // transposed into C order; V^H (n x n): V' as it lies.
-    transpose_blocks(c.dt, count, u_cols, m, left.get(), m, m * m, out[1], true);
-    copy(out[2], right.get(), sz * n * n * count);
-  }
-}
-
-void svd(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
-  if (batched(c)) return svd_batched(c, in, out);  // Jacobi: accurate small values too
   const auto& h = handle_here();
-  const auto& p = c.linalg;
   const std::int64_t m = p.m, n = p.n, k = std::min(m, n);
   const std::int64_t u_cols = p.full_matrices ? m : k, v_rows = p.full_matrices ? n : k;
   const std::size_t sz = itemsize(c.dt), rsz = real_type_of(c.dt) == CUDA_R_32F ? 4 : 8;

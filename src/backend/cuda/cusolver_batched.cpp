@@ -35,9 +35,6 @@ void by_dtype(dtype dt, F&& f) {
 struct syevj_deleter {
   void operator()(syevjInfo* p) const { cusolverDnDestroySyevjInfo(p); }
 };
-struct gesvdj_deleter {
-  void operator()(gesvdjInfo* p) const { cusolverDnDestroyGesvdjInfo(p); }
-};
 
 }  // namespace
 
@@ -99,49 +96,6 @@ void syevj_batched(cusolverDnHandle_t h, dtype dt, cusolverEigMode_t job, cublas
       check_solver(cusolverDnCheevjBatched(h, job, fill, n, A, n, W, wk, lwork, info, raw, count), "Cheevj");
     else
       check_solver(cusolverDnZheevjBatched(h, job, fill, n, A, n, W, wk, lwork, info, raw, count), "Zheevj");
-  });
-}
-
-// Jacobi SVD of `count` contiguous m x n column-major matrices at `a` (overwritten): singular values
-// descending into s (min(m, n) per matrix); with vectors, the full U (m x m) and V (n x n, not V^H),
-// column-major, contiguous per matrix. info > 0: no convergence.
-void gesvdj_batched(cusolverDnHandle_t h, dtype dt, cusolverEigMode_t job, int m, int n, void* a, void* s,
-                    void* u, void* v, int* info, int count) {
-  gesvdjInfo_t raw = nullptr;
-  check_solver(cusolverDnCreateGesvdjInfo(&raw), "CreateGesvdjInfo");
-  std::unique_ptr<gesvdjInfo, gesvdj_deleter> params(raw);
-  by_dtype(dt, [&](auto r, auto e) {
-    using R = decltype(r);
-    using E = decltype(e);
-    E *A = static_cast<E*>(a), *U = static_cast<E*>(u), *V = static_cast<E*>(v);
-    R* S = static_cast<R*>(s);
-    int lwork = 0;
-    if constexpr (std::is_same_v<E, float>)
-      check_solver(cusolverDnSgesvdjBatched_bufferSize(h, job, m, n, A, m, S, U, m, V, n, &lwork, raw, count),
-                   "Sgesvdj size");
-    else if constexpr (std::is_same_v<E, double>)
-      check_solver(cusolverDnDgesvdjBatched_bufferSize(h, job, m, n, A, m, S, U, m, V, n, &lwork, raw, count),
-                   "Dgesvdj size");
-    else if constexpr (std::is_same_v<E, cuComplex>)
-      check_solver(cusolverDnCgesvdjBatched_bufferSize(h, job, m, n, A, m, S, U, m, V, n, &lwork, raw, count),
-                   "Cgesvdj size");
-    else
-      check_solver(cusolverDnZgesvdjBatched_bufferSize(h, job, m, n, A, m, S, U, m, V, n, &lwork, raw, count),
-                   "Zgesvdj size");
-    scratch work(sizeof(E) * std::max(lwork, 1));
-    E* wk = work.get<E>();
-    if constexpr (std::is_same_v<E, float>)
-      check_solver(cusolverDnSgesvdjBatched(h, job, m, n, A, m, S, U, m, V, n, wk, lwork, info, raw, count),
-                   "Sgesvdj");
-    else if constexpr (std::is_same_v<E, double>)
-      check_solver(cusolverDnDgesvdjBatched(h, job, m, n, A, m, S, U, m, V, n, wk, lwork, info, raw, count),
-                   "Dgesvdj");
-    else if constexpr (std::is_same_v<E, cuComplex>)
-      check_solver(cusolverDnCgesvdjBatched(h, job, m, n, A, m, S, U, m, V, n, wk, lwork, info, raw, count),
-                   "Cgesvdj");
-    else
-      check_solver(cusolverDnZgesvdjBatched(h, job, m, n, A, m, S, U, m, V, n, wk, lwork, info, raw, count),
-                   "Zgesvdj");
   });
 }
 

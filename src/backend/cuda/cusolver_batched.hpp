@@ -21,10 +21,4 @@ void potrf_batched(cusolverDnHandle_t h, dtype dt, cublasFillMode_t fill, int n,
 void syevj_batched(cusolverDnHandle_t h, dtype dt, cusolverEigMode_t job, cublasFillMode_t fill, int n,
                    void* a, void* w, int* info, int count);
 
-// Jacobi SVD of `count` m x n matrices at `a` (overwritten): descending singular values into s
-// (min(m, n) per matrix); with vectors, the full U (m x m) and V (n x n, not V^H). info > 0: no
-// convergence.
-void gesvdj_batched(cusolverDnHandle_t h, dtype dt, cusolverEigMode_t job, int m, int n, void* a, void* s,
-                    void* u, void* v, int* info, int count);
-
 }  // namespace ndfuse::backend::cuda

@@ -129,8 +129,8 @@ __device__ void complete_basis(T* u, int ld, int M, int N, int cols, unsigned mi
 }
 
 template <class T>
-__global__ void jacobi_svd(const T* a, real_t<T>* s_out, T* u_out, T* vh_out, int* info, int64_t count,
-                           int m, int n, int seg, int per_warp, int warps, bool vectors, bool full) {
+__global__ void jacobi_svd(const T* a, real_t<T>* s_out, T* u_out, T* vh_out, int* info, int64_t count, int m,
+                           int n, int seg, int per_warp, int warps, bool vectors, bool full) {
   using R = real_t<T>;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   const bool wide = m < n;
@@ -293,8 +293,8 @@ __global__ void jacobi_svd(const T* a, real_t<T>* s_out, T* u_out, T* vh_out, in
 }
 
 template <class T>
-void svd_small_as(std::int64_t count, std::int64_t m, std::int64_t n, const void* a, bool full, void* s, void* u,
-                  void* vh, int* info) {
+void svd_small_as(std::int64_t count, std::int64_t m, std::int64_t n, const void* a, bool full, void* s,
+                  void* u, void* vh, int* info) {
   using R = real_t<T>;
   const bool vectors = u != nullptr;
   const std::int64_t M = std::max(m, n), N = std::min(m, n);
@@ -307,7 +307,8 @@ void svd_small_as(std::int64_t count, std::int64_t m, std::int64_t n, const void
   // tall stack's full U takes M columns per matrix, so 32 x 1 complex128 matrices (17 KiB each) run
   // two a warp, the other lanes idle.
   constexpr std::size_t block_shared = 48 * 1024;
-  const int per_warp = int(std::min<std::size_t>(32 / seg, std::max<std::size_t>(block_shared / matrix_bytes, 1)));
+  const int per_warp =
+      int(std::min<std::size_t>(32 / seg, std::max<std::size_t>(block_shared / matrix_bytes, 1)));
   const std::size_t warp_bytes = matrix_bytes * per_warp;
   const int warps = int(std::clamp<std::size_t>(block_shared / warp_bytes, 1, 4));
   const std::int64_t warps_needed = (count + per_warp - 1) / per_warp;
