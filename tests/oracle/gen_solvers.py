@@ -194,10 +194,7 @@ def main(outdir):
         for s in RECT:
             seed += 1
             a = rng_matrix(s, dt, seed)
-            for full in (0, 1):
-                u, sv, vh = np.linalg.svd(a, full_matrices=bool(full))
-                case("svd", dt, s, "full=%d" % full, [a], [u, sv, vh])
-            case("svdvals", dt, s, "-", [a], [np.linalg.svd(a, compute_uv=False)])
+            svd_cases(case, dt, a)
             for mode in ("reduced", "complete", "r"):
                 r = np.linalg.qr(a, mode=mode)
                 case("qr", dt, s, "mode=" + mode, [a], [r] if mode == "r" else [r.Q, r.R])
@@ -475,6 +472,14 @@ def eigh_stack_cases(w, case):
             case("eigvalsh", dt, g.shape, "UPLO=L;" + tag, [g], [np.linalg.eigvalsh(g)])
 
 
+def svd_cases(case, dt, a, tag=None):
+    """svd of a with full and reduced factors, and svdvals; `tag` goes into the cases' params."""
+    for full in (0, 1):
+        u, sv, vh = np.linalg.svd(a, full_matrices=bool(full))
+        case("svd", dt, a.shape, "full=%d" % full + (";" + tag if tag else ""), [a], [u, sv, vh])
+    case("svdvals", dt, a.shape, tag or "-", [a], [np.linalg.svd(a, compute_uv=False)])
+
+
 def svd_stack_cases(w, case):
     """svd and svdvals of stacks of small matrices: on the GPU, one one-sided Jacobi kernel for m, n <=
     32 that packs 32 / seg matrices into a warp (seg: min(m, n) rounded up to a power of two) and works
@@ -491,11 +496,7 @@ def svd_stack_cases(w, case):
     for dt in DTYPES:
         for s in shapes:
             seed += 1
-            a = rng_matrix(s, dt, seed)
-            for full in (0, 1):
-                u, sv, vh = np.linalg.svd(a, full_matrices=bool(full))
-                case("svd", dt, s, "full=%d;stack" % full, [a], [u, sv, vh])
-            case("svdvals", dt, s, "stack", [a], [np.linalg.svd(a, compute_uv=False)])
+            svd_cases(case, dt, rng_matrix(s, dt, seed), "stack")
         seed += 1
         x, y = rng_matrix((6, 9, 1), dt, seed), rng_matrix((6, 1, 5), dt, seed + 1)
         rank_one = x @ y
@@ -518,10 +519,7 @@ def svd_stack_cases(w, case):
             special["tiny"] = small * 1e-300
             special["subnormal"] = small * 1e-310
         for tag, g in special.items():
-            for full in (0, 1):
-                u, sv, vh = np.linalg.svd(g, full_matrices=bool(full))
-                case("svd", dt, g.shape, "full=%d;%s" % (full, tag), [g], [u, sv, vh])
-            case("svdvals", dt, g.shape, tag, [g], [np.linalg.svd(g, compute_uv=False)])
+            svd_cases(case, dt, g, tag)
         if dt in ("float64", "complex128"):
             low = rank_one[:4]
             case("matrix_rank", dt, low.shape, "stack", [low], [np.asarray(np.linalg.matrix_rank(low), np.int64)])
