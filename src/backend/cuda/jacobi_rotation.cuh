@@ -37,9 +37,10 @@ __device__ inline void pair_of(int t, int r, int m, int& j, int& k) {
 // with u = apq / g its phase and t = s / c the smaller root (|t| <= 1, the angle below pi / 4) of
 // t^2 + 2 tau t - 1 = 0, tau = (aqq - app) / 2g, taken without overflow. A column (or row) x of the
 // pair becomes c x + o y, y the other one of the pair: o is J[q][p] for index p, J[p][q] for q.
+// The rotated diagonal is app - t g, aqq + t g.
 template <class T>
 struct plane_rotation {
-  real_t<T> c;
+  real_t<T> c, t;
   T o_low, o_high;  // o of the pair's lower index p, and of its higher one q
 };
 template <class T>
@@ -49,7 +50,33 @@ __device__ plane_rotation<T> jacobi_rotation(real_t<T> app, real_t<T> aqq, T apq
   const R t = copysign(R(1) / (fabs(tau) + hypot(R(1), tau)), tau);
   const R c = R(1) / sqrt(1 + t * t), s = t * c;
   const T u = mul(R(1) / g, apq);
-  return {c, sub(from_real<T>(R(0)), mul(s, conj(u))), mul(s, u)};
+  return {c, t, sub(from_real<T>(R(0)), mul(s, conj(u))), mul(s, u)};
+}
+
+// Entries [r0, r1), `stride` apart, of a pair's two lines x (of the lower index) and y: columns as
+// X J or V J, (x, y) <- (c x + o_low y, c y + o_high x), or with Conj rows as J^H B, (x, y) <- (c x +
+// conj(o_low) y, c y + conj(o_high) x). Entries skip0 and skip1 are left as they are. Four at a time,
+// every load before any store: the compiler cannot tell x's entries from y's, and one entry after
+// another would wait out shared memory's latency for each.
+template <bool Conj = false, class T>
+__device__ void rotate_pair(T* x, T* y, int stride, int r0, int r1, const plane_rotation<T>& j,
+                            int skip0 = -1, int skip1 = -1) {
+  constexpr int chunk = 4;
+  const T ol = Conj ? conj(j.o_low) : j.o_low, oh = Conj ? conj(j.o_high) : j.o_high;
+  for (int i0 = r0; i0 < r1; i0 += chunk) {
+    T a[chunk], b[chunk];
+#pragma unroll
+    for (int u = 0; u < chunk; ++u)
+      if (i0 + u < r1) a[u] = x[(i0 + u) * stride], b[u] = y[(i0 + u) * stride];
+#pragma unroll
+    for (int u = 0; u < chunk; ++u) {
+      const int i = i0 + u;
+      if (i < r1 && i != skip0 && i != skip1) {
+        x[i * stride] = add(mul(j.c, a[u]), mul(ol, b[u]));
+        y[i * stride] = add(mul(j.c, b[u]), mul(oh, a[u]));
+      }
+    }
+  }
 }
 
 }  // namespace ndfuse::backend::cuda

@@ -57,26 +57,6 @@ __device__ bool precedes(R a, int i, R b, int j) {
   return a > b || (a == b && i < j);
 }
 
-// Rows [r0, r1) of the pair's columns x (the lower index) and y: (x, y) <- (c x + o_low y, c y +
-// o_high x). Four rows at a time, every load before any store: the compiler cannot tell x's rows from
-// y's, and one row after another would wait out shared memory's latency for each.
-template <class T>
-__device__ void rotate_rows(T* x, T* y, int r0, int r1, const plane_rotation<T>& j) {
-  constexpr int chunk = 4;
-  for (int i0 = r0; i0 < r1; i0 += chunk) {
-    T a[chunk], b[chunk];
-#pragma unroll
-    for (int u = 0; u < chunk; ++u)
-      if (i0 + u < r1) a[u] = x[i0 + u], b[u] = y[i0 + u];
-#pragma unroll
-    for (int u = 0; u < chunk; ++u)
-      if (i0 + u < r1) {
-        x[i0 + u] = add(mul(j.c, a[u]), mul(j.o_low, b[u]));
-        y[i0 + u] = add(mul(j.c, b[u]), mul(j.o_high, a[u]));
-      }
-  }
-}
-
 // Completes the orthonormal columns of an M-row matrix u (columns ld apart) to `cols` of them: the
 // columns named in `missing` (below N, in index order), then N .. cols - 1. Each new one starts from
 // the unit vector e_k with the largest part outside the span so far (1 - sum_j |u_j[k]|^2, at least
@@ -222,8 +202,8 @@ __global__ void jacobi_svd(const T* a, real_t<T>* s_out, T* u_out, T* vh_out, in
           const R g = magnitude_of(xy);
           if (g > tol * sqrt(xx) * sqrt(yy)) {
             const plane_rotation<T> j = jacobi_rotation(xx, yy, xy, g);
-            rotate_rows(x, y, top ? 0 : half, top ? half : M, j);
-            if (vectors) rotate_rows(V + lo * ldv, V + hi * ldv, top ? 0 : half_v, top ? half_v : N, j);
+            rotate_pair(x, y, 1, top ? 0 : half, top ? half : M, j);
+            if (vectors) rotate_pair(V + lo * ldv, V + hi * ldv, 1, top ? 0 : half_v, top ? half_v : N, j);
             rotated = true;
           }
         }
