@@ -208,11 +208,12 @@ void run(int n, int count, bool vectors, bool xsyev) {
 
 int main(int argc, char** argv) {
   const bool xsyev = argc > 1;  // XsyevBatched was slower everywhere; time it again on request
-  for (int n : {1, 2, 3, 4, 5, 8, 12, 13, 14, 16, 17, 20, 24, 25, 28, 32}) run<double>(n, 10000, true, xsyev);
+  for (int n : {1, 2, 3, 4, 5, 8, 12, 13, 14, 16, 17, 20, 24, 25, 28, 29, 30, 31, 32})
+    run<double>(n, 10000, true, xsyev);
   run<double>(8, 10000, false, xsyev);
   run<double>(8, 100000, true, xsyev);
   run<double>(8, 100, true, xsyev);
-  for (int n : {4, 8, 12, 13, 16, 17, 20, 24, 32}) run<float>(n, 10000, true, xsyev);
-  for (int n : {8, 12, 13, 16, 17, 20, 24, 32}) run<cuDoubleComplex>(n, 10000, true, xsyev);
-  for (int n : {8, 12, 16, 17, 24}) run<cuComplex>(n, 10000, true, xsyev);
+  for (int n : {4, 8, 12, 13, 16, 17, 20, 24, 25, 28, 30, 32}) run<float>(n, 10000, true, xsyev);
+  for (int n : {8, 12, 13, 16, 17, 20, 24, 28, 32}) run<cuDoubleComplex>(n, 10000, true, xsyev);
+  for (int n : {8, 12, 16, 17, 24, 28, 32}) run<cuComplex>(n, 10000, true, xsyev);
 }

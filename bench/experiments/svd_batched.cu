@@ -196,7 +196,7 @@ void run(int m, int n, int count, bool vectors, bool full, int kind = 0) {
 }
 
 int main() {
-  for (int n : {1, 2, 3, 4, 5, 8, 12, 16, 17, 20, 24, 32}) run<double>(n, n, 10000, true, true);
+  for (int n : {1, 2, 3, 4, 5, 8, 12, 16, 17, 20, 24, 31, 32}) run<double>(n, n, 10000, true, true);
   run<double>(8, 8, 10000, false, false);
   run<double>(8, 8, 10000, true, true, 1);
   for (auto [m, n] : {std::pair{8, 3}, {3, 8}, {32, 4}, {4, 32}, {32, 16}, {16, 32}, {20, 32}, {32, 1}})

@@ -255,15 +255,14 @@ void qr(const ir::library_call& c, const std::vector<const void*>& in, const std
 // syevjBatched: where it was the faster on an H100 (bench/experiments/eigh_batched.cu, stacks of 10000
 // with vectors; syevjBatched timed with the copy of the stack it overwrites). In ms, kernel against
 // syevjBatched:
-//   float64     n = 8 0.127 / 0.488, 14 0.77 / 0.85, 16 0.93 / 0.87, 17 2.45 / 3.77, 24 3.77 / 4.57,
-//               25 5.35 / 4.69, 32 7.87 / 5.55;
-//   float32     n = 12 0.44 / 0.47, 13 0.54 / 0.50, 20 2.15 / 2.49, 24 2.83 / 2.57;
-//   complex128  n = 16 1.57 / 1.88, 24 6.64 / 12.5, 32 16.7 / 16.2 (complex64 alike).
+//   float64     n = 8 0.096 / 0.481, 16 0.78 / 0.86, 17 1.38 / 3.76, 24 2.81 / 4.55, 28 4.63 / 5.01,
+//               29 5.31 / 5.16, 30 6.39 / 5.29, 32 7.11 / 5.55;
+//   float32     n = 16 0.37 / 0.55, 24 1.46 / 2.58, 28 2.25 / 2.68, 30 2.78 / 2.72, 32 2.91 / 2.72;
+//   complex128  n = 16 1.82 / 1.87, 24 4.97 / 12.6, 32 12.0 / 16.2;
+//   complex64   n = 16 0.68 / 1.01, 24 2.46 / 6.33, 32 6.40 / 6.50.
 // syevjBatched's time jumps past n = 16, and the kernel's grows as n^3 with one warp per matrix.
 bool jacobi_kernel_eigh(dtype dt, std::int64_t n) {
-  if (is_complex(dt)) return n <= 24;
-  if (dt == dtype::float64) return n <= 14 || (n >= 17 && n <= 24);
-  return n <= 12 || (n >= 17 && n <= 20);
+  return is_complex(dt) || n <= 28;
 }
 
 void eigh(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {

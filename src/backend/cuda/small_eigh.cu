@@ -57,9 +57,11 @@ __global__ void jacobi_eigh(const T* a, real_t<T>* w, T* vectors, int* info, int
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int per_warp = 32 / seg, slot = lane / seg, col = lane % seg;
-  // Columns padded to n + 1 elements: a segment's lanes, down their columns or along their rows, touch
-  // different banks.
-  const int ld = n + 1, per = n * n, steps_m = n + (n & 1), size = n * ld, half = (n + 1) / 2;
+  // Columns an odd number of elements apart (n, or n + 1 for an even n): a segment's lanes, down their
+  // columns or along their rows, touch different banks. (n + 1 for every n put the columns of n = 31
+  // 32 elements apart, all on one bank: 31.8 ms for 10000 31 x 31 float64 matrices against 32 x 32's
+  // 7.1.)
+  const int ld = n | 1, per = n * n, steps_m = n + (n & 1), size = n * ld, half = (n + 1) / 2;
   const int mats_block = warps * per_warp;
   // The block's matrices, then (with vectors) their V, then the sort orders.
   T* const a_all = reinterpret_cast<T*>(shared_bytes);
@@ -165,7 +167,7 @@ void eigh_small_as(std::int64_t count, std::int64_t n, const void* a, bool lower
   while (seg < n) seg *= 2;
   const int per_warp = 32 / seg;
   const std::size_t matrix_bytes =
-      sizeof(T) * std::size_t(n * (n + 1)) * (v ? 2 : 1) + sizeof(int) * std::size_t(seg);
+      sizeof(T) * std::size_t(n * (n | 1)) * (v ? 2 : 1) + sizeof(int) * std::size_t(seg);
   const std::size_t warp_bytes = matrix_bytes * per_warp;
   const int warps = int(std::clamp<std::size_t>(48 * 1024 / warp_bytes, 1, 4));
   const std::int64_t warps_needed = (count + per_warp - 1) / per_warp;

@@ -117,9 +117,9 @@ __global__ void jacobi_svd(const T* a, real_t<T>* s_out, T* u_out, T* vh_out, in
   const int M = wide ? n : m, N = wide ? m : n;  // X is M x N, M >= N
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int slot = lane / seg, col = lane % seg;  // slots past per_warp stay idle
-  // Columns padded to M + 1 (N + 1) elements: a segment's lanes, each down its own column, touch
-  // different banks.
-  const int ld = M + 1, ldv = N + 1;
+  // Columns an odd number of elements apart (M or M + 1; N or N + 1): a segment's lanes, each down its
+  // own column, touch different banks.
+  const int ld = M | 1, ldv = N | 1;
   const int x_cols = vectors && full ? M : N;  // room for U's completion to M columns
   const int x_size = x_cols * ld, v_size = vectors ? N * ldv : 0;
   const int steps_m = N + (N & 1), per = m * n;
@@ -281,7 +281,7 @@ void svd_small_as(std::int64_t count, std::int64_t m, std::int64_t n, const void
   int seg = 1;
   while (seg < N) seg *= 2;
   const std::int64_t x_cols = vectors && full ? M : N;
-  const std::size_t matrix_bytes = sizeof(T) * std::size_t(x_cols * (M + 1) + (vectors ? N * (N + 1) : 0)) +
+  const std::size_t matrix_bytes = sizeof(T) * std::size_t(x_cols * (M | 1) + (vectors ? N * (N | 1) : 0)) +
                                    (sizeof(R) + sizeof(int)) * std::size_t(seg) + sizeof(int);
   // 32 / seg matrices per warp, or as many as the 48 KiB of a block's default shared memory holds: a
   // tall stack's full U takes M columns per matrix, so 32 x 1 complex128 matrices (17 KiB each) run
