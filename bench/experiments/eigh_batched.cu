@@ -9,16 +9,23 @@
 //   nvcc -O3 -std=c++20 -arch=sm_90 -Isrc -Iinclude bench/experiments/eigh_batched.cu -lcusolver
 //   ./a.out [x]   (x: time XsyevBatched too)
 //
-// H100 80GB HBM3, CUDA 13.0, 2026-11-23 (10000 matrices with vectors, in us; ndfuse / syevjBatched):
-//   float64     n=1 9 / 302, 2 12 / 317, 4 35 / 383, 8 127 / 488, 12 600 / 676, 14 770 / 850,
-//               16 931 / 869, 17 2452 / 3765, 20 2885 / 4100, 24 3775 / 4566, 25 5350 / 4690,
-//               28 6320 / 5028, 32 7869 / 5549; eigenvalues only n=8 101 / 744
-//   float32     n=8 95 / 386, 12 437 / 473, 13 544 / 503, 16 671 / 559, 17 1829 / 2373,
-//               20 2147 / 2487, 24 2834 / 2575, 32 5291 / 2725
-//   complex128  n=8 224 / 1498, 16 1573 / 1876, 17 3463 / 10106, 24 6643 / 12539, 32 16730 / 16215
+// H100 80GB HBM3, CUDA 13.0, 2026-11-24, the kernel with columns in lanes (10000 matrices with
+// vectors, in us; ndfuse / syevjBatched):
+//   float64     n=1 8 / 295, 2 10 / 311, 4 26 / 370, 8 96 / 475, 12 444 / 671, 14 621 / 949,
+//               16 769 / 857, 17 1425 / 3728, 20 1967 / 4055, 24 2788 / 4518, 25 3513 / 4637,
+//               28 4578 / 4977, 29 4994 / 5121, 30 6336 / 5252, 31 6948 / 5405, 32 7033 / 5494;
+//               eigenvalues only n=8 78 / 733; 100000 8 x 8 721 / 3707
+//   float32     n=8 65 / 377, 16 363 / 549, 17 880 / 2325, 24 1440 / 2551, 28 2225 / 2655,
+//               30 2754 / 2702, 32 2878 / 2698
+//   complex128  n=8 208 / 1472, 16 1815 / 1856, 17 2234 / 10015, 24 4906 / 12445, 32 11870 / 16075
+//   complex64   n=8 90 / 900, 16 678 / 1000, 24 2445 / 6272, 32 6404 / 6453
+// The first kernel (rows in lanes, each step's rotations in shared arrays, three passes) took, in
+// float64, n=8 127, 16 931, 24 3775, 32 7869; columns n + 1 elements apart put 31 x 31's columns on
+// one bank (31832 us), hence an odd leading dimension.
 // XsyevBatched (first version of this file): float64 n=8 1265, 16 3289, 32 9362, 64 35152 us.
 // On a matrix holding a NaN, syevjBatched and ndfuse's kernel leave info 0 and XsyevBatched sets
-// info 1. Residuals and orthogonality: below 7e-15 and 4e-14 (float64) for all three.
+// info 1. Residuals and orthogonality: below 1.8e-15 and 3.4e-14 for the kernel (float64), 1.1e-14
+// for syevjBatched.
 #include <cuComplex.h>
 #include <cusolverDn.h>
 

@@ -14,7 +14,8 @@
 // H100 80GB HBM3, CUDA 13.0, 2026-11-24 (10000 matrices, full factors unless marked, in us; ndfuse /
 // gesvdjBatched):
 //   float64     1x1 13 / 1329, 2x2 15 / 1794, 4x4 29 / 4610, 8x8 124 / 8317, 12x12 497 / 11405,
-//               16x16 756 / 14879, 17x17 1557 / 15734, 24x24 2692 / 18181, 32x32 6206 / 22452;
+//               16x16 756 / 14879, 17x17 1557 / 15734, 24x24 2692 / 18181, 32x32 6206 / 22452,
+//               31x31 6100 / 22065 (with columns an odd number of elements apart);
 //               8x8 values only 107 / 8274; 8x8 rank one 146 / 1436;
 //               8x3 reduced 29 / 3806, full 80 / 3785; 32x4 reduced 57 / 4706, full 1563 / 4729;
 //               32x16 reduced 1108 / 15399, full 1448 / 15444; 32x1 reduced 22 / 1524, full 1498 / 1521

@@ -254,15 +254,15 @@ void qr(const ir::library_call& c, const std::vector<const void*>& in, const std
 // Which stacks of n x n matrices ndfuse's Jacobi kernel (small_eigh.cu) factors, rather than
 // syevjBatched: where it was the faster on an H100 (bench/experiments/eigh_batched.cu, stacks of 10000
 // with vectors; syevjBatched timed with the copy of the stack it overwrites). In ms, kernel against
-// syevjBatched:
-//   float64     n = 8 0.096 / 0.481, 16 0.78 / 0.86, 17 1.38 / 3.76, 24 2.81 / 4.55, 28 4.63 / 5.01,
-//               29 5.31 / 5.16, 30 6.39 / 5.29, 32 7.11 / 5.55;
-//   float32     n = 16 0.37 / 0.55, 24 1.46 / 2.58, 28 2.25 / 2.68, 30 2.78 / 2.72, 32 2.91 / 2.72;
-//   complex128  n = 16 1.82 / 1.87, 24 4.97 / 12.6, 32 12.0 / 16.2;
-//   complex64   n = 16 0.68 / 1.01, 24 2.46 / 6.33, 32 6.40 / 6.50.
+// syevjBatched (2026-11-24):
+//   float64     n = 8 0.096 / 0.475, 16 0.77 / 0.86, 17 1.43 / 3.73, 24 2.79 / 4.52, 28 4.58 / 4.98,
+//               29 4.99 / 5.12, 30 6.34 / 5.25, 31 6.95 / 5.40, 32 7.03 / 5.49;
+//   float32     n = 16 0.36 / 0.55, 24 1.44 / 2.55, 28 2.22 / 2.66, 30 2.75 / 2.70, 32 2.88 / 2.70;
+//   complex128  n = 16 1.81 / 1.86, 24 4.91 / 12.4, 32 11.9 / 16.1;
+//   complex64   n = 16 0.68 / 1.00, 24 2.45 / 6.27, 32 6.40 / 6.45.
 // syevjBatched's time jumps past n = 16, and the kernel's grows as n^3 with one warp per matrix.
 bool jacobi_kernel_eigh(dtype dt, std::int64_t n) {
-  return is_complex(dt) || n <= 28;
+  return is_complex(dt) || n <= (dt == dtype::float64 ? 29 : 28);
 }
 
 void eigh(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
