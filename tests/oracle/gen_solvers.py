@@ -438,15 +438,15 @@ def hermitian_cases(w, case, seed):
 
 
 def eigh_stack_cases(w, case):
-    """eigh and eigvalsh of stacks of small matrices: on the GPU, one Jacobi kernel for n <= 32 that
-    packs 32 / seg matrices into a warp (seg: n rounded up to a power of two), so 16 2 x 2, 4 7 x 7
-    (one padding index: an odd n has a rotation-free index each step), 4 8 x 8, 2 16 x 16, one 17 x 17
-    and one 32 x 32 per warp, with partly filled last warps. Then spectra Jacobi finds hard or easy:
-    repeated eigenvalues, a zero matrix, a diagonal one (nothing to rotate, only the sort), eigenvalues
+    """eigh and eigvalsh of stacks of small matrices: on the GPU, one Jacobi kernel (every complex n
+    <= 32, real n <= 28 or 29; syevjBatched for the real rest) that packs 32 / seg matrices into a warp
+    (seg: n rounded up to a power of two), so 16 2 x 2, 4 7 x 7 (one padding index: an odd n has a
+    rotation-free index each step), 4 8 x 8, 2 16 x 16, and one 17 x 17, 29 x 29 or 32 x 32 per warp,
+    with partly filled last warps. Then spectra Jacobi finds hard or easy: repeated eigenvalues, a zero matrix, a diagonal one (nothing to rotate, only the sort), eigenvalues
     over twenty decades, 2 x 2 blocks whose off-diagonal entry is tiny against the diagonal's gap."""
     seed = 900
     for dt in DTYPES:
-        for s in [(35, 2, 2), (6, 7, 7), (9, 8, 8), (3, 16, 16), (2, 17, 17), (3, 32, 32)]:
+        for s in [(35, 2, 2), (6, 7, 7), (9, 8, 8), (3, 16, 16), (2, 17, 17), (2, 29, 29), (3, 32, 32)]:
             seed += 1
             h = hermitian_with_spectrum(separated_spectrum(s, seed), dt, seed + 100)
             for uplo in ("L", "U"):
@@ -491,7 +491,7 @@ def svd_stack_cases(w, case):
     exponent range (each matrix is scaled by a power of two first). matrix_rank and pinv of a
     rank-deficient stack read its small singular values."""
     seed = 1300
-    shapes = [(40, 1, 1), (35, 2, 2), (6, 7, 7), (9, 8, 8), (3, 16, 16), (2, 17, 17), (3, 32, 32),
+    shapes = [(40, 1, 1), (35, 2, 2), (6, 7, 7), (9, 8, 8), (3, 16, 16), (2, 17, 17), (2, 31, 31), (3, 32, 32),
               (10, 8, 3), (10, 3, 8), (4, 32, 5), (4, 5, 32), (6, 32, 1), (6, 1, 32), (3, 20, 32)]
     for dt in DTYPES:
         for s in shapes:
