@@ -6,8 +6,8 @@
 //   solve/float64_1000x1000 ... with 1000 right-hand sides
 //   inv/float64_10000x8x8   a stack of 10000 small matrices (cuBLAS's batched LU)
 //   eigh/, eigvalsh/, cholesky/, svd/float64_10000x8x8   the same stack (made symmetric positive
-//                           definite for eigh, eigvalsh and cholesky): ndfuse's Jacobi kernel
-//                           (small_eigh.cu), cuSOLVER's potrfBatched and gesvdjBatched
+//                           definite for eigh, eigvalsh and cholesky): ndfuse's Jacobi kernels
+//                           (small_eigh.cu, small_svd.cu) and cuSOLVER's potrfBatched
 //   eigh/float64_10000x32x32   10000 symmetric positive definite 32 x 32 matrices built the same way
 //   eigh/float64_1000, cholesky/float64_1000, qr/float64_1000, det/float64_1000
 //   cublas_direct/inv_float64_10000x8x8/<how>   the stack's inverse by cuBLAS alone, the floor for

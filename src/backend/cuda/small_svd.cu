@@ -1,10 +1,10 @@
 // Singular value decompositions of stacks of small matrices (svd and svdvals of m, n <= 32): one-sided
 // Jacobi in shared memory, a warp's lanes working on one to thirty-two matrices side by side.
 //
-// Why not cuSOLVER's gesvdjBatched: on an H100 it took 7.4 ms for 10000 8 x 8 float64 matrices (CuPy
-// calls it too), fifty times what the two-sided kernel of small_eigh.cu takes for eigh of the same
-// stack; it also wants the stack copied (it overwrites it) or transposed first, and its factors
-// transposed after.
+// Why not cuSOLVER's gesvdjBatched: on an H100 it took 8.3 ms for 10000 8 x 8 float64 matrices (CuPy
+// calls it too), where this kernel takes 0.13 (bench/experiments/svd_batched.cu, faster at every
+// shape and dtype timed there); it also wants the stack copied (it overwrites it) or transposed
+// first, and its factors transposed after.
 //
 // The method (Hestenes; Demmel and Veselic', "Jacobi's method is more accurate than QR"; LAPACK's
 // gesvj): X is the matrix made tall, A itself or A^H for a wide A (M >= N). Each step takes N / 2
