@@ -28,15 +28,13 @@
 // shared arrays, with three passes and three __syncwarp per step: 127 us for 10000 8 x 8 float64
 // matrices on an H100 and 7.9 ms for 32 x 32; this one 96 us and 7.0 ms, syevjBatched 475 us and
 // 5.5 ms.)
-#include <algorithm>
 #include <cstdint>
-#include <string>
 
 #include "backend/cuda/cusolver.hpp"
 #include "backend/cuda/device_complex.cuh"
+#include "backend/cuda/floating_element_types.hpp"
 #include "backend/cuda/grid_launch.cuh"
 #include "backend/cuda/jacobi_rotation.cuh"
-#include "ndfuse/error.hpp"
 
 namespace ndfuse::backend::cuda {
 
@@ -163,20 +161,11 @@ __global__ void jacobi_eigh(const T* a, real_t<T>* w, T* vectors, int* info, int
 template <class T>
 void eigh_small_as(std::int64_t count, std::int64_t n, const void* a, bool lower, void* w, void* v,
                    int* info) {
-  using R = real_t<T>;
-  int seg = 1;
-  while (seg < n) seg *= 2;
-  const int per_warp = 32 / seg;
-  const std::size_t matrix_bytes =
-      sizeof(T) * std::size_t(n * (n | 1)) * (v ? 2 : 1) + sizeof(int) * std::size_t(seg);
-  const std::size_t warp_bytes = matrix_bytes * per_warp;
-  const int warps = int(std::clamp<std::size_t>(48 * 1024 / warp_bytes, 1, 4));
-  const std::int64_t warps_needed = (count + per_warp - 1) / per_warp;
-  const auto blocks = unsigned(std::min<std::int64_t>((warps_needed + warps - 1) / warps, max_blocks));
-  jacobi_eigh<T><<<blocks, 32 * warps, warp_bytes * warps, current_stream()>>>(
-      static_cast<const T*>(a), static_cast<R*>(w), static_cast<T*>(v), info, count, int(n), seg, warps,
-      lower);
-  check(cudaGetLastError(), "jacobi_eigh");
+  // A matrix and (with vectors) its V, n | 1 elements a column, and a sort order of seg ints.
+  const warp_packing p =
+      pack_warps(n, count, sizeof(T) * std::size_t(n * (n | 1)) * (v ? 2 : 1), sizeof(int), 4);
+  launch_packed("jacobi_eigh", p, jacobi_eigh<T>, static_cast<const T*>(a), static_cast<real_t<T>*>(w),
+                static_cast<T*>(v), info, count, int(n), p.seg, p.warps, lower);
 }
 
 }  // namespace
@@ -184,18 +173,8 @@ void eigh_small_as(std::int64_t count, std::int64_t n, const void* a, bool lower
 void eigh_small_stack(dtype dt, std::int64_t count, std::int64_t n, const void* a, bool lower, void* w,
                       void* vectors, int* info) {
   if (count == 0 || n == 0) return;
-  switch (dt) {
-    case dtype::float32:
-      return eigh_small_as<float>(count, n, a, lower, w, vectors, info);
-    case dtype::float64:
-      return eigh_small_as<double>(count, n, a, lower, w, vectors, info);
-    case dtype::complex64:
-      return eigh_small_as<float2>(count, n, a, lower, w, vectors, info);
-    case dtype::complex128:
-      return eigh_small_as<double2>(count, n, a, lower, w, vectors, info);
-    default:
-      throw dtype_error("eigh: no solver kernel for " + std::string(dtype_name(dt)));
-  }
+  by_element_type(dt, "eigh",
+                  [&](auto e) { eigh_small_as<decltype(e)>(count, n, a, lower, w, vectors, info); });
 }
 
 }  // namespace ndfuse::backend::cuda

@@ -36,13 +36,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <string>
 
 #include "backend/cuda/cusolver.hpp"
 #include "backend/cuda/device_complex.cuh"
+#include "backend/cuda/floating_element_types.hpp"
 #include "backend/cuda/grid_launch.cuh"
 #include "backend/cuda/jacobi_rotation.cuh"
-#include "ndfuse/error.hpp"
 
 namespace ndfuse::backend::cuda {
 
@@ -278,25 +277,16 @@ void svd_small_as(std::int64_t count, std::int64_t m, std::int64_t n, const void
   using R = real_t<T>;
   const bool vectors = u != nullptr;
   const std::int64_t M = std::max(m, n), N = std::min(m, n);
-  int seg = 1;
-  while (seg < N) seg *= 2;
   const std::int64_t x_cols = vectors && full ? M : N;
-  const std::size_t matrix_bytes = sizeof(T) * std::size_t(x_cols * (M | 1) + (vectors ? N * (N | 1) : 0)) +
-                                   (sizeof(R) + sizeof(int)) * std::size_t(seg) + sizeof(int);
-  // 32 / seg matrices per warp, or as many as the 48 KiB of a block's default shared memory holds: a
-  // tall stack's full U takes M columns per matrix, so 32 x 1 complex128 matrices (17 KiB each) run
-  // two a warp, the other lanes idle.
-  constexpr std::size_t block_shared = 48 * 1024;
-  const int per_warp =
-      int(std::min<std::size_t>(32 / seg, std::max<std::size_t>(block_shared / matrix_bytes, 1)));
-  const std::size_t warp_bytes = matrix_bytes * per_warp;
-  const int warps = int(std::clamp<std::size_t>(block_shared / warp_bytes, 1, 4));
-  const std::int64_t warps_needed = (count + per_warp - 1) / per_warp;
-  const auto blocks = unsigned(std::min<std::int64_t>((warps_needed + warps - 1) / warps, max_blocks));
-  jacobi_svd<T><<<blocks, 32 * warps, warp_bytes * warps, current_stream()>>>(
-      static_cast<const T*>(a), static_cast<R*>(s), static_cast<T*>(u), static_cast<T*>(vh), info, count,
-      int(m), int(n), seg, per_warp, warps, vectors, full);
-  check(cudaGetLastError(), "jacobi_svd");
+  // A matrix's X (M | 1 elements a column) and V, a singular value and a sort order a lane, and its
+  // scaling exponent. A tall stack's full U takes M columns a matrix, so 32 x 1 complex128 matrices
+  // (17 KiB each) run two a warp, the other lanes idle.
+  const warp_packing p = pack_warps(
+      N, count, sizeof(T) * std::size_t(x_cols * (M | 1) + (vectors ? N * (N | 1) : 0)) + sizeof(int),
+      sizeof(R) + sizeof(int), 4);
+  launch_packed("jacobi_svd", p, jacobi_svd<T>, static_cast<const T*>(a), static_cast<R*>(s),
+                static_cast<T*>(u), static_cast<T*>(vh), info, count, int(m), int(n), p.seg, p.per_warp,
+                p.warps, vectors, full);
 }
 
 }  // namespace
@@ -308,18 +298,8 @@ void svd_small_stack(dtype dt, std::int64_t count, std::int64_t m, std::int64_t 
     check(cudaMemsetAsync(info, 0, sizeof(int) * std::size_t(count), current_stream()), "cudaMemsetAsync");
     return;
   }
-  switch (dt) {
-    case dtype::float32:
-      return svd_small_as<float>(count, m, n, a, full, s, u, vh, info);
-    case dtype::float64:
-      return svd_small_as<double>(count, m, n, a, full, s, u, vh, info);
-    case dtype::complex64:
-      return svd_small_as<float2>(count, m, n, a, full, s, u, vh, info);
-    case dtype::complex128:
-      return svd_small_as<double2>(count, m, n, a, full, s, u, vh, info);
-    default:
-      throw dtype_error("svd: no solver kernel for " + std::string(dtype_name(dt)));
-  }
+  by_element_type(dt, "svd",
+                  [&](auto e) { svd_small_as<decltype(e)>(count, m, n, a, full, s, u, vh, info); });
 }
 
 }  // namespace ndfuse::backend::cuda

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backend/cuda/device_complex.cuh"
+#include "backend/cuda/floating_element_types.hpp"
 #include "backend/cuda/grid_launch.cuh"
 #include "backend/cuda/memory.hpp"
 #include "ndfuse/error.hpp"
@@ -191,16 +192,10 @@ __global__ void invert_small(const T* a, T* out, int* info, int64_t count, int n
 
 template <class T>
 void invert_small_as(std::int64_t count, std::int64_t n, const void* a, void* out, int* info) {
-  int seg = 1;
-  while (seg < n) seg *= 2;
-  const int per_warp = 32 / seg;
-  const std::size_t warp_bytes = sizeof(T) * std::size_t(per_warp * n * (n + 1));
-  const int warps = int(std::clamp<std::size_t>(48 * 1024 / warp_bytes, 1, 8));
-  const std::int64_t warps_needed = (count + per_warp - 1) / per_warp;
-  const auto blocks = unsigned(std::min<std::int64_t>((warps_needed + warps - 1) / warps, max_blocks));
-  invert_small<T><<<blocks, 32 * warps, warp_bytes * warps, current_stream()>>>(
-      static_cast<const T*>(a), static_cast<T*>(out), info, count, int(n), seg, warps);
-  check(cudaGetLastError(), "invert_small");
+  // A matrix's rows, n + 1 elements apart; up to 8 warps a block.
+  const warp_packing p = pack_warps(n, count, sizeof(T) * std::size_t(n * (n + 1)), 0, 8);
+  launch_packed("invert_small", p, invert_small<T>, static_cast<const T*>(a), static_cast<T*>(out), info,
+                count, int(n), p.seg, p.warps);
 }
 
 // ---- transposes of a stack of matrices (the solvers' batched layout changes) ----------------------
@@ -403,34 +398,14 @@ void transpose_stack(dtype dt, std::int64_t count, std::int64_t rows, std::int64
 void transpose_blocks(dtype dt, std::int64_t count, std::int64_t rows, std::int64_t cols, const void* in,
                       std::int64_t in_ld, std::int64_t in_stride, void* out, bool conjugate, triangle keep,
                       const int* row_map) {
-  switch (dt) {
-    case dtype::float32:
-      return transpose_as<float>(count, rows, cols, in, in_ld, in_stride, out, conjugate, keep, row_map);
-    case dtype::float64:
-      return transpose_as<double>(count, rows, cols, in, in_ld, in_stride, out, conjugate, keep, row_map);
-    case dtype::complex64:
-      return transpose_as<float2>(count, rows, cols, in, in_ld, in_stride, out, conjugate, keep, row_map);
-    case dtype::complex128:
-      return transpose_as<double2>(count, rows, cols, in, in_ld, in_stride, out, conjugate, keep, row_map);
-    default:
-      throw dtype_error("transpose: no solver kernel for " + std::string(dtype_name(dt)));
-  }
+  by_element_type(dt, "transpose", [&](auto e) {
+    transpose_as<decltype(e)>(count, rows, cols, in, in_ld, in_stride, out, conjugate, keep, row_map);
+  });
 }
 
 void invert_small_stack(dtype dt, std::int64_t count, std::int64_t n, const void* a, void* out, int* info) {
   if (count == 0 || n == 0) return;
-  switch (dt) {
-    case dtype::float32:
-      return invert_small_as<float>(count, n, a, out, info);
-    case dtype::float64:
-      return invert_small_as<double>(count, n, a, out, info);
-    case dtype::complex64:
-      return invert_small_as<float2>(count, n, a, out, info);
-    case dtype::complex128:
-      return invert_small_as<double2>(count, n, a, out, info);
-    default:
-      throw dtype_error("inv: no solver kernel for " + std::string(dtype_name(dt)));
-  }
+  by_element_type(dt, "inv", [&](auto e) { invert_small_as<decltype(e)>(count, n, a, out, info); });
 }
 
 void pivot_destinations(const int* ipiv, std::int64_t n, bool backward, int* dest) {
