@@ -89,6 +89,37 @@ bool reduce_wide_loads(const ir::kernel_ir& k) {
   return true;
 }
 
+std::vector<int> reduce_prologue_inputs(const ir::kernel_ir& k) {
+  std::vector<int> slots;
+  for (int v = 0; v < k.reduction->epilogue_begin; ++v) {
+    const auto& in = k.code[v];
+    if (in.op == ir::op_code::op_code_buffer && std::find(slots.begin(), slots.end(), in.slot) == slots.end())
+      slots.push_back(in.slot);
+  }
+  std::sort(slots.begin(), slots.end());
+  return slots;
+}
+
+std::size_t reduce_stage_bytes(const ir::kernel_ir& k) {
+  if (!k.reduction->staged || !reduce_wide_loads(k)) return 0;
+  const int width = ir::reduce_fold_width(*k.reduction);
+  std::size_t bytes = 0;
+  for (int slot : reduce_prologue_inputs(k))
+    bytes += static_cast<std::size_t>(ir::reduce_stage_units) * width * itemsize(k.inputs[slot].dt);
+  return bytes;
+}
+
+unsigned reduce_stages(std::size_t stage_bytes, std::size_t shared_per_sm, std::size_t shared_per_block) {
+  if (stage_bytes == 0) return 0;
+  // The block's own shared memory beside the ring (the fold's 256 accumulators of up to 16 bytes,
+  // the barriers) and the 1 KB the driver reserves per block.
+  constexpr std::size_t reserve = 6 * 1024;
+  const std::size_t budget = shared_per_sm / staged_blocks_per_sm;
+  const std::size_t fit = budget > reserve ? (budget - reserve) / stage_bytes : 0;
+  if (fit >= 2) return static_cast<unsigned>(std::min<std::size_t>(fit, reduce_stages_max));
+  return 2 * stage_bytes + reserve <= shared_per_block ? 2 : 0;
+}
+
 reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64_t n_red, int sm_count) {
   const auto& r = *k.reduction;
   const std::int64_t target = std::int64_t(std::max(sm_count, 1)) * blocks_per_sm;  // a full device
@@ -103,6 +134,24 @@ reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64
     return p;
   };
   std::int64_t r_lanes, o_lanes;
+  if (r.staged) {
+    // nf_reduce_staged: a block's 256 lanes along one output at a time (its units are at least two
+    // chunks long); few outputs are split over staged_blocks_per_sm blocks per SM, never finer than
+    // a chunk per block. The fold order depends on these sizes alone (ir::reduce_stage_units).
+    const std::int64_t staged_target = std::int64_t(std::max(sm_count, 1)) * staged_blocks_per_sm;
+    const std::int64_t chunks = std::max<std::int64_t>(n_red / ir::reduce_stage_units, 1);
+    const std::int64_t grid_y =
+        n_out < staged_target ? std::clamp<std::int64_t>((staged_target + n_out - 1) / n_out, 1, chunks) : 1;
+    c.block_x = block_threads;
+    c.block_y = 1;
+    c.grid_x = static_cast<unsigned>(std::clamp<std::int64_t>(n_out, 1, max_grid));
+    c.grid_y = static_cast<unsigned>(std::min<std::int64_t>(grid_y, 65535));
+    if (c.grid_y > 1) {
+      c.partial_bytes = static_cast<std::size_t>(c.grid_y * n_out) * reduce_acc_bytes(k);
+      c.arrival_count = c.grid_x;
+    }
+    return c;
+  }
   if (r.per_thread) {
     // One thread per output (nf_reduce_per_thread), a block of neighbouring outputs, never split:
     // the folds are short (ir::reduce_per_thread), so splitting would only add a pass over partials.
@@ -229,6 +278,8 @@ param_plan plan_params(const ir::kernel_ir& k) {
   if (k.reduction) {
     plan.fold_width = ir::reduce_fold_width(*k.reduction);
     plan.wide_loads = reduce_wide_loads(k);
+    plan.prologue_inputs = reduce_prologue_inputs(k);
+    plan.stage_bytes = reduce_stage_bytes(k);
   }
   return plan;
 }
@@ -328,6 +379,7 @@ kernel_params build_params(const ir::kernel_ir& k, const param_plan& plan, const
         std::memcpy(dst + 24, &scratch.arrivals, 8);
         const std::uint32_t wide = scratch.wide ? 1 : 0;
         std::memcpy(dst + 32, &wide, 4);
+        std::memcpy(dst + 36, &scratch.stages, 4);
         break;
       }
       case param_role::param_role_output_strides: {

@@ -22,7 +22,8 @@
 // nf_dims<N, I> is a struct of N values of I (size N * sizeof(I), aligned as I).
 //
 // Reduction and scan kernels (kernel_ir::reduction) take `shape` always, then after it
-//   reduce             nf_reduce_args            n_out, n_red, partials, arrivals, wide (nf_reduce.cuh)
+//   reduce             nf_reduce_args            n_out, n_red, partials, arrivals, wide, stages
+//                                                (nf_reduce.cuh)
 // and, after the outputs, for scans only
 //   out_strides        nf_dims<ND, off>          element strides of every output over the shape
 // and, after the scalars, for value folds and scans
@@ -46,6 +47,12 @@ namespace ndfuse::jit {
 inline constexpr int block_threads = 256;
 // Resident 256-thread blocks per SM on sm_90 at full occupancy (reductions size their grids by it).
 inline constexpr int blocks_per_sm = 8;
+// Staged folds (kernel_reduction::staged) split few outputs over two blocks per SM: each keeps up to
+// reduce_stages_max chunks in flight, so two fill the device's memory pipe (an H100 summed 2 GB of
+// float64 in 0.639 ms that way, 0.645-0.652 with four to eight smaller blocks per SM;
+// bench/experiments/reduce_bulk.cu).
+inline constexpr int staged_blocks_per_sm = 2;
+inline constexpr unsigned reduce_stages_max = 4;  // NF_STAGES_MAX in nf_reduce.cuh
 
 // A kernel whose inputs and iotas are all flat moves its flat arrays with 16-byte vector loads and
 // stores: each thread takes vector_width() consecutive elements per grid-stride step.
@@ -105,6 +112,8 @@ struct param_plan {
   // Reductions: ir::reduce_fold_width and reduce_wide_loads, so a launch need not walk the code.
   int fold_width = 1;
   bool wide_loads = false;
+  std::vector<int> prologue_inputs;  // input slots the folded values read, ascending
+  std::size_t stage_bytes = 0;       // staged folds: reduce_stage_bytes
 };
 param_plan plan_params(const ir::kernel_ir& k);
 
@@ -112,7 +121,8 @@ param_plan plan_params(const ir::kernel_ir& k);
 struct reduce_scratch {
   void* partials = nullptr;
   void* arrivals = nullptr;
-  bool wide = false;  // units are read with wide loads (reduce_wide_loads, and aligned inputs)
+  bool wide = false;    // units are read with wide loads (reduce_wide_loads, and aligned inputs)
+  unsigned stages = 0;  // staged folds: chunks in flight per block through shared memory (reduce_stages)
 };
 
 // Parameter values for cuLaunchKernel: data() is its kernelParams (one pointer per parameter into
@@ -175,5 +185,15 @@ reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64
 // prologue input is flat, and a unit of each is no wider than 16 bytes); the launch also needs the
 // inputs aligned for it.
 bool reduce_wide_loads(const ir::kernel_ir& k);
+// The input slots that the fold's prologue reads (not those only its epilogue reads), ascending.
+std::vector<int> reduce_prologue_inputs(const ir::kernel_ir& k);
+// Staged folds: the shared-memory bytes of one chunk (ir::reduce_stage_units units) of every
+// prologue input, in reduce_prologue_inputs order; 0 when the bulk copy engine cannot bring them
+// (not reduce_wide_loads, no input at all, or not a staged fold).
+std::size_t reduce_stage_bytes(const ir::kernel_ir& k);
+// Chunks in flight per block for a staged launch: up to reduce_stages_max while staged_blocks_per_sm
+// blocks fit an SM's shared memory, else two (one block per SM), else 0 (no staging: the fold
+// loads from global memory, in the same order).
+unsigned reduce_stages(std::size_t stage_bytes, std::size_t shared_per_sm, std::size_t shared_per_block);
 
 }  // namespace ndfuse::jit

@@ -297,15 +297,9 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
     const int width = ir::reduce_fold_width(r);
     if (width > 1) {
       const std::string w = std::to_string(width);
-      os << "  // Unit u of output o is elements u*" << w << " .. u*" << w << "+" << width - 1
-         << ", folded in order: the fold order depends on the sizes alone, not on how units are loaded.\n"
-         << "  auto element_unit = [&](const idx o, const idx u) {\n";
-      if (reduce_wide_loads(k)) {
-        os << "    if (reduce.wide) {  // one wide load per input (the host checked the alignment)\n"
-           << "      const idx i = o * n_red + u * " << w << ";\n";
-        for (int in : pro.inputs)
-          os << "      const nf_vec<" << cuda_type(k.inputs[in].dt) << ", " << w << "> x" << in
-             << " = nf_load_vec<" << w << ">(in" << in << " + i);\n";
+      // The folded value of one unit from each input's nf_vec x<slot>, and the linear index i of
+      // its first element (for iotas).
+      auto unit_fold = [&](const std::string& indent) {
         auto call = [&](const std::string& lane) {
           std::string c = name + "_element(";
           bool first = true;
@@ -321,12 +315,23 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
           }
           return c + ")";
         };
-        os << "      " << acc << " a = " << call("0") << ";\n"
+        os << indent << acc << " a = " << call("0") << ";\n"
            << "#pragma unroll\n"
-           << "      for (int l = 1; l < " << w << "; ++l) a = " << combine_expression(k, name) << "(a, "
+           << indent << "for (int l = 1; l < " << w << "; ++l) a = " << combine_expression(k, name) << "(a, "
            << call("l") << ");\n"
-           << "      return a;\n"
-           << "    }\n";
+           << indent << "return a;\n";
+      };
+      os << "  // Unit u of output o is elements u*" << w << " .. u*" << w << "+" << width - 1
+         << ", folded in order: the fold order depends on the sizes alone, not on how units are loaded.\n"
+         << "  auto element_unit = [&](const idx o, const idx u) {\n";
+      if (reduce_wide_loads(k)) {
+        os << "    if (reduce.wide) {  // one wide load per input (the host checked the alignment)\n"
+           << "      const idx i = o * n_red + u * " << w << ";\n";
+        for (int in : pro.inputs)
+          os << "      const nf_vec<" << cuda_type(k.inputs[in].dt) << ", " << w << "> x" << in
+             << " = nf_load_vec<" << w << ">(in" << in << " + i);\n";
+        unit_fold("      ");
+        os << "    }\n";
       }
       os << "    " << acc << " a = element(o, u * " << w << ");\n"
          << "#pragma unroll\n"
@@ -335,8 +340,53 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
          << "    return a;\n"
          << "  };\n"
          << "  nf_reduce_args units = reduce;\n"
-         << "  units.n_red /= " << w << ";\n"
-         << "  " << driver << "units" << tail << "element_unit, finish);\n";
+         << "  units.n_red /= " << w << ";\n";
+      if (!r.staged) {
+        os << "  " << driver << "units" << tail << "element_unit, finish);\n";
+      } else {
+        const std::size_t stage_bytes = reduce_stage_bytes(k);
+        std::string copy = "nf_unstaged()", staged = "nf_unstaged()";
+        if (stage_bytes > 0) {
+          // Each input's chunk sits after the previous input's in a stage buffer.
+          std::vector<std::string> at;
+          std::size_t offset = 0;
+          for (int in : pro.inputs) {
+            at.push_back(offset == 0
+                             ? std::string("stage")
+                             : "stage + NF_STAGE_UNITS * " + std::to_string(offset / ir::reduce_stage_units));
+            offset += static_cast<std::size_t>(ir::reduce_stage_units) * width * itemsize(k.inputs[in].dt);
+          }
+          os << "  // A chunk (NF_STAGE_UNITS units from unit u of output o) of every input into a stage "
+                "buffer,\n"
+             << "  // by the bulk copy engine, completing on the stage's barrier; and unit j of a staged "
+                "chunk.\n"
+             << "  auto stage_copy = [&](unsigned char* stage, unsigned long long* bar, const idx o, const "
+                "idx u) {\n"
+             << "    const idx i = o * n_red + u * " << w << ";\n"
+             << "    nf_bulk_expect(bar, " << stage_bytes << ");  // the bytes of the whole stage\n";
+          for (std::size_t q = 0; q < pro.inputs.size(); ++q) {
+            const int in = pro.inputs[q];
+            os << "    nf_bulk_copy(" << at[q] << ", in" << in << " + i, NF_STAGE_UNITS * "
+               << width * itemsize(k.inputs[in].dt) << ", bar);\n";
+          }
+          os << "  };\n"
+             << "  auto element_staged = [&](const unsigned char* stage, const idx o, const idx u, const "
+                "unsigned j) {\n";
+          if (!pro.iotas.empty()) os << "    const idx i = o * n_red + u * " << w << ";\n";
+          for (std::size_t q = 0; q < pro.inputs.size(); ++q) {
+            const int in = pro.inputs[q];
+            const std::string t = cuda_type(k.inputs[in].dt);
+            os << "    const nf_vec<" << t << ", " << w << "> x" << in << " = nf_load_vec<" << w
+               << ">(reinterpret_cast<const " << t << "*>(" << at[q] << ") + j * " << w << ");\n";
+          }
+          unit_fold("    ");
+          os << "  };\n";
+          copy = "stage_copy";
+          staged = "element_staged";
+        }
+        os << "  nf_reduce_staged<" << acc << ", idx, " << stage_bytes << ">(units, identity, "
+           << combine_expression(k, name) << ", element_unit, " << copy << ", " << staged << ", finish);\n";
+      }
     } else {
       os << "  " << driver << "reduce" << tail << "element, finish);\n";
     }

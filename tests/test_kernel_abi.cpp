@@ -240,4 +240,73 @@ TEST_CASE("reduction launch shape: lanes, split and grid", "[kernel_abi]") {
   }
 }
 
+// The staged fold (nf_reduce_staged): which folds the plan stages, their launch shape, the bytes of
+// a stage and the stages in flight for a device's shared memory.
+TEST_CASE("staged reductions: layout, launch shape, stage bytes and stages", "[kernel_abi]") {
+  const int sms = 132;  // an H100
+  const std::int64_t target = std::int64_t(sms) * jit::staged_blocks_per_sm;
+  nf::array a = nf::ones({4096});               // float64: 2048 units of two, two chunks
+  nf::array b = nf::ones({4096}, nf::float32);  // 1024 units of four: one chunk, not staged
+  nf::array short_a = nf::ones({4094});         // 2047 units
+  nf::array m = nf::ones({3, 4096});
+  for (auto* x : {&a, &b, &short_a, &m}) x->eval();
+
+  const ir::kernel_ir full = reduction_kernel(nf::sum(a));
+  REQUIRE(full.reduction->units);
+  CHECK(full.reduction->staged);
+  CHECK(ir::reduce_layout_name(*full.reduction).find("staged") != std::string::npos);
+  CHECK(!reduction_kernel(nf::sum(b)).reduction->staged);
+  CHECK(!reduction_kernel(nf::sum(short_a)).reduction->staged);
+  CHECK(!reduction_kernel(nf::max(m, 0)).reduction->staged);  // columns are never staged
+  CHECK(!reduction_kernel(nf::argmax(a)).reduction->staged);  // arg folds have no units
+  CHECK(full.key() != [&] {
+    ir::kernel_ir k = full;
+    k.reduction->staged = false;
+    return k.key();
+  }());
+
+  // Stage bytes: one chunk of every prologue input in its own dtype; none for a strided operand.
+  CHECK(jit::reduce_prologue_inputs(full) == std::vector<int>{0});
+  CHECK(jit::reduce_stage_bytes(full) == 1024 * 16);
+  const ir::kernel_ir mixed = reduction_kernel(nf::sum(a * b));
+  REQUIRE(mixed.reduction->staged);
+  CHECK(jit::reduce_stage_bytes(mixed) == 1024 * (16 + 8));
+  const ir::kernel_ir strided = reduction_kernel(nf::sum(m.T(), 0));
+  if (strided.reduction->staged) CHECK(jit::reduce_stage_bytes(strided) == 0);
+  const ir::kernel_ir rows = reduction_kernel(nf::sum(m, 1));
+  REQUIRE(rows.reduction->staged);
+  REQUIRE(rows.reduction->strategy == ir::reduce_strategy::reduce_strategy_inner);
+
+  // Launch: 256 lanes along one output; few outputs split over two blocks per SM, never finer
+  // than a chunk per block; many outputs one block each, unsplit.
+  auto c = jit::reduce_dims(full, 1, 125'000'000, sms);
+  CHECK(c.block_x == 256);
+  CHECK(c.block_y == 1);
+  CHECK(c.grid_x == 1);
+  CHECK(c.grid_y == unsigned(target));
+  CHECK(c.partial_bytes == std::size_t(target) * sizeof(double));
+  CHECK(c.arrival_count == 1);
+  c = jit::reduce_dims(full, 1, 1024 * 10 + 5, sms);  // ten whole chunks (n_red in units)
+  CHECK(c.grid_y == 10);
+  c = jit::reduce_dims(rows, 3, 1'000'000, sms);
+  CHECK(c.grid_x == 3);
+  CHECK(c.grid_y == unsigned((target + 2) / 3));
+  CHECK(c.arrival_count == 3);
+  c = jit::reduce_dims(rows, 16384, 4096, sms);
+  CHECK(c.grid_x == 16384);
+  CHECK(c.grid_y == 1);
+  CHECK(c.partial_bytes == 0);
+
+  // Stages: up to four while two blocks fit an SM (H100: 228 KB an SM, 227 KB a block), two when
+  // only one block fits, none when two stages do not fit a block.
+  const std::size_t h100_sm = 233472, h100_block = 232448;
+  CHECK(jit::reduce_stages(16384, h100_sm, h100_block) == 4);
+  CHECK(jit::reduce_stages(24576, h100_sm, h100_block) == 4);
+  CHECK(jit::reduce_stages(32768, h100_sm, h100_block) == 3);
+  CHECK(jit::reduce_stages(65536, h100_sm, h100_block) == 2);
+  CHECK(jit::reduce_stages(131072, h100_sm, h100_block) == 0);
+  CHECK(jit::reduce_stages(0, h100_sm, h100_block) == 0);
+  CHECK(jit::reduce_stages(16384, 167936, 166912) == 4);  // an A100
+}
+
 #endif  // NDFUSE_WITH_CUDA

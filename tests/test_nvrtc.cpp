@@ -144,7 +144,16 @@ TEST_CASE("reduction and scan kernels compile for every fold, dtype and strategy
       ir::kernel_ir other = step.kernel;
       other.reduction->per_thread = !r->per_thread;
       other.reduction->units = ir::reduce_unit_width(*r) > 1 && !r->units;
+      other.reduction->staged = false;
       add(other, step.name + "_other_layout");
+      // And the staged fold (long rows and full folds in units) wherever units are possible.
+      if (ir::reduce_staged(r->strategy, ir::reduce_unit_width(*r) > 1, ir::reduce_stage_units * 2)) {
+        ir::kernel_ir staged = step.kernel;
+        staged.reduction->units = true;
+        staged.reduction->per_thread = false;
+        staged.reduction->staged = true;
+        add(staged, step.name + "_staged");
+      }
     }
   };
   nf::array base = nf::asarray(std::vector<double>(24, 1.5), {2, 3, 4});
@@ -173,6 +182,47 @@ TEST_CASE("reduction and scan kernels compile for every fold, dtype and strategy
   }
   REQUIRE(programs.size() > 5);
   compile_programs(programs);
+}
+
+// The staged fold (nf_reduce_staged) as the plan picks it for long folds: one input, two inputs of
+// different widths in one stage, an iota beside a staged input, an input read through strides (no
+// staging, loads only), and an epilogue input; for sm_90 (bulk copies) and sm_80 (loads only).
+TEST_CASE("staged reduction kernels compile, with and without the bulk copy engine", "[nvrtc]") {
+  const std::int64_t n = ir::reduce_stage_units * 8 * 3 + 40;  // three float64 chunks' worth and a tail
+  nf::array a = nf::ones({n});
+  nf::array b = nf::ones({n}, nf::dtype::float32);
+  nf::array m = nf::ones({6, n});
+  nf::array mt = nf::ones({n, 6});
+  for (auto* x : {&a, &b, &m, &mt}) x->eval();
+  const std::vector<nf::array> results = {
+      nf::sum(a),
+      nf::sum(a * b),
+      nf::sum(a * nf::arange(double(n))),
+      nf::mean(m * 2.0, 1),
+      nf::sum(mt.T() * m, 1),
+      nf::linalg::norm(b),
+      nf::sum(b, nf::none, false, nf::dtype::float64),
+  };
+  std::vector<std::pair<std::string, ir::kernel_ir>> kernels;
+  int staged = 0;
+  for (const auto& result : results) {
+    const auto plan = ndfuse::schedule::make_plan({result.node()});
+    for (const auto& step : plan.steps) {
+      if (!step.kernel.reduction || !step.kernel.reduction->staged) continue;
+      kernels.emplace_back(kname(step.name + "_" + std::to_string(kernels.size())), step.kernel);
+      staged += jit::reduce_stage_bytes(step.kernel) > 0;
+    }
+  }
+  REQUIRE(kernels.size() == results.size());
+  CHECK(staged == int(results.size()) - 1);  // all but the strided operand's
+  std::vector<jit::named_kernel> named;
+  for (const auto& [name, k] : kernels) named.push_back({&k, name});
+  const std::string source = jit::render_program(named);
+  CHECK(source.find("nf_bulk_copy(") != std::string::npos);
+  for (int sm : {90, 80}) {
+    INFO("sm_" << sm);
+    CHECK_NOTHROW(jit::compile_to_cubin(source, "k_staged_" + std::to_string(sm), sm));
+  }
 }
 
 TEST_CASE("every cast pair, where and iota compile for every dtype", "[nvrtc]") {

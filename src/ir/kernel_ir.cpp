@@ -98,6 +98,7 @@ std::string kernel_ir::key() const {
     put(reduction->epilogue_begin);
     put(static_cast<std::uint8_t>(reduction->units));
     put(static_cast<std::uint8_t>(reduction->per_thread));
+    put(static_cast<std::uint8_t>(reduction->staged));
   }
   return k;
 }
@@ -116,7 +117,16 @@ int reduce_fold_width(const kernel_reduction& r) {
 
 std::string reduce_layout_name(const kernel_reduction& r) {
   return (r.units ? "units of " + std::to_string(reduce_unit_width(r)) + " elements" : "element by element") +
-         std::string(r.per_thread ? ", one thread per output" : ", the lanes of a block share each output");
+         std::string(r.per_thread ? ", one thread per output"
+                     : r.staged   ? ", chunks of " + std::to_string(reduce_stage_units) +
+                                      " units staged in shared memory, the lanes of a block share each output"
+                                : ", the lanes of a block share each output");
+}
+
+bool reduce_staged(reduce_strategy s, bool units, std::int64_t n_red_units) {
+  const bool along_rows =
+      s == reduce_strategy::reduce_strategy_full || s == reduce_strategy::reduce_strategy_inner;
+  return along_rows && units && n_red_units >= 2 * reduce_stage_units;
 }
 
 bool reduce_per_thread(reduce_strategy s, std::int64_t n_red) {

@@ -86,6 +86,7 @@ struct kernel_reduction {
   // the cache key; false, false is the general layout, right for every size.
   bool units = false;       // folds reduce_unit_width() consecutive elements at a time (n_red divides)
   bool per_thread = false;  // one thread per output, no block-level fold: rows or columns too short to share
+  bool staged = false;      // long folds in chunks of reduce_stage_units units (nf_reduce_staged)
 };
 
 // Full and inner value folds may fold their reduced elements in units of this many consecutive
@@ -99,6 +100,12 @@ int reduce_unit_width(const kernel_reduction& r);
 // block could give an output only one lane anyway (jit::reduce_dims), so the block-level fold and
 // its shared memory are dead weight: rows of four float32 ran 2% faster without them.
 bool reduce_per_thread(reduce_strategy s, std::int64_t n_red);
+// The staged fold (kernel_reduction::staged, the device's nf_reduce_staged): units in chunks of
+// this many, each chunk copied whole into shared memory where the launch allows. Chosen for full
+// and inner folds in units that are at least two chunks long; the fold order (chunks, then lanes
+// within a chunk) depends on the sizes and the device alone, whether or not a chunk is staged.
+inline constexpr std::int64_t reduce_stage_units = 1024;
+bool reduce_staged(reduce_strategy s, bool units, std::int64_t n_red_units);
 // The elements of one unit of this kernel's fold: reduce_unit_width when it has units, else 1.
 int reduce_fold_width(const kernel_reduction& r);
 // The fold layout in words, for generated-code comments and explain(): "units of 4 elements, one

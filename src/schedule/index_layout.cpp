@@ -125,6 +125,7 @@ void choose_fold_layout(kernel_step& step) {
   const int width = ir::reduce_unit_width(r);
   r.units = width > 1 && n_red % width == 0;
   r.per_thread = ir::reduce_per_thread(r.strategy, r.units ? n_red / width : n_red);
+  r.staged = ir::reduce_staged(r.strategy, r.units, r.units ? n_red / width : n_red);
 }
 
 }  // namespace

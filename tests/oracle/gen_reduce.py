@@ -306,7 +306,7 @@ class Cases:
         self.w = writer
 
     def add(self, group, func, x, variant="", axis="default", keepdims=False, dtype=None, ddof=None,
-            weights=None, ord="default", out=None, cid=None):
+            weights=None, ord="default", out=None, cid=None, view=None):
         """One case: computes NumPy's answer and writes the row. axis="default" leaves axis, keepdims
         (and everything else that is not given) out, so ndfuse is called with its defaults."""
         p, params = {}, []
@@ -330,12 +330,16 @@ class Cases:
             params.append("ord=" + fmt_ord(ord))
         if out is not None:
             params.append("out=" + out)
+        if view is not None:
+            params.append("view=" + view)
         if cid is None:
             cid = "%s/%s/%s/%s" % (group, func, x.dtype.name, fmt_shape(x.shape))
             if axis != "default":
                 cid += "/ax" + fmt_axis(axis) + ("/kd" if keepdims else "")
             if variant:
                 cid += "/" + variant
+            if view is not None:
+                cid += "/view-" + view
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
@@ -357,7 +361,9 @@ class Cases:
         if expected is not None and expected.dtype.kind in "fc" and func not in EXACT_FUNCS:
             params.append("rtol=%r" % rtol_for(expected.dtype, out))
             params.append("scale=" + self.w.array(scale_for(func, x, p, expected)))
-        self.w.row(cid, group, func, ";".join(params) or "-", self.w.array(x), expect)
+        # view=T: ndfuse reads the stored x.T through its transpose (a strided operand).
+        stored = np.ascontiguousarray(x.T) if view == "T" else x
+        self.w.row(cid, group, func, ";".join(params) or "-", self.w.array(stored), expect)
 
 
 # --- groups --------------------------------------------------------------------------------------------
@@ -753,6 +759,45 @@ def gen_layout(c):
                         c.add("layout", func, x, "", axis, False)
 
 
+# Long folds in units take the staged layout (kernel_reduction::staged: chunks of 1024 units, copied
+# into shared memory by the bulk copy engine on sm_90 where every input is flat and 16-byte aligned,
+# else loaded in the same order): full folds and rows with and without a tail after the last chunk,
+# few rows split over blocks, more rows than two blocks per SM; two inputs in one stage (average
+# with weights); and the inputs the bulk copies cannot take: a view one element into its buffer
+# (view=offset) and a transposed operand (view=T).
+STAGED_PATTERNS = [
+    ((20000,), [None]),       # full: float32 5000 units (4 chunks + 904), float64 10000 (9 + 784)
+    ((8192,), [None]),        # whole chunks only (float32 2, float64 4)
+    ((3, 20000), [1, None]),  # few long rows: split over blocks, partials
+]
+
+
+def gen_staged(c):
+    funcs = {"sum": ["float16", "float32", "float64", "int32", "uint8"], "mean": ["float32"],
+             "var": ["float64"], "max": ["float32"], "nanmin": ["float64"], "count_nonzero": ["float64"]}
+    for func, dtypes in funcs.items():
+        for d in dtypes:
+            for shape, axes in STAGED_PATTERNS:
+                x = inputs(d, shape, value_kind(func))
+                for axis in axes:
+                    c.add("staged", func, x, "", axis, False)
+    c.add("staged", "norm", inputs("float64", (20000,)), "", "default")
+    for d in ["float32", "float64"]:
+        for shape, axis in [((20000,), None), ((3, 20000), 1)]:
+            x = inputs(d, shape)
+            c.add("staged", "average", x, "w", axis, False, weights=RNG.random(shape).astype(d) + 0.5)
+    rows = inputs("float32", (270, 8200))  # 2050 units a row, more rows than two blocks per SM
+    c.add("staged", "sum", rows, "", 1, False)
+    c.add("staged", "max", rows, "", 1, False)
+    for d in ["float32", "float64"]:
+        for shape, axis in [((20000,), None), ((3, 20000), 1), ((270, 8200), 1)]:
+            c.add("staged", "sum", inputs(d, shape), "", axis, False, view="offset")
+        c.add("staged", "sum", inputs(d, (3, 20000)), "", 1, False, view="T")
+        c.add("staged", "sum", inputs(d, (20000, 3)), "", None, False, view="T")
+    x = inputs("float64", (3, 20000))
+    c.add("staged", "average", x, "w", 1, False, weights=RNG.random(x.shape) + 0.5, view="offset")
+
+
 def gen_bigsum(w):
     """float32 sum of 10**8 elements against the exact sum of those float32 values. The input is
     (arange(n) % 1000).astype(float32) * 0.001 + 0.1 with NEP 50 weak scalars (float32 ops), built
@@ -777,7 +822,7 @@ def main():
     try:
         c = Cases(w)
         for gen in (gen_grid, gen_axis, gen_empty, gen_nan, gen_overflow, gen_dtype, gen_badaxis, gen_out,
-                    gen_average, gen_scan, gen_norm, gen_accuracy, gen_layout):
+                    gen_average, gen_scan, gen_norm, gen_accuracy, gen_layout, gen_staged):
             gen(c)
         gen_bigsum(w)
         w.finish()

@@ -75,6 +75,8 @@ const driver_api& driver() {
     resolve("cuModuleGetFunction", a.module_get_function);
     resolve("cuLaunchKernel", a.launch_kernel);
     resolve("cuOccupancyMaxActiveBlocksPerMultiprocessor", a.occupancy_max_blocks);
+    resolve("cuFuncGetAttribute", a.func_get_attribute);
+    resolve("cuFuncSetAttribute", a.func_set_attribute);
     return a;
   }();
   return api;
@@ -112,6 +114,13 @@ const device_info& info(int device) {
           "cudaDeviceGetAttribute");
     check(cudaDeviceGetAttribute(&d.max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device),
           "cudaDeviceGetAttribute");
+    int shared_sm = 0, shared_block = 0;
+    check(cudaDeviceGetAttribute(&shared_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device),
+          "cudaDeviceGetAttribute");
+    check(cudaDeviceGetAttribute(&shared_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
+          "cudaDeviceGetAttribute");
+    d.shared_per_sm = static_cast<std::size_t>(shared_sm);
+    d.shared_per_block = static_cast<std::size_t>(shared_block);
     d.arch = "sm_" + std::to_string(d.major) + std::to_string(d.minor);
   });
   return infos[device];

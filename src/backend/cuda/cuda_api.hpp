@@ -9,6 +9,7 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <string>
 
 namespace ndfuse::backend::cuda {
@@ -26,6 +27,8 @@ struct driver_api {
   decltype(&::cuModuleGetFunction) module_get_function = nullptr;
   decltype(&::cuLaunchKernel) launch_kernel = nullptr;
   decltype(&::cuOccupancyMaxActiveBlocksPerMultiprocessor) occupancy_max_blocks = nullptr;
+  decltype(&::cuFuncGetAttribute) func_get_attribute = nullptr;
+  decltype(&::cuFuncSetAttribute) func_set_attribute = nullptr;
   decltype(&::cuGetErrorName) get_error_name = nullptr;
   decltype(&::cuGetErrorString) get_error_string = nullptr;
 };
@@ -40,7 +43,9 @@ struct device_info {
   int sm_count = 0;
   int major = 0, minor = 0;
   int max_threads_per_sm = 0;
-  std::string arch;  // "sm_90"
+  std::size_t shared_per_sm = 0;     // bytes of shared memory per SM
+  std::size_t shared_per_block = 0;  // the most one block may have (after opting in)
+  std::string arch;                  // "sm_90"
 };
 const device_info& info(int device);
 

@@ -69,6 +69,22 @@ int sm_of(const device_info& d) {
 
 // Loads `cubin` into the current device's context. Returns false when the driver rejects the
 // image itself (so a cached entry can be replaced by a fresh compile); throws on anything else.
+// A staged reduction (kernel_reduction::staged) takes its ring of chunk buffers as dynamic shared
+// memory, which a launch may size past 48 KB only once the function allows it: up to the device's
+// per-block limit, less the function's static shared memory.
+void allow_staging(CUfunction f, int device) {
+  const driver_api& d = driver();
+  int static_bytes = 0;
+  check(d.func_get_attribute(&static_bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f), "cuFuncGetAttribute");
+  check(d.func_set_attribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                             static_cast<int>(info(device).shared_per_block) - static_bytes),
+        "cuFuncSetAttribute");
+}
+
+bool staged(const ir::kernel_ir& k) {
+  return k.reduction && k.reduction->staged;
+}
+
 bool try_load(const std::string& cubin, const std::string& name, loaded_module& out) {
   const driver_api& d = driver();
   CUresult r = d.module_load_data(&out.module, cubin.data());
@@ -127,6 +143,7 @@ class cuda_backend final : public device_backend {
       if (!try_load(bin.cubin, bin.name, kernel->home))
         throw device_error("cuda: the driver rejected NVRTC's CUBIN for " + bin.name + " on " + d.arch);
     }
+    if (staged(k)) allow_staging(kernel->home.function, device);
     kernel->cubin = std::move(bin.cubin);
     kernel->from_disk_cache = bin.from_disk;
     kernel->params = jit::plan_params(k);
@@ -174,7 +191,23 @@ class cuda_backend final : public device_backend {
       wide = reinterpret_cast<std::uintptr_t>(p) % (item * width) == 0;
     }
     scratch.wide = wide;
-    const jit::reduce_config c = jit::reduce_dims(ir, n_out, n_red / width, info(device).sm_count);
+    const device_info& d = info(device);
+    // A staged fold copies chunks with the bulk copy engine (sm_90 on) when every input it reads
+    // starts each output's units on a 16-byte boundary; otherwise it loads them, in the same order.
+    if (k.params.stage_bytes > 0 && d.major >= 9) {
+      bool aligned = true;
+      for (int slot : k.params.prologue_inputs) {
+        const std::size_t item = itemsize(ir.inputs[slot].dt);
+        const auto* p = static_cast<const char*>(a.inputs[slot].data) +
+                        a.inputs[slot].offset * static_cast<std::int64_t>(item);
+        aligned = aligned && reinterpret_cast<std::uintptr_t>(p) % 16 == 0 &&
+                  (n_out == 1 || static_cast<std::size_t>(n_red) * item % 16 == 0);
+      }
+      if (aligned)
+        scratch.stages = jit::reduce_stages(k.params.stage_bytes, d.shared_per_sm, d.shared_per_block);
+    }
+    const std::size_t shared = scratch.stages * k.params.stage_bytes;
+    const jit::reduce_config c = jit::reduce_dims(ir, n_out, n_red / width, d.sm_count);
     void* block = nullptr;
     if (c.arrival_count) {
       block = device_allocate(c.partial_bytes);
@@ -182,8 +215,9 @@ class cuda_backend final : public device_backend {
       scratch.arrivals = arrival_counters(c.arrival_count);
     }
     jit::kernel_params params = jit::build_params(ir, k.params, a, scratch);
-    const CUresult r = driver().launch_kernel(fn, c.grid_x, c.grid_y, 1, c.block_x, c.block_y, 1, 0,
-                                              current_stream(), params.data(), nullptr);
+    const CUresult r =
+        driver().launch_kernel(fn, c.grid_x, c.grid_y, 1, c.block_x, c.block_y, 1,
+                               static_cast<unsigned>(shared), current_stream(), params.data(), nullptr);
     if (block) device_free(block);
     check(r, "cuLaunchKernel");
   }
@@ -213,6 +247,7 @@ class cuda_backend final : public device_backend {
     if (!loaded)
       throw device_error("cuda: the driver rejected the CUBIN for " + k.name + " on device " +
                          std::to_string(device));
+    if (staged(ir)) allow_staging(m.function, device);
     k.others.emplace(device, m);
     return m.function;
   }

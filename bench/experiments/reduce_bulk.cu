@@ -1,0 +1,206 @@
+// Experiment (not part of the build), session 21: the full float64 sum (2.5e8 and 2^28 elements)
+// with its input brought into shared memory by the bulk copy engine (cp.async.bulk, completing on
+// an mbarrier), against CUB's DeviceReduce::Sum and ndfuse's strided register mapping
+// (reduce_paths.cu's full_strided, N = 8). Every block takes chunks b, b + G, b + 2G, ... (G blocks),
+// a ring of STAGES chunk buffers kept full by thread 0; each thread folds its double2's of a chunk
+// in a fixed order, so the bits depend on the sizes and grid alone, as in ndfuse's driver.
+//   nvcc -O3 -std=c++17 --fmad=false -arch=sm_90 bench/experiments/reduce_bulk.cu -o reduce_bulk \
+//     && ./reduce_bulk
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cub/device/device_reduce.cuh>
+#include <vector>
+
+#include "reduce_common.cuh"
+
+// ---- the mbarrier and the bulk copy, as PTX (sm_90) ----
+__device__ __forceinline__ unsigned smem_addr(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ void bar_init(uint64_t* bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(count));
+}
+// Arms the barrier for `bytes` of copies and arrives (the one producer thread).
+__device__ __forceinline__ void bar_expect(uint64_t* bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)), "r"(bytes)
+               : "memory");
+}
+__device__ __forceinline__ void bar_wait(uint64_t* bar, unsigned parity) {
+  asm volatile(
+      "{\n"
+      ".reg .pred done;\n"
+      "wait:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+      "@!done bra wait;\n"
+      "}\n" ::"r"(smem_addr(bar)),
+      "r"(parity)
+      : "memory");
+}
+__device__ __forceinline__ void bulk_load(void* dst, const void* src, unsigned bytes, uint64_t* bar) {
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+          smem_addr(dst)),
+      "l"(src), "r"(bytes), "r"(smem_addr(bar))
+      : "memory");
+}
+__device__ __forceinline__ void bulk_load_hint(void* dst, const void* src, unsigned bytes, uint64_t* bar,
+                                               uint64_t policy) {
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, "
+      "[%3], "
+      "%4;" ::"r"(smem_addr(dst)),
+      "l"(src), "r"(bytes), "r"(smem_addr(bar)), "l"(policy)
+      : "memory");
+}
+
+// CHUNK bytes a chunk, STAGES chunks in flight per block; HINT: evict-first L2 policy on the copies.
+template <int CHUNK, int STAGES, bool HINT>
+__global__ void __launch_bounds__(256) full_bulk(const double2* __restrict__ in, unsigned long long units,
+                                                 double* partials, unsigned* arrivals, double* out) {
+  extern __shared__ __align__(128) unsigned char ring[];
+  __shared__ __align__(8) uint64_t full[STAGES];
+  constexpr unsigned per_chunk = CHUNK / 16;  // double2's
+  const unsigned t = threadIdx.x, b = blockIdx.x, G = gridDim.x;
+  const unsigned long long chunks = units / per_chunk;
+  const unsigned long long mine = chunks > b ? (chunks - b + G - 1) / G : 0;
+  uint64_t policy = 0;
+  if constexpr (HINT) asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  auto issue = [&](unsigned long long k) {
+    const unsigned s = k % STAGES;
+    bar_expect(&full[s], CHUNK);
+    const double2* src = in + (b + k * G) * per_chunk;
+    if constexpr (HINT)
+      bulk_load_hint(ring + s * CHUNK, src, CHUNK, &full[s], policy);
+    else
+      bulk_load(ring + s * CHUNK, src, CHUNK, &full[s]);
+  };
+  if (t == 0) {
+    for (int s = 0; s < STAGES; ++s) bar_init(&full[s], 1);
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  __syncthreads();
+  if (t == 0)
+    for (unsigned long long k = 0; k < mine && k < STAGES; ++k) issue(k);
+  double acc = 0;
+  for (unsigned long long k = 0; k < mine; ++k) {
+    const unsigned s = k % STAGES;
+    bar_wait(&full[s], unsigned(k / STAGES) & 1);
+    const double2* c = reinterpret_cast<const double2*>(ring + s * CHUNK);
+    double2 x[per_chunk / 256];
+#pragma unroll
+    for (unsigned i = 0; i < per_chunk / 256; ++i) x[i] = c[i * 256 + t];
+#pragma unroll
+    for (unsigned i = 0; i < per_chunk / 256; ++i) acc = (acc + x[i].x) + x[i].y;
+    __syncthreads();  // every thread is done with stage s before it is refilled
+    if (t == 0 && k + STAGES < mine) issue(k + STAGES);
+  }
+  // The units after the last whole chunk, strided over every block.
+  for (unsigned long long r = chunks * per_chunk + (unsigned long long)b * 256 + t; r < units;
+       r += (unsigned long long)G * 256)
+    acc = (acc + in[r].x) + in[r].y;
+  finish_full(acc, partials, arrivals, out);
+}
+
+// ndfuse's mapping (reduce_paths.cu): unit r, r + stride, ... with eight loads in flight.
+__global__ void __launch_bounds__(256, 8) full_strided(const double2* __restrict__ in, unsigned n,
+                                                       double* partials, unsigned* arrivals, double* out) {
+  const unsigned t = threadIdx.x, stride = gridDim.x * 256;
+  unsigned r = blockIdx.x * 256 + t;
+  double acc = 0;
+  for (; r + 7 * stride < n; r += 8 * stride) {
+    double2 x[8];
+#pragma unroll
+    for (int k = 0; k < 8; ++k) x[k] = in[r + k * stride];
+#pragma unroll
+    for (int k = 0; k < 8; ++k) acc = (acc + x[k].x) + x[k].y;
+  }
+  for (; r < n; r += stride) acc = (acc + in[r].x) + in[r].y;
+  finish_full(acc, partials, arrivals, out);
+}
+
+__global__ void copy_kernel(const double2* __restrict__ in, double2* __restrict__ out, unsigned n) {
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) out[i] = in[i];
+}
+
+int main() {
+  cudaDeviceProp prop;
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  const int sms = prop.multiProcessorCount;
+  std::printf("%s, %d SMs\n", prop.name, sms);
+  for (const unsigned long long n : {250000000ull, 1ull << 28}) {
+    double *in, *partials, *out, *copy_out;
+    unsigned* arrivals;
+    CHECK(cudaMalloc(&in, n * 8));
+    CHECK(cudaMalloc(&copy_out, n * 8));
+    CHECK(cudaMalloc(&partials, 65536 * 8));
+    CHECK(cudaMalloc(&out, 8));
+    CHECK(cudaMalloc(&arrivals, 4));
+    CHECK(cudaMemset(arrivals, 0, 4));
+    std::vector<double> h(n);
+    double want = 0;
+    for (size_t i = 0; i < n; ++i) want += (h[i] = double((i * 2654435761u) % 1000) / 7.0);
+    CHECK(cudaMemcpy(in, h.data(), n * 8, cudaMemcpyHostToDevice));
+    std::printf("n = %llu float64 (%.3f GB)\n", n, n * 8e-9);
+    auto line = [&](const char* name, float ms) {
+      double got;
+      CHECK(cudaMemcpy(&got, out, 8, cudaMemcpyDeviceToHost));
+      CHECK(cudaMemset(out, 0, 8));
+      std::printf("  %-44s %.4f ms  %.3f TB/s  rel err %.1e\n", name, ms, n * 8e-9 / ms,
+                  std::fabs(got - want) / want);
+    };
+    void* temp = nullptr;
+    size_t temp_bytes = 0;
+    CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, (long long)n));
+    CHECK(cudaMalloc(&temp, temp_bytes));
+    const unsigned long long units = n / 2;
+    char name[96];
+    for (int round = 0; round < 2; ++round) {
+      const float copy_ms = median_ms(
+          [&] { copy_kernel<<<sms * 8, 256>>>((const double2*)in, (double2*)copy_out, unsigned(units)); },
+          21);
+      std::printf("  %-44s %.4f ms  (read limit at copy bandwidth %.4f ms)\n", "copy (read + write)", copy_ms,
+                  copy_ms / 2);
+      line("CUB",
+           median_ms([&] { CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, (long long)n)); }, 21));
+      line("strided N=8, 1056", median_ms(
+                                    [&] {
+                                      full_strided<<<sms * 8, 256>>>((const double2*)in, unsigned(units),
+                                                                     partials, arrivals, out);
+                                    },
+                                    21));
+#define BULK(CHUNK, STAGES, HINT, PER_SM)                                                                 \
+  {                                                                                                       \
+    auto k = full_bulk<CHUNK, STAGES, HINT>;                                                              \
+    const int smem = CHUNK * STAGES;                                                                      \
+    CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));                    \
+    std::snprintf(name, sizeof name, "bulk %2d KB x %d%s, %d/SM", CHUNK / 1024, STAGES,                   \
+                  HINT ? " evict" : "", PER_SM);                                                          \
+    line(name,                                                                                            \
+         median_ms(                                                                                       \
+             [&] { k<<<sms * PER_SM, 256, smem>>>((const double2*)in, units, partials, arrivals, out); }, \
+             21));                                                                                        \
+  }
+      BULK(8192, 4, false, 4)
+      BULK(8192, 4, false, 6)
+      BULK(16384, 3, false, 4)
+      BULK(16384, 4, false, 2)
+      BULK(16384, 4, false, 3)
+      BULK(16384, 6, false, 2)
+      BULK(32768, 3, false, 2)
+      BULK(32768, 2, false, 3)
+      BULK(16384, 4, true, 3)
+      BULK(8192, 2, false, 8)
+      CHECK(cudaGetLastError());
+    }
+    CHECK(cudaFree(temp));
+    CHECK(cudaFree(in));
+    CHECK(cudaFree(copy_out));
+    CHECK(cudaFree(partials));
+    CHECK(cudaFree(out));
+    CHECK(cudaFree(arrivals));
+  }
+  return 0;
+}
