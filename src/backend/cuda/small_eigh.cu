@@ -23,7 +23,8 @@
 // entries, and split the work: the lower index takes the top half of the pair's columns (and of V's)
 // and the left half of its rows, the higher one the rest. The 2 x 2 block where the pair's rows and
 // columns cross is left out of both halves and written at the end as what the rotation makes of it
-// (a_pp - t g, a_qq + t g and zeros), so neither lane writes an entry its partner still has to read.
+// (a_pp - t g, a_qq + t g and zeros), each column's two entries by the lane whose half holds that
+// column, so no lane writes an entry its partner reads (or still has to read) in the same half-step.
 // Two __syncwarp per step. (The first version kept rows in lanes and each step's rotations in
 // shared arrays, with three passes and three __syncwarp per step: 127 us for 10000 8 x 8 float64
 // matrices on an H100 and 7.9 ms for 32 x 32; this one 96 us and 7.0 ms, syevjBatched 475 us and
@@ -105,6 +106,7 @@ __global__ void jacobi_eigh(const T* a, real_t<T>* w, T* vectors, int* info, int
         const int p = here ? partner(col, r, steps_m) : col;
         const int lo = min(col, p), hi = max(col, p);
         const bool top = col == lo;
+        const int h0 = top ? 0 : half, h1 = top ? half : n;  // this lane's half of the rows, then columns
         bool turn = false;
         plane_rotation<T> j{};
         R app = 0, aqq = 0, g = 0;
@@ -115,18 +117,21 @@ __global__ void jacobi_eigh(const T* a, real_t<T>* w, T* vectors, int* info, int
             j = jacobi_rotation(app, aqq, apq, g);
             turn = rotated = true;
             // B = A J on columns lo and hi (the block left out), and V J
-            rotate_pair(A + lo * ld, A + hi * ld, 1, top ? 0 : half, top ? half : n, j, lo, hi);
-            if (vectors) rotate_pair(V + lo * ld, V + hi * ld, 1, top ? 0 : half, top ? half : n, j);
+            rotate_pair(A + lo * ld, A + hi * ld, 1, h0, h1, j, lo, hi);
+            if (vectors) rotate_pair(V + lo * ld, V + hi * ld, 1, h0, h1, j);
           }
         }
         __syncwarp();
         if (turn) {  // A' = J^H B on rows lo and hi (the block left out), then the block
-          rotate_pair<true>(A + lo, A + hi, ld, top ? 0 : half, top ? half : n, j, lo, hi);
-          if (top) {
-            A[lo * ld + lo] = from_real<T>(app - j.t * g);
-            A[hi * ld + hi] = from_real<T>(aqq + j.t * g);
-            A[hi * ld + lo] = A[lo * ld + hi] = from_real<T>(R(0));
-          }
+          rotate_pair<true>(A + lo, A + hi, ld, h0, h1, j, lo, hi);
+          // Each lane writes the block's entries in its own half of the columns (column lo's two, column
+          // hi's two, or all four): rotate_pair loads a skipped entry with the rest of its chunk, so a
+          // partner writing it in this half-step would race with that load. Both lanes hold the same
+          // app, aqq, t and g, so which one writes changes no value. (t g once for both, as before: written
+          // in each branch, nvcc fused one sum into an fma of its own, which may round otherwise.)
+          const R tg = j.t * g, d_lo = app - tg, d_hi = aqq + tg;
+          if (h0 <= lo && lo < h1) A[lo * ld + lo] = from_real<T>(d_lo), A[lo * ld + hi] = from_real<T>(R(0));
+          if (h0 <= hi && hi < h1) A[hi * ld + hi] = from_real<T>(d_hi), A[hi * ld + lo] = from_real<T>(R(0));
         }
         __syncwarp();
       }
