@@ -139,18 +139,11 @@ int main() {
   const int sms = prop.multiProcessorCount;
   std::printf("%s, %d SMs\n", prop.name, sms);
   for (const unsigned long long n : {250000000ull, 1ull << 28}) {
-    double *in, *partials, *out, *copy_out;
-    unsigned* arrivals;
-    CHECK(cudaMalloc(&in, n * 8));
+    full_sum_buffers b = make_full_sum(n);
+    double *in = b.in, *partials = b.partials, *out = b.out, *copy_out;
+    unsigned* arrivals = b.arrivals;
+    const double want = b.want;
     CHECK(cudaMalloc(&copy_out, n * 8));
-    CHECK(cudaMalloc(&partials, 65536 * 8));
-    CHECK(cudaMalloc(&out, 8));
-    CHECK(cudaMalloc(&arrivals, 4));
-    CHECK(cudaMemset(arrivals, 0, 4));
-    std::vector<double> h(n);
-    double want = 0;
-    for (size_t i = 0; i < n; ++i) want += (h[i] = double((i * 2654435761u) % 1000) / 7.0);
-    CHECK(cudaMemcpy(in, h.data(), n * 8, cudaMemcpyHostToDevice));
     std::printf("n = %llu float64 (%.3f GB)\n", n, n * 8e-9);
     auto line = [&](const char* name, float ms) {
       double got;
@@ -204,11 +197,8 @@ int main() {
       CHECK(cudaGetLastError());
     }
     CHECK(cudaFree(temp));
-    CHECK(cudaFree(in));
     CHECK(cudaFree(copy_out));
-    CHECK(cudaFree(partials));
-    CHECK(cudaFree(out));
-    CHECK(cudaFree(arrivals));
+    free_full_sum(b);
   }
   return 0;
 }

@@ -68,3 +68,29 @@ __device__ __forceinline__ void finish_full(double acc, double* partials, unsign
   }
   if (t == 0) *out = sh[0], *arrivals = 0;
 }
+
+// The full sums' input on the device: n float64 values ((i * 2654435761) % 1000) / 7, their sum on
+// the host (`want`), and the partials, counter and result that finish_full uses.
+struct full_sum_buffers {
+  double *in = nullptr, *partials = nullptr, *out = nullptr;
+  unsigned* arrivals = nullptr;
+  double want = 0;
+};
+inline full_sum_buffers make_full_sum(unsigned long long n) {
+  full_sum_buffers b;
+  CHECK(cudaMalloc(&b.in, n * 8));
+  CHECK(cudaMalloc(&b.partials, 65536 * 8));
+  CHECK(cudaMalloc(&b.out, 8));
+  CHECK(cudaMalloc(&b.arrivals, 4));
+  CHECK(cudaMemset(b.arrivals, 0, 4));
+  std::vector<double> h(n);
+  for (unsigned long long i = 0; i < n; ++i) b.want += (h[i] = double((i * 2654435761u) % 1000) / 7.0);
+  CHECK(cudaMemcpy(b.in, h.data(), n * 8, cudaMemcpyHostToDevice));
+  return b;
+}
+inline void free_full_sum(full_sum_buffers& b) {
+  CHECK(cudaFree(b.in));
+  CHECK(cudaFree(b.partials));
+  CHECK(cudaFree(b.out));
+  CHECK(cudaFree(b.arrivals));
+}

@@ -203,17 +203,10 @@ int main() {
   }
   {
     const unsigned n = 1u << 28;
-    double *in, *partials, *out;
-    unsigned* arrivals;
-    CHECK(cudaMalloc(&in, size_t(n) * 8));
-    CHECK(cudaMalloc(&partials, 65536 * 8));
-    CHECK(cudaMalloc(&out, 8));
-    CHECK(cudaMalloc(&arrivals, 4));
-    CHECK(cudaMemset(arrivals, 0, 4));
-    std::vector<double> h(n);
-    double want = 0;
-    for (size_t i = 0; i < n; ++i) want += (h[i] = double((i * 2654435761u) % 1000) / 7.0);
-    CHECK(cudaMemcpy(in, h.data(), size_t(n) * 8, cudaMemcpyHostToDevice));
+    full_sum_buffers b = make_full_sum(n);
+    double *in = b.in, *partials = b.partials, *out = b.out;
+    unsigned* arrivals = b.arrivals;
+    const double want = b.want;
     auto line = [&](const char* name, float ms) {
       double got;
       CHECK(cudaMemcpy(&got, out, 8, cudaMemcpyDeviceToHost));
