@@ -100,12 +100,14 @@ std::vector<int> reduce_prologue_inputs(const ir::kernel_ir& k) {
   return slots;
 }
 
+std::size_t reduce_unit_bytes(const ir::kernel_ir& k, int slot) {
+  return static_cast<std::size_t>(ir::reduce_fold_width(*k.reduction)) * itemsize(k.inputs[slot].dt);
+}
+
 std::size_t reduce_stage_bytes(const ir::kernel_ir& k) {
   if (!k.reduction->staged || !reduce_wide_loads(k)) return 0;
-  const int width = ir::reduce_fold_width(*k.reduction);
   std::size_t bytes = 0;
-  for (int slot : reduce_prologue_inputs(k))
-    bytes += static_cast<std::size_t>(ir::reduce_stage_units) * width * itemsize(k.inputs[slot].dt);
+  for (int slot : reduce_prologue_inputs(k)) bytes += ir::reduce_stage_units * reduce_unit_bytes(k, slot);
   return bytes;
 }
 

@@ -187,6 +187,8 @@ reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64
 bool reduce_wide_loads(const ir::kernel_ir& k);
 // The input slots that the fold's prologue reads (not those only its epilogue reads), ascending.
 std::vector<int> reduce_prologue_inputs(const ir::kernel_ir& k);
+// Bytes of one unit of the fold (ir::reduce_fold_width elements) of input `slot`.
+std::size_t reduce_unit_bytes(const ir::kernel_ir& k, int slot);
 // Staged folds: the shared-memory bytes of one chunk (ir::reduce_stage_units units) of every
 // prologue input, in reduce_prologue_inputs order; 0 when the bulk copy engine cannot bring them
 // (not reduce_wide_loads, no input at all, or not a staged fold).

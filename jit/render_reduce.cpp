@@ -349,12 +349,11 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
         if (stage_bytes > 0) {
           // Each input's chunk sits after the previous input's in a stage buffer.
           std::vector<std::string> at;
-          std::size_t offset = 0;
+          std::size_t unit_offset = 0;  // bytes of the earlier inputs' units
           for (int in : pro.inputs) {
-            at.push_back(offset == 0
-                             ? std::string("stage")
-                             : "stage + NF_STAGE_UNITS * " + std::to_string(offset / ir::reduce_stage_units));
-            offset += static_cast<std::size_t>(ir::reduce_stage_units) * width * itemsize(k.inputs[in].dt);
+            at.push_back(unit_offset == 0 ? std::string("stage")
+                                          : "stage + NF_STAGE_UNITS * " + std::to_string(unit_offset));
+            unit_offset += reduce_unit_bytes(k, in);
           }
           os << "  // A chunk (NF_STAGE_UNITS units from unit u of output o) of every input into a stage "
                 "buffer,\n"
@@ -367,7 +366,7 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
           for (std::size_t q = 0; q < pro.inputs.size(); ++q) {
             const int in = pro.inputs[q];
             os << "    nf_bulk_copy(" << at[q] << ", in" << in << " + i, NF_STAGE_UNITS * "
-               << width * itemsize(k.inputs[in].dt) << ", bar);\n";
+               << reduce_unit_bytes(k, in) << ", bar);\n";
           }
           os << "  };\n"
              << "  auto element_staged = [&](const unsigned char* stage, const idx o, const idx u, const "

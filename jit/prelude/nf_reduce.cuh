@@ -302,7 +302,7 @@ __device__ __forceinline__ void nf_reduce_staged(const nf_reduce_args& p, const 
     if (++next_c == mine) next_c = 0, next_o += gridDim.x;
   };
 #if NF_BULK_COPY
-  if (StageBytes > 0 && stages) {
+  if (stages) {
     if (t == 0) {
       for (unsigned s = 0; s < stages; ++s)
         asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(nf_smem_address(&full[s])));

@@ -67,8 +67,6 @@ int sm_of(const device_info& d) {
   return d.major * 10 + d.minor;
 }
 
-// Loads `cubin` into the current device's context. Returns false when the driver rejects the
-// image itself (so a cached entry can be replaced by a fresh compile); throws on anything else.
 // A staged reduction (kernel_reduction::staged) takes its ring of chunk buffers as dynamic shared
 // memory, which a launch may size past 48 KB only once the function allows it: up to the device's
 // per-block limit, less the function's static shared memory.
@@ -85,6 +83,8 @@ bool staged(const ir::kernel_ir& k) {
   return k.reduction && k.reduction->staged;
 }
 
+// Loads `cubin` into the current device's context. Returns false when the driver rejects the
+// image itself (so a cached entry can be replaced by a fresh compile); throws on anything else.
 bool try_load(const std::string& cubin, const std::string& name, loaded_module& out) {
   const driver_api& d = driver();
   CUresult r = d.module_load_data(&out.module, cubin.data());
@@ -177,35 +177,27 @@ class cuda_backend final : public device_backend {
     for (int d = 0; d < ir.ndim; ++d) (d < kept ? n_out : n_red) *= a.shape[d];
     jit::reduce_scratch scratch;
     // The kernel folds units of `width` elements when the plan's sizes allowed it (the fold order
-    // then depends on sizes alone, kernel_reduction::units); wide loads when every row starts
-    // aligned for one unit in every flat input.
+    // then depends on sizes alone, kernel_reduction::units).
     const int width = k.params.fold_width;
     if (n_red % width != 0)
       throw error("cuda: reduction kernel " + k.name + " folds units of " + std::to_string(width) +
                   " elements, launched over rows of " + std::to_string(n_red));
+    // One pass over the inputs the fold reads (the epilogue's are read element by element): wide
+    // loads need each one aligned for a unit; a staged fold's bulk copies (sm_90 on) need each
+    // output's units to start on a 16-byte boundary, else it loads its chunks, in the same order.
+    const device_info& d = info(device);
     bool wide = k.params.wide_loads;
-    for (std::size_t i = 0; wide && i < a.inputs.size(); ++i) {
-      const std::size_t item = itemsize(ir.inputs[i].dt);
-      const auto* p =
-          static_cast<const char*>(a.inputs[i].data) + a.inputs[i].offset * static_cast<std::int64_t>(item);
-      wide = reinterpret_cast<std::uintptr_t>(p) % (item * width) == 0;
+    bool bulk = k.params.stage_bytes > 0 && d.major >= 9;
+    for (int slot : k.params.prologue_inputs) {
+      const std::size_t item = itemsize(ir.inputs[slot].dt);
+      const auto address =
+          reinterpret_cast<std::uintptr_t>(static_cast<const char*>(a.inputs[slot].data) +
+                                           a.inputs[slot].offset * static_cast<std::int64_t>(item));
+      wide = wide && address % (item * width) == 0;
+      bulk = bulk && address % 16 == 0 && (n_out == 1 || static_cast<std::size_t>(n_red) * item % 16 == 0);
     }
     scratch.wide = wide;
-    const device_info& d = info(device);
-    // A staged fold copies chunks with the bulk copy engine (sm_90 on) when every input it reads
-    // starts each output's units on a 16-byte boundary; otherwise it loads them, in the same order.
-    if (k.params.stage_bytes > 0 && d.major >= 9) {
-      bool aligned = true;
-      for (int slot : k.params.prologue_inputs) {
-        const std::size_t item = itemsize(ir.inputs[slot].dt);
-        const auto* p = static_cast<const char*>(a.inputs[slot].data) +
-                        a.inputs[slot].offset * static_cast<std::int64_t>(item);
-        aligned = aligned && reinterpret_cast<std::uintptr_t>(p) % 16 == 0 &&
-                  (n_out == 1 || static_cast<std::size_t>(n_red) * item % 16 == 0);
-      }
-      if (aligned)
-        scratch.stages = jit::reduce_stages(k.params.stage_bytes, d.shared_per_sm, d.shared_per_block);
-    }
+    if (bulk) scratch.stages = jit::reduce_stages(k.params.stage_bytes, d.shared_per_sm, d.shared_per_block);
     const std::size_t shared = scratch.stages * k.params.stage_bytes;
     const jit::reduce_config c = jit::reduce_dims(ir, n_out, n_red / width, d.sm_count);
     void* block = nullptr;

@@ -7,30 +7,13 @@
 #include <string>
 #include <type_traits>
 
+#include "backend/cuda/floating_element_types.hpp"
 #include "backend/cuda/memory.hpp"
 #include "ndfuse/error.hpp"
 
 namespace ndfuse::backend::cuda {
 
 namespace {
-
-// Picks the routine of dtype dt among the four typed ones and casts the typeless pointers to its
-// element types: R the real type, E the element type (R, or cuComplex / cuDoubleComplex).
-template <class F>
-void by_dtype(dtype dt, F&& f) {
-  switch (dt) {
-    case dtype::float32:
-      return f(float{}, float{});
-    case dtype::float64:
-      return f(double{}, double{});
-    case dtype::complex64:
-      return f(float{}, cuComplex{});
-    case dtype::complex128:
-      return f(double{}, cuDoubleComplex{});
-    default:
-      throw error(std::string("cuda backend: no cuSOLVER type for ") + std::string(dtype_name(dt)));
-  }
-}
 
 struct syevj_deleter {
   void operator()(syevjInfo* p) const { cusolverDnDestroySyevjInfo(p); }
@@ -42,7 +25,8 @@ struct syevj_deleter {
 // array of `count` device addresses), in place.
 void potrf_batched(cusolverDnHandle_t h, dtype dt, cublasFillMode_t fill, int n, void** ptrs, int* info,
                    int count) {
-  by_dtype(dt, [&](auto, auto e) {
+  // by_element_type's float2 and double2 are cuComplex and cuDoubleComplex.
+  by_element_type(dt, "potrf_batched", [&](auto e) {
     using E = decltype(e);
     if constexpr (std::is_same_v<E, float>)
       check_solver(cusolverDnSpotrfBatched(h, fill, n, reinterpret_cast<float**>(ptrs), n, info, count),
@@ -68,9 +52,9 @@ void syevj_batched(cusolverDnHandle_t h, dtype dt, cusolverEigMode_t job, cublas
   syevjInfo_t raw = nullptr;
   check_solver(cusolverDnCreateSyevjInfo(&raw), "CreateSyevjInfo");
   std::unique_ptr<syevjInfo, syevj_deleter> params(raw);
-  by_dtype(dt, [&](auto r, auto e) {
-    using R = decltype(r);
+  by_element_type(dt, "syevj_batched", [&](auto e) {
     using E = decltype(e);
+    using R = real_t<E>;
     E* A = static_cast<E*>(a);
     R* W = static_cast<R*>(w);
     int lwork = 0;

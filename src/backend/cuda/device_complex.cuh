@@ -4,23 +4,10 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include "backend/cuda/floating_element_types.hpp"  // real_of, real_t
+
 namespace ndfuse::backend::cuda {
 
-// The real type of an element: float for float and float2, double for double and double2.
-template <class T>
-struct real_of {
-  using type = T;
-};
-template <>
-struct real_of<float2> {
-  using type = float;
-};
-template <>
-struct real_of<double2> {
-  using type = double;
-};
-template <class T>
-using real_t = typename real_of<T>::type;
 template <class T>
 constexpr bool is_complex_pair = sizeof(T) == 2 * sizeof(real_t<T>);
 
