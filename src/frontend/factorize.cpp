@@ -86,7 +86,9 @@ eigh_result eigh_call(const array& a, std::string_view uplo, bool vectors, const
   check_info(out.back(), s.batch, op, "Eigenvalues did not converge");
   eigh_result r;
   r.eigenvalues = out[0];
-  if (vectors) r.eigenvectors = out[1];
+  // The library writes eigenvector k in row k (the solvers' column-major V): NumPy's columns are the
+  // transposed view, with no copy (CuPy's eigh returns the same view).
+  if (vectors) r.eigenvectors = swapaxes(out[1], -1, -2);
   return r;
 }
 

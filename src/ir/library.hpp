@@ -61,7 +61,9 @@ enum class library_op : std::uint8_t {
   // then R (m x n when `full_matrices`, else min(m,n) x n), its strict lower triangle unspecified.
   library_op_qr,
   // inputs A (n x n, Hermitian: only the triangle `upper` names is read). Outputs: the eigenvalues
-  // (n, real, ascending); with `compute_uv`, the eigenvectors as columns (n x n); info.
+  // (n, real, ascending); with `compute_uv`, the eigenvectors as rows (n x n: row k is eigenvalue
+  // k's, which is LAPACK's column-major V read in C order; the frontend returns the transposed view,
+  // as CuPy does, so no backend transposes it); info.
   library_op_eigh,
   // inputs A (m x n). Outputs: the singular values (min(m,n), real, descending); with
   // `compute_uv`, U (m x m when `full_matrices`, else m x min(m,n)) and V^H (n x n, else

@@ -1,7 +1,8 @@
 // Dense solvers on the CPU backend: LAPACKE in row-major layout, one call per matrix of the batch
 // (OpenBLAS threads each call). The twin of src/backend/cuda/cusolver.cpp. LAPACKE's row-major
 // layout reads and writes C-order matrices as ir/library.hpp's contract wants them, so nothing here
-// transposes; each routine works in place on a copy, as a call's inputs are read-only.
+// transposes (eigh, whose contract is LAPACK's own column-major V, runs column-major); each routine
+// works in place on a copy, as a call's inputs are read-only.
 #include "backend/cpu/lapack.hpp"
 
 #include <algorithm>
@@ -28,6 +29,7 @@ namespace {
 using c64 = std::complex<float>;
 using c128 = std::complex<double>;
 constexpr int row = LAPACK_ROW_MAJOR;
+constexpr int col = LAPACK_COL_MAJOR;  // heevd: its V is the contract's layout (ir/library.hpp)
 
 // One name per LAPACK routine, overloaded on the element type.
 // clang-format off
@@ -51,10 +53,10 @@ lapack_int orgqr(lapack_int m, lapack_int n, lapack_int k, float* a, const float
 lapack_int orgqr(lapack_int m, lapack_int n, lapack_int k, double* a, const double* t) { return LAPACKE_dorgqr(row, m, n, k, a, n, t); }
 lapack_int orgqr(lapack_int m, lapack_int n, lapack_int k, c64* a, const c64* t) { return LAPACKE_cungqr(row, m, n, k, a, n, t); }
 lapack_int orgqr(lapack_int m, lapack_int n, lapack_int k, c128* a, const c128* t) { return LAPACKE_zungqr(row, m, n, k, a, n, t); }
-lapack_int heevd(char j, char u, lapack_int n, float* a, float* w) { return LAPACKE_ssyevd(row, j, u, n, a, n, w); }
-lapack_int heevd(char j, char u, lapack_int n, double* a, double* w) { return LAPACKE_dsyevd(row, j, u, n, a, n, w); }
-lapack_int heevd(char j, char u, lapack_int n, c64* a, float* w) { return LAPACKE_cheevd(row, j, u, n, a, n, w); }
-lapack_int heevd(char j, char u, lapack_int n, c128* a, double* w) { return LAPACKE_zheevd(row, j, u, n, a, n, w); }
+lapack_int heevd(char j, char u, lapack_int n, float* a, float* w) { return LAPACKE_ssyevd(col, j, u, n, a, n, w); }
+lapack_int heevd(char j, char u, lapack_int n, double* a, double* w) { return LAPACKE_dsyevd(col, j, u, n, a, n, w); }
+lapack_int heevd(char j, char u, lapack_int n, c64* a, float* w) { return LAPACKE_cheevd(col, j, u, n, a, n, w); }
+lapack_int heevd(char j, char u, lapack_int n, c128* a, double* w) { return LAPACKE_zheevd(col, j, u, n, a, n, w); }
 lapack_int gesdd(char j, lapack_int m, lapack_int n, float* a, float* s, float* u, lapack_int lu, float* v, lapack_int lv) { return LAPACKE_sgesdd(row, j, m, n, a, n, s, u, lu, v, lv); }
 lapack_int gesdd(char j, lapack_int m, lapack_int n, double* a, double* s, double* u, lapack_int lu, double* v, lapack_int lv) { return LAPACKE_dgesdd(row, j, m, n, a, n, s, u, lu, v, lv); }
 lapack_int gesdd(char j, lapack_int m, lapack_int n, c64* a, float* s, c64* u, lapack_int lu, c64* v, lapack_int lv) { return LAPACKE_cgesdd(row, j, m, n, a, n, s, u, lu, v, lv); }
@@ -184,18 +186,31 @@ void qr(const ir::library_call& c, const std::vector<const void*>& in, const std
   }
 }
 
+// Column-major, as cuSOLVER's twin runs it: LAPACK's V, eigenvector k in column k, is the contract's
+// layout read in C order (eigenvector k in row k), so nothing transposes it (LAPACKE's row-major form
+// would transpose A in and V out). A real symmetric A is its own transpose: the C-order copy is A
+// column-major, with the named triangle flipped. A complex Hermitian one read that way would be
+// conj(A), whose eigenvectors are conj(V), so it is transposed in.
 template <class T>
 void eigh(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
   const auto& p = c.linalg;
   const lapack_int n = dim(p.n, c);
+  constexpr bool transposed_in = !std::is_same_v<T, real_t<T>>;
+  const bool upper_there = transposed_in ? p.upper : !p.upper;  // UPLO's triangle, as LAPACK sees it
+  const char uplo = upper_there ? 'U' : 'L';
   std::vector<T> scratch(p.compute_uv ? 0 : static_cast<std::size_t>(n) * n);
   auto* info = static_cast<std::int32_t*>(out[p.compute_uv ? 2 : 1]);
   for (std::int64_t b = 0; b < c.rows; ++b) {
     T* a = p.compute_uv ? static_cast<T*>(out[1]) + b * n * n : scratch.data();
-    std::memcpy(a, static_cast<const T*>(in[0]) + b * n * n, sizeof(T) * n * n);
-    info[b] = checked(
-        heevd(p.compute_uv ? 'V' : 'N', p.upper ? 'U' : 'L', n, a, static_cast<real_t<T>*>(out[0]) + b * n),
-        c);
+    const T* src = static_cast<const T*>(in[0]) + b * n * n;
+    if constexpr (transposed_in) {
+      for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t j = 0; j < n; ++j) a[j * n + i] = src[i * n + j];
+    } else {
+      std::memcpy(a, src, sizeof(T) * n * n);
+    }
+    info[b] =
+        checked(heevd(p.compute_uv ? 'V' : 'N', uplo, n, a, static_cast<real_t<T>*>(out[0]) + b * n), c);
   }
 }
 

@@ -265,6 +265,11 @@ bool jacobi_kernel_eigh(dtype dt, std::int64_t n) {
   return is_complex(dt) || n <= (dt == dtype::float64 ? 29 : 28);
 }
 
+// cuSOLVER's eigenvectors come out column-major, which is the contract's layout (ir/library.hpp:
+// eigenvector k in row k), so the factorization runs in place in the output and nothing is
+// transposed after it. What goes in must be A column-major: for a real symmetric A its C-order
+// buffer already is (A^T = A, with the named triangle flipped); a complex Hermitian one is
+// transposed in, since read as it lies it would be conj(A), whose eigenvectors are conj(V).
 void eigh(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
   const auto& h = handle_here();
   const auto& p = c.linalg;
@@ -272,37 +277,44 @@ void eigh(const ir::library_call& c, const std::vector<const void*>& in, const s
   const std::size_t sz = itemsize(c.dt),
                     rsz = itemsize(real_type_of(c.dt) == CUDA_R_32F ? dtype::float32 : dtype::float64);
   const cudaDataType t = type_of(c.dt), rt = real_type_of(c.dt);
-  // A's upper triangle is the column-major lower one of the buffer.
-  const auto fill = p.upper ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+  const bool transposed_in = is_complex(c.dt);
+  // The triangle UPLO names, where cuSOLVER finds it: a copied buffer is A^T, its upper half lower.
+  const bool upper_there = transposed_in ? p.upper : !p.upper;
+  const auto fill = upper_there ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
   const auto job = p.compute_uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   int* info = static_cast<int*>(out[p.compute_uv ? 2 : 1]);
   if (batched(c) && jacobi_kernel_eigh(c.dt, n)) {
     eigh_small_stack(c.dt, c.rows, n, in[0], !p.upper, out[0], p.compute_uv ? out[1] : nullptr, info);
     return;
   }
+  // A column-major copy of matrices [b, b + count) in v (the output's vectors, or scratch).
+  auto column_major = [&](std::int64_t b, std::int64_t count, void* v) {
+    const void* a = at(in[0], b * n * n, sz);
+    if (transposed_in)
+      transpose_stack(c.dt, count, n, n, a, v, false);
+    else
+      copy(v, a, sz * n * n * count);
+  };
   if (batched(c)) {
-    scratch vs(sz * n * n * c.rows);
-    copy(vs.get(), in[0], sz * n * n * c.rows);
-    syevj_batched(handle_here().handle, c.dt, job, fill, static_cast<int>(n), vs.get(), out[0], info,
-                  static_cast<int>(c.rows));
-    if (p.compute_uv) transpose_stack(c.dt, c.rows, n, n, vs.get(), out[1], true);
+    scratch vs(p.compute_uv ? 0 : sz * n * n * c.rows);
+    void* v = p.compute_uv ? out[1] : vs.get();
+    column_major(0, c.rows, v);
+    syevj_batched(h.handle, c.dt, job, fill, static_cast<int>(n), v, out[0], info, static_cast<int>(c.rows));
     return;
   }
-  scratch v(sz * n * n);
+  scratch vs(p.compute_uv ? 0 : sz * n * n);
   workspace w;
   std::size_t d = 0, hb = 0;
-  check_solver(
-      cusolverDnXsyevd_bufferSize(h.handle, h.params, job, fill, n, t, v.get(), n, rt, out[0], t, &d, &hb),
-      "Xsyevd_bufferSize");
+  check_solver(cusolverDnXsyevd_bufferSize(h.handle, h.params, job, fill, n, t,
+                                           p.compute_uv ? out[1] : vs.get(), n, rt, out[0], t, &d, &hb),
+               "Xsyevd_bufferSize");
   w.size(d, hb);
   for (std::int64_t b = 0; b < c.rows; ++b) {
-    copy(v.get(), at(in[0], b * n * n, sz), sz * n * n);
-    check_solver(
-        cusolverDnXsyevd(h.handle, h.params, job, fill, n, t, v.get(), n, rt, at<void>(out[0], b * n, rsz), t,
-                         w.device->get(), w.device_bytes, w.host.data(), w.host.size(), info + b),
-        "Xsyevd");
-    // The columns are conj(A)'s eigenvectors: conjugate-transposed into C order, they are A's.
-    if (p.compute_uv) transpose(c.dt, n, n, v.get(), n, at<void>(out[1], b * n * n, sz), true);
+    void* v = p.compute_uv ? at<void>(out[1], b * n * n, sz) : vs.get();
+    column_major(b, 1, v);
+    check_solver(cusolverDnXsyevd(h.handle, h.params, job, fill, n, t, v, n, rt, at<void>(out[0], b * n, rsz),
+                                  t, w.device->get(), w.device_bytes, w.host.data(), w.host.size(), info + b),
+                 "Xsyevd");
   }
 }
 

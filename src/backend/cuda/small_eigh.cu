@@ -4,8 +4,8 @@
 // Why not cuSOLVER's syevjBatched: on an H100 it took 384 us for 10000 8 x 8 float64 matrices
 // (bench/experiments/eigh_batched.cu), which is a few hundred floating-point operations per matrix
 // spread over a whole kernel's time; its newer XsyevBatched took 1265 us. Both also wanted the stack
-// copied first (they overwrite it) and the eigenvectors transposed after (they are column-major).
-// Here each matrix is read once, in C order, and its eigenvalues and eigenvectors written once.
+// copied first (they overwrite it). Here each matrix is read once, in C order, and its eigenvalues
+// and eigenvectors written once (eigenvector k in row k, ir/library.hpp's layout).
 //
 // The method (Golub & Van Loan, "Matrix Computations", 8.5): each step picks n/2 disjoint pairs
 // (p, q), in the round-robin order that meets every pair once in n - 1 steps (a sweep), and applies
@@ -154,8 +154,8 @@ __global__ void jacobi_eigh(const T* a, real_t<T>* w, T* vectors, int* info, int
       w[first * n + e] = real(a_base[m * size + ord[k] * ld + ord[k]]);
     }
     if (vectors)
-      for (int e = lane; e < mats * per; e += 32) {  // C order: element (i, k) is V[i][order[k]]
-        const int m = e / per, r = e - m * per, i = r / n, k = r - (r / n) * n;
+      for (int e = lane; e < mats * per; e += 32) {  // eigenvector k in row k: (k, i) is V[i][order[k]]
+        const int m = e / per, r = e - m * per, k = r / n, i = r - k * n;
         vectors[first * per + e] = v_base[m * size + order_all[(first_here + m) * seg + k] * ld + i];
       }
     if (here && col == 0) info[first + slot] = converged ? 0 : 1;
