@@ -18,6 +18,10 @@
 //                           LinAlgError needs) and getrf_getri_mapped (cuBLAS writes the codes into
 //                           pinned host memory itself, so no copy is needed). Address arrays are
 //                           built untimed.
+//   cusolver_direct/eigh_float64_10000x32x32/<how>   the 32 x 32 stack by cuSOLVER alone, the floor
+//                           for its ndfuse row (which calls syevjBatched there): copy_syevj (a copy
+//                           of the stack, which syevjBatched overwrites with the vectors, and the
+//                           call) and copy_syevj_info (plus the info codes read back by a DMA).
 // Each call includes what the user's call costs: the factorization, the layout changes, and the
 // read-back of LAPACK's info codes (one small device-to-host copy, which waits for the device).
 // Compare with bench/peers/cupy_solvers.py (same inputs, same protocol). Counters: library_calls and
@@ -36,6 +40,7 @@
 #if defined(NDFUSE_WITH_CUDA)
 #include <cublas_v2.h>
 #include <cuda_runtime.h>  // the typed cudaMalloc
+#include <cusolverDn.h>
 
 #include "cuda_timing.hpp"
 
@@ -244,6 +249,65 @@ void BM_eigh_stack(benchmark::State& state, const nf::array& (*stack)()) {
   record_error(state, (la::norm(res.reshape({-1})) / la::norm(a.reshape({-1}))).item<double>());
 }
 
+enum class direct_eigh { copy_syevj, copy_syevj_info };
+
+void BM_eigh_stack_direct(benchmark::State& state, direct_eigh how) {
+  constexpr int count = 10000, n = 32;
+  constexpr std::size_t bytes = sizeof(double) * count * n * n;
+  cusolverDnHandle_t h = nullptr;  // first, so that a failure leaves nothing allocated
+  syevjInfo_t params = nullptr;
+  if (cusolverDnCreate(&h) != CUSOLVER_STATUS_SUCCESS ||
+      cusolverDnSetStream(h, stream()) != CUSOLVER_STATUS_SUCCESS ||
+      cusolverDnCreateSyevjInfo(&params) != CUSOLVER_STATUS_SUCCESS) {
+    state.SkipWithError("cusolverDnCreate failed");
+    return;
+  }
+  auto ok = [](cusolverStatus_t st, const char* what) {
+    if (st != CUSOLVER_STATUS_SUCCESS) {
+      std::fprintf(stderr, "benchmark: %s failed (%d)\n", what, int(st));
+      std::exit(1);
+    }
+  };
+  const std::vector<double> host = spd_stack_32().to_vector<double>();
+  double *a = nullptr, *v = nullptr, *w = nullptr, *work = nullptr;
+  int *info = nullptr, *host_info = nullptr, lwork = 0;
+  const auto job = CUSOLVER_EIG_MODE_VECTOR;
+  const auto fill = CUBLAS_FILL_MODE_LOWER;
+  cuda_ok(cudaMalloc(&a, bytes), "cudaMalloc");
+  cuda_ok(cudaMalloc(&v, bytes), "cudaMalloc");
+  cuda_ok(cudaMalloc(&w, sizeof(double) * count * n), "cudaMalloc");
+  cuda_ok(cudaMalloc(&info, sizeof(int) * count), "cudaMalloc");
+  cuda_ok(cudaMallocHost(&host_info, sizeof(int) * count), "cudaMallocHost");
+  cuda_ok(cudaMemcpy(a, host.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+  ok(cusolverDnDsyevjBatched_bufferSize(h, job, fill, n, v, n, w, &lwork, params, count), "bufferSize");
+  cuda_ok(cudaMalloc(&work, sizeof(double) * std::max(lwork, 1)), "cudaMalloc");
+  auto call = [&] {
+    cuda_ok(cudaMemcpyAsync(v, a, bytes, cudaMemcpyDeviceToDevice, stream()), "cudaMemcpyAsync");
+    ok(cusolverDnDsyevjBatched(h, job, fill, n, v, n, w, work, lwork, info, params, count), "syevjBatched");
+    if (how == direct_eigh::copy_syevj_info) {
+      cuda_ok(cudaMemcpyAsync(host_info, info, sizeof(int) * count, cudaMemcpyDeviceToHost, stream()),
+              "cudaMemcpyAsync");
+      cuda_ok(cudaStreamSynchronize(stream()), "cudaStreamSynchronize");
+      for (int b = 0; b < count; ++b)
+        if (host_info[b] != 0) state.SkipWithError("a matrix of the stack did not converge");
+    }
+  };
+  call();
+  cuda_ok(cudaStreamSynchronize(stream()), "cudaStreamSynchronize");
+  event_pair ev;
+  for (auto _ : state) {
+    keep_gpu_busy();
+    ev.record_start();
+    call();
+    ev.record_stop();
+    state.SetIterationTime(ev.seconds());
+  }
+  cusolverDnDestroySyevjInfo(params);
+  cusolverDnDestroy(h);
+  for (void* p : {(void*)a, (void*)v, (void*)w, (void*)work, (void*)info}) cudaFree(p);
+  cudaFreeHost(host_info);
+}
+
 void BM_eigvalsh_stack(benchmark::State& state) {
   timed(state, [&] { la::eigvalsh(small_spd_stack()).eval(); });
 }
@@ -291,7 +355,7 @@ void BM_det(benchmark::State& state) {
 
 void register_all() {
   auto reps = [](benchmark::internal::Benchmark* b) {
-    b->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5)->Repetitions(3);
+    b->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5)->Repetitions(7);
     b->ReportAggregatesOnly(true);
   };
   reps(benchmark::RegisterBenchmark("svd/float64_1000", BM_svd));
@@ -313,6 +377,10 @@ void register_all() {
   reps(benchmark::RegisterBenchmark("eigh/float64_10000x8x8", BM_eigh_stack, small_spd_stack));
   reps(benchmark::RegisterBenchmark("eigvalsh/float64_10000x8x8", BM_eigvalsh_stack));
   reps(benchmark::RegisterBenchmark("eigh/float64_10000x32x32", BM_eigh_stack, spd_stack_32));
+  reps(benchmark::RegisterBenchmark("cusolver_direct/eigh_float64_10000x32x32/copy_syevj",
+                                    BM_eigh_stack_direct, direct_eigh::copy_syevj));
+  reps(benchmark::RegisterBenchmark("cusolver_direct/eigh_float64_10000x32x32/copy_syevj_info",
+                                    BM_eigh_stack_direct, direct_eigh::copy_syevj_info));
   reps(benchmark::RegisterBenchmark("cholesky/float64_10000x8x8", BM_cholesky_stack));
   reps(benchmark::RegisterBenchmark("svd/float64_10000x8x8", BM_svd_stack));
   reps(benchmark::RegisterBenchmark("eigh/float64_1000", BM_eigh));
