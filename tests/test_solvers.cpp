@@ -357,15 +357,14 @@ std::string check_case(const std::string& op, const std::map<std::string, std::s
     // A's read triangle: the eigenvectors solve the Hermitian matrix NumPy saw (its other triangle mirrored).
     const auto w = stack_of(got[0]), v = stack_of(got[1]);
     host_stack h = a;
-    const auto e = stack_of(expected[1]);
+    const auto e = stack_of(expected[1]), ew = stack_of(expected[0]);
     // Rebuild the Hermitian matrix from NumPy's own factors (V diag(w) V^H): independent of the triangle.
     for (std::int64_t b = 0; b < a.count(); ++b)
       for (std::int64_t i = 0; i < a.rows; ++i)
         for (std::int64_t j = 0; j < a.cols; ++j) {
           cplx s = 0;
           for (std::int64_t p = 0; p < a.rows; ++p)
-            s += e.at(b, i, p) * stack_of(expected[0]).v[std::size_t(b * a.rows + p)] *
-                 std::conj(e.at(b, j, p));
+            s += e.at(b, i, p) * ew.v[std::size_t(b * a.rows + p)] * std::conj(e.at(b, j, p));
           h.v[std::size_t((b * a.rows + i) * a.cols + j)] = s;
         }
     first(check_bound("A V = V diag(w)", eigen_error(h, v, w.v), bound * 10));
@@ -389,6 +388,16 @@ std::string check_case(const std::string& op, const std::map<std::string, std::s
   return problem;
 }
 
+// `tiles` copies of h stacked along axis 0 (the manifest's tile=K).
+nf::host_array tiled(nf::host_array h, std::int64_t tiles) {
+  if (tiles == 1) return h;
+  const std::vector<std::byte> one = std::move(h.bytes);
+  h.bytes.reserve(one.size() * std::size_t(tiles));
+  for (std::int64_t k = 0; k < tiles; ++k) h.bytes.insert(h.bytes.end(), one.begin(), one.end());
+  h.shape.at(0) *= tiles;
+  return h;
+}
+
 }  // namespace
 
 TEST_CASE("solvers oracle: np.linalg factorizations and solvers against NumPy", "[oracle][solvers]") {
@@ -407,20 +416,21 @@ TEST_CASE("solvers oracle: np.linalg factorizations and solvers against NumPy", 
     try {
       std::vector<nf::array> inputs;
       const auto files = oracle::split(row[3], ',');
-      for (const auto& f : files) inputs.push_back(nf::load(dir + "/" + f));
+      const std::int64_t tiles = params.count("tile") ? std::stoll(params.at("tile")) : 1;
+      auto read = [&](const std::string& f) { return tiled(oracle::read_npy(dir + "/" + f), tiles); };
+      for (const auto& f : files)
+        inputs.push_back(tiles == 1 ? nf::load(dir + "/" + f) : nf::asarray(read(f)));
       if (expect.rfind("RAISES:", 0) == 0) {
         problem = oracle::expect_throw(oracle::split(expect, ':')[1],
                                        [&] { return run_op(op, params, inputs)[0]; });
       } else {
         std::vector<nf::host_array> got, want;
         for (const auto& r : run_op(op, params, inputs)) got.push_back(r.to_host());
-        for (const auto& f : oracle::split(expect, ',')) want.push_back(oracle::read_npy(dir + "/" + f));
-        problem = check_case(op, params, got, want, oracle::read_npy(dir + "/" + files[0]));
+        for (const auto& f : oracle::split(expect, ',')) want.push_back(read(f));
+        problem = check_case(op, params, got, want, read(files[0]));
         // The inputs are unchanged (the solvers work on copies).
         for (std::size_t k = 0; k < files.size() && problem.empty(); ++k)
-          if (!oracle::compare(inputs[k].to_host(), oracle::read_npy(dir + "/" + files[k]),
-                               oracle::tolerance{})
-                   .empty())
+          if (!oracle::compare(inputs[k].to_host(), read(files[k]), oracle::tolerance{}).empty())
             problem = "input " + std::to_string(k) + " changed";
       }
     } catch (const std::exception& e) {

@@ -16,7 +16,9 @@ manifest.tsv, one case per line, tab-separated, five columns:
           matrix_rank: 1), uv (svd compute_uv 0/1), axes (tensorsolve: ','-joined), ind (tensorinv);
           and two that only steer the test's checks of a hermitian svd: ties (equal |eigenvalues|:
           the singular vectors' order among them is not defined), lower (a's upper triangle is not
-          the mirror of its lower one, which alone is read)
+          the mirror of its lower one, which alone is read); tile=K: the test stacks K copies of
+          each input and of each expected result along axis 0 (stacks longer than one grid of the
+          GPU's small-matrix kernels, whose grid-stride loops then take the rest)
   inputs  the operands' files joined by ','
   expect  NumPy's outputs joined by ',' in NumPy's order (named tuples flattened; lstsq's rank as a
           0-d int64 file); or RAISES:<ndfuse exception>[:<NumPy's exception>] where NumPy raises.
@@ -185,6 +187,11 @@ def main(outdir):
             rows = np.random.default_rng(seed).permutation(s[-1])
             a = np.ascontiguousarray(well_conditioned(s, dt, seed)[..., rows, :])
             case("inv", dt, s, "packed", [a], [np.linalg.inv(a)])
+        # Past one grid (8192 blocks of 8 warps of 16 2 x 2 matrices: 1048576): 40 x 26215 matrices.
+        if dt in ("float64", "complex64"):
+            seed += 1
+            a = well_conditioned((40, 2, 2), dt, seed)
+            case("inv", dt, a.shape, "packed;tile=26215", [a], [np.linalg.inv(a)])
         # Factors spanning several 32 x 32 tiles of the GPU's transposes, edges partly filled.
         for s in [(40, 40), (2, 33, 33)]:
             seed += 1
@@ -456,6 +463,12 @@ def eigh_stack_cases(w, case):
                 e = np.linalg.eigh(g, UPLO=uplo)
                 case("eigh", dt, s, "UPLO=%s;stack" % uplo, [g], [e.eigenvalues, e.eigenvectors])
             case("eigvalsh", dt, s, "UPLO=L;stack", [h], [np.linalg.eigvalsh(h)])
+        # Past one grid (8192 blocks of 4 warps of 16 2 x 2 matrices: 524288): 35 x 15000 matrices.
+        if dt in ("float64", "complex64"):
+            seed += 1
+            h = hermitian_with_spectrum(separated_spectrum((35, 2, 2), seed), dt, seed + 100)
+            e = np.linalg.eigh(h)
+            case("eigh", dt, h.shape, "UPLO=L;stack;tile=15000", [h], [e.eigenvalues, e.eigenvectors])
         special = {
             "repeated": hermitian_with_spectrum(
                 [[2.0, 2.0, 2.0, -1.0, -1.0, 5.0, 0.0, 2.0], [1.0] * 8, [3.0, -3.0] * 4], dt, seed + 200),
@@ -497,6 +510,12 @@ def svd_stack_cases(w, case):
         for s in shapes:
             seed += 1
             svd_cases(case, dt, rng_matrix(s, dt, seed), "stack")
+        # Past one grid (8192 blocks of 4 warps of 16 2 x 2 matrices: 524288): 35 x 15000 matrices.
+        if dt in ("float64", "complex64"):
+            seed += 1
+            a = rng_matrix((35, 2, 2), dt, seed)
+            u, sv, vh = np.linalg.svd(a)
+            case("svd", dt, a.shape, "full=1;stack;tile=15000", [a], [u, sv, vh])
         seed += 1
         x, y = rng_matrix((6, 9, 1), dt, seed), rng_matrix((6, 1, 5), dt, seed + 1)
         rank_one = x @ y
