@@ -107,7 +107,9 @@ std::size_t reduce_unit_bytes(const ir::kernel_ir& k, int slot) {
 std::size_t reduce_stage_bytes(const ir::kernel_ir& k) {
   if (!k.reduction->staged || !reduce_wide_loads(k)) return 0;
   std::size_t bytes = 0;
-  for (int slot : reduce_prologue_inputs(k)) bytes += ir::reduce_stage_units * reduce_unit_bytes(k, slot);
+  // Each input's chunk, and 16 bytes to spare for the aligned span around a shifted one.
+  for (int slot : reduce_prologue_inputs(k))
+    bytes += ir::reduce_stage_units * reduce_unit_bytes(k, slot) + 16;
   return bytes;
 }
 
@@ -237,7 +239,7 @@ std::vector<param_info> param_layout(const ir::kernel_ir& k) {
   if (multi)
     p.push_back(
         {param_role::param_role_shape, -1, "nf_dims<" + nd + ", " + idx + ">", "shape", isz * k.ndim, isz});
-  if (k.reduction) p.push_back({param_role::param_role_reduce, -1, "nf_reduce_args", "reduce", 40, 8});
+  if (k.reduction) p.push_back({param_role::param_role_reduce, -1, "nf_reduce_args", "reduce", 48, 8});
   for (std::size_t o = 0; o < k.outputs.size(); ++o)
     p.push_back({param_role::param_role_output, int(o), std::string(cuda_type(k.outputs[o].dt)) + "*",
                  numbered("out", o), 8, 8});
@@ -382,6 +384,7 @@ kernel_params build_params(const ir::kernel_ir& k, const param_plan& plan, const
         const std::uint32_t wide = scratch.wide ? 1 : 0;
         std::memcpy(dst + 32, &wide, 4);
         std::memcpy(dst + 36, &scratch.stages, 4);
+        std::memcpy(dst + 40, &scratch.shifts, 4);
         break;
       }
       case param_role::param_role_output_strides: {

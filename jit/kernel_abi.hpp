@@ -22,7 +22,7 @@
 // nf_dims<N, I> is a struct of N values of I (size N * sizeof(I), aligned as I).
 //
 // Reduction and scan kernels (kernel_ir::reduction) take `shape` always, then after it
-//   reduce             nf_reduce_args            n_out, n_red, partials, arrivals, wide, stages
+//   reduce             nf_reduce_args            n_out, n_red, partials, arrivals, wide, stages, shifts
 //                                                (nf_reduce.cuh)
 // and, after the outputs, for scans only
 //   out_strides        nf_dims<ND, off>          element strides of every output over the shape
@@ -123,6 +123,7 @@ struct reduce_scratch {
   void* arrivals = nullptr;
   bool wide = false;    // units are read with wide loads (reduce_wide_loads, and aligned inputs)
   unsigned stages = 0;  // staged folds: chunks in flight per block through shared memory (reduce_stages)
+  unsigned shifts = 0;  // staged folds: 4 bits per prologue input, its start address mod 16
 };
 
 // Parameter values for cuLaunchKernel: data() is its kernelParams (one pointer per parameter into
@@ -190,9 +191,13 @@ std::vector<int> reduce_prologue_inputs(const ir::kernel_ir& k);
 // Bytes of one unit of the fold (ir::reduce_fold_width elements) of input `slot`.
 std::size_t reduce_unit_bytes(const ir::kernel_ir& k, int slot);
 // Staged folds: the shared-memory bytes of one chunk (ir::reduce_stage_units units) of every
-// prologue input, in reduce_prologue_inputs order; 0 when the bulk copy engine cannot bring them
-// (not reduce_wide_loads, no input at all, or not a staged fold).
+// prologue input, in reduce_prologue_inputs order, each with 16 bytes to spare for a shifted input
+// (nf_stage_shift); 0 when the bulk copy engine cannot bring them (not reduce_wide_loads, no input
+// at all, or not a staged fold).
 std::size_t reduce_stage_bytes(const ir::kernel_ir& k);
+// The shifts of that many inputs fit nf_reduce_args::shifts (4 bits each); a fold with more stages
+// only 16-byte-aligned inputs.
+inline constexpr std::size_t reduce_shifted_inputs_max = 8;
 // Chunks in flight per block for a staged launch: up to reduce_stages_max while staged_blocks_per_sm
 // blocks fit an SM's shared memory, else two (one block per SM), else 0 (no staging: the fold
 // loads from global memory, in the same order).

@@ -347,26 +347,40 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
         const std::size_t stage_bytes = reduce_stage_bytes(k);
         std::string copy = "nf_unstaged()", staged = "nf_unstaged()";
         if (stage_bytes > 0) {
-          // Each input's chunk sits after the previous input's in a stage buffer.
-          std::vector<std::string> at;
+          // Each input's chunk sits after the previous input's in a stage buffer, with 16 bytes to
+          // spare for a shifted one (nf_stage_shift): its copy then starts on the 16-byte boundary
+          // before the chunk and takes 16 bytes more.
+          std::vector<std::string> at, shift;
           std::size_t unit_offset = 0;  // bytes of the earlier inputs' units
-          for (int in : pro.inputs) {
-            at.push_back(unit_offset == 0 ? std::string("stage")
-                                          : "stage + NF_STAGE_UNITS * " + std::to_string(unit_offset));
-            unit_offset += reduce_unit_bytes(k, in);
+          for (std::size_t q = 0; q < pro.inputs.size(); ++q) {
+            std::string a = "stage";
+            if (unit_offset) a += " + NF_STAGE_UNITS * " + std::to_string(unit_offset);
+            if (q) a += " + " + std::to_string(16 * q);
+            at.push_back(a);
+            shift.push_back(numbered("sh", static_cast<int>(q)));
+            unit_offset += reduce_unit_bytes(k, pro.inputs[q]);
           }
+          std::string shifts = "  const unsigned ";
+          for (std::size_t q = 0; q < pro.inputs.size(); ++q)
+            shifts += (q ? ", " : "") + shift[q] + " = nf_stage_shift(reduce, " + std::to_string(q) + ")";
           os << "  // A chunk (NF_STAGE_UNITS units from unit u of output o) of every input into a stage "
                 "buffer,\n"
              << "  // by the bulk copy engine, completing on the stage's barrier; and unit j of a staged "
                 "chunk.\n"
+             << "  // sh<q>: the bytes input q's chunks start past a 16-byte boundary (a view such as "
+                "x[1:]).\n"
+             << shifts << ";\n"
              << "  auto stage_copy = [&](unsigned char* stage, unsigned long long* bar, const idx o, const "
                 "idx u) {\n"
-             << "    const idx i = o * n_red + u * " << w << ";\n"
-             << "    nf_bulk_expect(bar, " << stage_bytes << ");  // the bytes of the whole stage\n";
+             << "    const idx i = o * n_red + u * " << w << ";\n";
+          std::string expect;
+          for (std::size_t q = 0; q < pro.inputs.size(); ++q) expect += " + nf_stage_spare(" + shift[q] + ")";
+          os << "    nf_bulk_expect(bar, " << stage_bytes - 16 * pro.inputs.size() << "u" << expect
+             << ");  // the bytes of the whole stage\n";
           for (std::size_t q = 0; q < pro.inputs.size(); ++q) {
             const int in = pro.inputs[q];
-            os << "    nf_bulk_copy(" << at[q] << ", in" << in << " + i, NF_STAGE_UNITS * "
-               << reduce_unit_bytes(k, in) << ", bar);\n";
+            os << "    nf_bulk_copy_shifted(" << at[q] << ", in" << in << " + i, NF_STAGE_UNITS * "
+               << reduce_unit_bytes(k, in) << ", " << shift[q] << ", bar);\n";
           }
           os << "  };\n"
              << "  auto element_staged = [&](const unsigned char* stage, const idx o, const idx u, const "
@@ -375,8 +389,8 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
           for (std::size_t q = 0; q < pro.inputs.size(); ++q) {
             const int in = pro.inputs[q];
             const std::string t = cuda_type(k.inputs[in].dt);
-            os << "    const nf_vec<" << t << ", " << w << "> x" << in << " = nf_load_vec<" << w
-               << ">(reinterpret_cast<const " << t << "*>(" << at[q] << ") + j * " << w << ");\n";
+            os << "    const nf_vec<" << t << ", " << w << "> x" << in << " = nf_load_staged<" << w << ", "
+               << t << ">(" << at[q] << ", " << shift[q] << ", j);\n";
           }
           unit_fold("    ");
           os << "  };\n";

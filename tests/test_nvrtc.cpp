@@ -218,7 +218,8 @@ TEST_CASE("staged reduction kernels compile, with and without the bulk copy engi
   std::vector<jit::named_kernel> named;
   for (const auto& [name, k] : kernels) named.push_back({&k, name});
   const std::string source = jit::render_program(named);
-  CHECK(source.find("nf_bulk_copy(") != std::string::npos);
+  CHECK(source.find("nf_bulk_copy_shifted(") != std::string::npos);
+  CHECK(source.find("nf_load_staged<") != std::string::npos);
   for (int sm : {90, 80}) {
     INFO("sm_" << sm);
     CHECK_NOTHROW(jit::compile_to_cubin(source, "k_staged_" + std::to_string(sm), sm));

@@ -21,12 +21,22 @@ struct nf_reduce_args {
   unsigned* arrivals;        // gridDim.y > 1: one zeroed counter per block column
   unsigned wide;             // 1: a unit of each input is one wide load (the host checked alignment)
   unsigned stages;           // staged folds: chunks in flight per block through shared memory; 0: loads
+  unsigned shifts;           // staged folds: 4 bits per staged input, its rows' start address mod 16
 };
+
+// A staged input's shift (nf_reduce_args::shifts): the bytes its chunks start past a 16-byte
+// boundary. A view such as x[1:] copies the 16-byte-aligned span around each chunk (16 bytes more
+// than the chunk, never past an aligned block that holds one of its bytes, so never past its
+// allocation's pages) and reads its elements `shift` bytes into it.
+__device__ __forceinline__ unsigned nf_stage_shift(const nf_reduce_args& p, unsigned input) {
+  return (p.shifts >> (4 * input)) & 15u;
+}
 
 // The staged fold (kernel_reduction::staged; host mirror ir::reduce_stage_units): each output's
 // units are taken in chunks of NF_STAGE_UNITS, block y of gridDim.y folding chunks y, y + gridDim.y,
-// ..., then the units after the last whole chunk. Where the host allows it (every input flat and
-// 16-byte aligned, sm_90 or newer), the bulk copy engine brings chunks into a ring of `stages`
+// ..., then the units after the last whole chunk. Where the host allows it (every input flat, each
+// output's units starting at the same address mod 16, sm_90 or newer), the bulk copy engine brings
+// chunks into a ring of `stages`
 // shared-memory buffers ahead of the fold: on an H100 a full float64 sum of 2 GB read 3.13 TB/s
 // that way, against 3.04 with loads into registers and 3.06 for CUB (bench/experiments/reduce_bulk.cu).
 #define NF_STAGE_UNITS 1024
@@ -262,6 +272,25 @@ __device__ __forceinline__ void nf_bulk_wait(unsigned long long* bar, unsigned p
 __device__ __forceinline__ void nf_bulk_expect(unsigned long long*, unsigned) {}
 __device__ __forceinline__ void nf_bulk_copy(void*, const void*, unsigned, unsigned long long*) {}
 #endif
+// The bytes a shifted input's copy takes beyond its chunk (nf_stage_shift): the aligned span's 16.
+__device__ __forceinline__ unsigned nf_stage_spare(unsigned shift) {
+  return shift ? 16u : 0u;
+}
+// The chunk of `bytes` at src, which lies `shift` bytes past a 16-byte boundary, into dst as the
+// aligned span around it.
+__device__ __forceinline__ void nf_bulk_copy_shifted(void* dst, const void* src, unsigned bytes,
+                                                     unsigned shift, unsigned long long* bar) {
+  nf_bulk_copy(dst, static_cast<const unsigned char*>(src) - shift, bytes + nf_stage_spare(shift), bar);
+}
+// Unit j of a staged chunk, from its input's area of the stage: one wide load when the input is
+// aligned, else N element loads `shift` bytes in.
+template <int N, class T>
+__device__ __forceinline__ nf_vec<T, N> nf_load_staged(const unsigned char* area, unsigned shift,
+                                                       unsigned j) {
+  const T* p = reinterpret_cast<const T*>(area + shift) + j * N;
+  return shift ? nf_load_elements<N>(p) : nf_load_vec<N>(p);
+}
+
 // The copy and staged-unit arguments of a staged fold whose inputs cannot be copied (never called).
 struct nf_unstaged {
   template <class... A>

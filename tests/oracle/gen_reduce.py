@@ -794,6 +794,9 @@ def gen_staged(c):
             c.add("staged", "sum", inputs(d, shape), "", axis, False, view="offset")
         c.add("staged", "sum", inputs(d, (3, 20000)), "", 1, False, view="T")
         c.add("staged", "sum", inputs(d, (20000, 3)), "", None, False, view="T")
+    # Shifts of 2 and 1 bytes (float16 and uint8 one element into their buffers): units of 8 and 16.
+    for d in ["float16", "uint8"]:
+        c.add("staged", "sum", inputs(d, (3, 40000)), "", 1, False, view="offset")
     x = inputs("float64", (3, 20000))
     c.add("staged", "average", x, "w", 1, False, weights=RNG.random(x.shape) + 0.5, view="offset")
 

@@ -184,19 +184,26 @@ class cuda_backend final : public device_backend {
                   " elements, launched over rows of " + std::to_string(n_red));
     // One pass over the inputs the fold reads (the epilogue's are read element by element): wide
     // loads need each one aligned for a unit; a staged fold's bulk copies (sm_90 on) need each
-    // output's units to start on a 16-byte boundary, else it loads its chunks, in the same order.
+    // output's units to start at the same address mod 16 (its shift, nf_stage_shift), else it loads
+    // its chunks, in the same order.
     const device_info& d = info(device);
     bool wide = k.params.wide_loads;
     bool bulk = k.params.stage_bytes > 0 && d.major >= 9;
+    unsigned q = 0;  // the input's place in the stage
     for (int slot : k.params.prologue_inputs) {
       const std::size_t item = itemsize(ir.inputs[slot].dt);
       const auto address =
           reinterpret_cast<std::uintptr_t>(static_cast<const char*>(a.inputs[slot].data) +
                                            a.inputs[slot].offset * static_cast<std::int64_t>(item));
       wide = wide && address % (item * width) == 0;
-      bulk = bulk && address % 16 == 0 && (n_out == 1 || static_cast<std::size_t>(n_red) * item % 16 == 0);
+      const unsigned shift = static_cast<unsigned>(address % 16);
+      bulk = bulk && (n_out == 1 || static_cast<std::size_t>(n_red) * item % 16 == 0) &&
+             (shift == 0 || q < jit::reduce_shifted_inputs_max);
+      if (bulk && shift) scratch.shifts |= shift << (4 * q);
+      ++q;
     }
     scratch.wide = wide;
+    if (!bulk) scratch.shifts = 0;
     if (bulk) scratch.stages = jit::reduce_stages(k.params.stage_bytes, d.shared_per_sm, d.shared_per_block);
     const std::size_t shared = scratch.stages * k.params.stage_bytes;
     const jit::reduce_config c = jit::reduce_dims(ir, n_out, n_red / width, d.sm_count);
