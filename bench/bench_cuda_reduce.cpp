@@ -7,9 +7,10 @@
 //      inner extent of 4, wide with an outer extent of 4;
 //   3. mean(y * 2 + 1, axis 1) of an evaluated y: the elementwise producer runs inside the reduction;
 //   and cub_direct/sum/float64_2GB: CUB's DeviceReduce::Sum of the same values (cub_reference.cu),
-//   what CuPy's sum runs, timed in the same process; and sum_unaligned/float64_2GB, the sum of x[1:],
-//   whose start is not 16-byte aligned, so its staged fold loads chunks instead of bulk-copying them
-//   (ndfuse only: what the fallback costs).
+//   what CuPy's sum runs, timed in the same process; and two views whose start is 8 bytes past a
+//   16-byte boundary (ndfuse only): sum_unaligned/float64_2GB, the sum of x[1:], whose odd length
+//   folds element by element (8-byte units, so 8 KB chunks), and sum_shifted/float64_2GB, the sum of
+//   x[1:-1], whose even length folds 16-byte units, bulk-copied around the shift (nf_stage_shift).
 // Fused against eager where eager launches more kernels. Each timed run: a device copy keeps the GPU
 // busy while the host builds and enqueues the work (so host latency hidden behind it is not timed),
 // then CUDA events around build + .eval(), then nf::cuda::synchronize(). Counters: bytes moved, GB/s,
@@ -278,6 +279,14 @@ workload full_reduction(std::string which) {
       return relative_error_message("sum(x[1:])", r.item<double>(),
                                     periodic_sum(full_elements, 1000, a_value) - a_value(0), 1e-8);
     };
+  } else if (which == "sum_shifted") {  // x[1:-1]: every element but the first and the last
+    w.input_bytes = input - 2 * sizeof(double);
+    w.compute = [](const std::vector<nf::array>& in) { return nf::sum(in[0](nf::slice(1, -1))); };
+    w.check = [](const nf::array& r) {
+      return relative_error_message(
+          "sum(x[1:-1])", r.item<double>(),
+          periodic_sum(full_elements, 1000, a_value) - a_value(0) - a_value(full_elements - 1), 1e-8);
+    };
   } else {  // sum(a * b)
     w.input_bytes = 2 * input;
     w.compute = [](const std::vector<nf::array>& in) { return nf::sum(in[0] * in[1]); };
@@ -352,6 +361,7 @@ void register_all() {
   add("sum/float64_2GB/fused", full_reduction("sum"), false, 4);
   reps(benchmark::RegisterBenchmark("cub_direct/sum/float64_2GB", BM_cub_sum), 4, 5);
   add("sum_unaligned/float64_2GB/fused", full_reduction("sum_unaligned"), false, 4);
+  add("sum_shifted/float64_2GB/fused", full_reduction("sum_shifted"), false, 4);
   add("sum_a_times_b/float64_2x2GB/fused", full_reduction("sum_a_times_b"), false, 4);
   add("sum_a_times_b/float64_2x2GB/eager", full_reduction("sum_a_times_b"), true, 4);
 

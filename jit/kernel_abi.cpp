@@ -107,9 +107,8 @@ std::size_t reduce_unit_bytes(const ir::kernel_ir& k, int slot) {
 std::size_t reduce_stage_bytes(const ir::kernel_ir& k) {
   if (!k.reduction->staged || !reduce_wide_loads(k)) return 0;
   std::size_t bytes = 0;
-  // Each input's chunk, and 16 bytes to spare for the aligned span around a shifted one.
   for (int slot : reduce_prologue_inputs(k))
-    bytes += ir::reduce_stage_units * reduce_unit_bytes(k, slot) + 16;
+    bytes += ir::reduce_stage_units * reduce_unit_bytes(k, slot) + reduce_stage_spare;
   return bytes;
 }
 

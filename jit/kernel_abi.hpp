@@ -191,10 +191,13 @@ std::vector<int> reduce_prologue_inputs(const ir::kernel_ir& k);
 // Bytes of one unit of the fold (ir::reduce_fold_width elements) of input `slot`.
 std::size_t reduce_unit_bytes(const ir::kernel_ir& k, int slot);
 // Staged folds: the shared-memory bytes of one chunk (ir::reduce_stage_units units) of every
-// prologue input, in reduce_prologue_inputs order, each with 16 bytes to spare for a shifted input
-// (nf_stage_shift); 0 when the bulk copy engine cannot bring them (not reduce_wide_loads, no input
-// at all, or not a staged fold).
+// prologue input, in reduce_prologue_inputs order, each followed by reduce_stage_spare bytes for a
+// shifted input (nf_stage_shift); 0 when the bulk copy engine cannot bring them (not
+// reduce_wide_loads, no input at all, or not a staged fold).
 std::size_t reduce_stage_bytes(const ir::kernel_ir& k);
+// A shifted input's copy takes 16 bytes more than its chunk; 128 keep every input's area and every
+// stage on a 128-byte boundary.
+inline constexpr std::size_t reduce_stage_spare = 128;
 // The shifts of that many inputs fit nf_reduce_args::shifts (4 bits each); a fold with more stages
 // only 16-byte-aligned inputs.
 inline constexpr std::size_t reduce_shifted_inputs_max = 8;

@@ -347,15 +347,15 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
         const std::size_t stage_bytes = reduce_stage_bytes(k);
         std::string copy = "nf_unstaged()", staged = "nf_unstaged()";
         if (stage_bytes > 0) {
-          // Each input's chunk sits after the previous input's in a stage buffer, with 16 bytes to
-          // spare for a shifted one (nf_stage_shift): its copy then starts on the 16-byte boundary
-          // before the chunk and takes 16 bytes more.
+          // Each input's chunk sits after the previous input's in a stage buffer, with
+          // reduce_stage_spare bytes for a shifted one (nf_stage_shift): its copy then starts on the
+          // 16-byte boundary before the chunk and takes 16 bytes more.
           std::vector<std::string> at, shift;
           std::size_t unit_offset = 0;  // bytes of the earlier inputs' units
           for (std::size_t q = 0; q < pro.inputs.size(); ++q) {
             std::string a = "stage";
             if (unit_offset) a += " + NF_STAGE_UNITS * " + std::to_string(unit_offset);
-            if (q) a += " + " + std::to_string(16 * q);
+            if (q) a += " + " + std::to_string(reduce_stage_spare * q);
             at.push_back(a);
             shift.push_back(numbered("sh", static_cast<int>(q)));
             unit_offset += reduce_unit_bytes(k, pro.inputs[q]);
@@ -375,8 +375,8 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
              << "    const idx i = o * n_red + u * " << w << ";\n";
           std::string expect;
           for (std::size_t q = 0; q < pro.inputs.size(); ++q) expect += " + nf_stage_spare(" + shift[q] + ")";
-          os << "    nf_bulk_expect(bar, " << stage_bytes - 16 * pro.inputs.size() << "u" << expect
-             << ");  // the bytes of the whole stage\n";
+          os << "    nf_bulk_expect(bar, " << stage_bytes - reduce_stage_spare * pro.inputs.size() << "u"
+             << expect << ");  // the bytes of the whole stage\n";
           for (std::size_t q = 0; q < pro.inputs.size(); ++q) {
             const int in = pro.inputs[q];
             os << "    nf_bulk_copy_shifted(" << at[q] << ", in" << in << " + i, NF_STAGE_UNITS * "
@@ -384,13 +384,14 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
           }
           os << "  };\n"
              << "  auto element_staged = [&](const unsigned char* stage, const idx o, const idx u, const "
-                "unsigned j) {\n";
+                "unsigned j,\n"
+             << "                            const bool shifted) {\n";
           if (!pro.iotas.empty()) os << "    const idx i = o * n_red + u * " << w << ";\n";
           for (std::size_t q = 0; q < pro.inputs.size(); ++q) {
             const int in = pro.inputs[q];
             const std::string t = cuda_type(k.inputs[in].dt);
             os << "    const nf_vec<" << t << ", " << w << "> x" << in << " = nf_load_staged<" << w << ", "
-               << t << ">(" << at[q] << ", " << shift[q] << ", j);\n";
+               << t << ">(" << at[q] << ", " << shift[q] << ", j, shifted);\n";
           }
           unit_fold("    ");
           os << "  };\n";

@@ -265,13 +265,13 @@ TEST_CASE("staged reductions: layout, launch shape, stage bytes and stages", "[k
     return k.key();
   }());
 
-  // Stage bytes: one chunk of every prologue input in its own dtype, and 16 bytes each for the
-  // aligned span around a shifted input; none for a strided operand.
+  // Stage bytes: one chunk of every prologue input in its own dtype, and 128 bytes each for the
+  // aligned span around a shifted input (keeping areas 128-byte aligned); none for a strided operand.
   CHECK(jit::reduce_prologue_inputs(full) == std::vector<int>{0});
-  CHECK(jit::reduce_stage_bytes(full) == 1024 * 16 + 16);
+  CHECK(jit::reduce_stage_bytes(full) == 1024 * 16 + 128);
   const ir::kernel_ir mixed = reduction_kernel(nf::sum(a * b));
   REQUIRE(mixed.reduction->staged);
-  CHECK(jit::reduce_stage_bytes(mixed) == 1024 * (16 + 8) + 2 * 16);
+  CHECK(jit::reduce_stage_bytes(mixed) == 1024 * (16 + 8) + 2 * 128);
   const ir::kernel_ir strided = reduction_kernel(nf::sum(m.T(), 0));
   if (strided.reduction->staged) CHECK(jit::reduce_stage_bytes(strided) == 0);
   const ir::kernel_ir rows = reduction_kernel(nf::sum(m, 1));

@@ -282,13 +282,15 @@ __device__ __forceinline__ void nf_bulk_copy_shifted(void* dst, const void* src,
                                                      unsigned shift, unsigned long long* bar) {
   nf_bulk_copy(dst, static_cast<const unsigned char*>(src) - shift, bytes + nf_stage_spare(shift), bar);
 }
-// Unit j of a staged chunk, from its input's area of the stage: one wide load when the input is
-// aligned, else N element loads `shift` bytes in.
+// Unit j of a staged chunk, from its input's area of the stage: one wide load, or, in the loop of a
+// launch with a shifted input (`shifted`, a constant in each of the driver's two inlined copies of
+// its chunk loop), N element loads `shift` bytes in. The choice is the loop's, not the unit's: a
+// select between both loads would issue both.
 template <int N, class T>
-__device__ __forceinline__ nf_vec<T, N> nf_load_staged(const unsigned char* area, unsigned shift,
-                                                       unsigned j) {
-  const T* p = reinterpret_cast<const T*>(area + shift) + j * N;
-  return shift ? nf_load_elements<N>(p) : nf_load_vec<N>(p);
+__device__ __forceinline__ nf_vec<T, N> nf_load_staged(const unsigned char* area, unsigned shift, unsigned j,
+                                                       bool shifted) {
+  if (shifted) return nf_load_elements<N>(reinterpret_cast<const T*>(area + shift) + j * N);
+  return nf_load_vec<N>(reinterpret_cast<const T*>(area) + j * N);
 }
 
 // The copy and staged-unit arguments of a staged fold whose inputs cannot be copied (never called).
@@ -305,7 +307,7 @@ struct nf_unstaged {
 // the tail: the order is the same whether chunks come through shared memory or straight from
 // global memory, so the bits never depend on alignment. `unit(o, u)` loads unit u of output o;
 // `copy(stage, bar, o, u)` starts the bulk copies of the chunk at unit u into a stage buffer;
-// `staged(stage, o, u, j)` is unit u (= the chunk's first + j) read from there. StageBytes: one
+// `staged(stage, o, u, j, shifted)` is unit u (= the chunk's first + j) read from there. StageBytes: one
 // chunk of every input, 0 when some input cannot be copied (the kernel then only loads).
 template <class Acc, class Idx, unsigned StageBytes, class Combine, class Unit, class Copy, class Staged,
           class Finish>
@@ -348,20 +350,29 @@ __device__ __forceinline__ void nf_reduce_staged(const nf_reduce_args& p, const 
     Idx c = 0;  // this block's chunks of output o, in order
 #if NF_BULK_COPY
     if constexpr (StageBytes > 0) {
-      for (; stages && c < mine; ++c) {
-        const unsigned s = unsigned(taken % stages);
-        nf_bulk_wait(&full[s], unsigned(taken / stages) & 1u);
-        ++taken;
-        const unsigned char* stage = nf_ring + s * StageBytes;
-        const Idx u0 = (y + c * ys) * NF_STAGE_UNITS;
-        Acc x[per_lane];
+      // Two copies of the loop: wide loads from the stages, or element loads where some input's
+      // chunks are shifted (nf_stage_shift), so the aligned loop carries no per-unit choice.
+      auto fold_stages = [&](const bool shifted) {
+        for (; stages && c < mine; ++c) {
+          const unsigned s = unsigned(taken % stages);
+          nf_bulk_wait(&full[s], unsigned(taken / stages) & 1u);
+          ++taken;
+          const unsigned char* stage = nf_ring + s * StageBytes;
+          const Idx u0 = (y + c * ys) * NF_STAGE_UNITS;
+          Acc x[per_lane];
 #pragma unroll
-        for (unsigned k = 0; k < per_lane; ++k) x[k] = staged(stage, o, u0 + k * 256 + t, k * 256 + t);
+          for (unsigned k = 0; k < per_lane; ++k)
+            x[k] = staged(stage, o, u0 + k * 256 + t, k * 256 + t, shifted);
 #pragma unroll
-        for (unsigned k = 0; k < per_lane; ++k) acc = combine(acc, x[k]);
-        __syncthreads();  // every lane is done with stage s before lane 0 refills it
-        if (t == 0) issue(s);
-      }
+          for (unsigned k = 0; k < per_lane; ++k) acc = combine(acc, x[k]);
+          __syncthreads();  // every lane is done with stage s before lane 0 refills it
+          if (t == 0) issue(s);
+        }
+      };
+      if (p.shifts)
+        fold_stages(true);
+      else
+        fold_stages(false);
     }
 #endif
     // Without stages: two chunks' loads in flight per lane, folded in the same order.
