@@ -198,8 +198,8 @@ std::size_t reduce_stage_bytes(const ir::kernel_ir& k);
 // A shifted input's copy takes 16 bytes more than its chunk; 128 keep every input's area and every
 // stage on a 128-byte boundary.
 inline constexpr std::size_t reduce_stage_spare = 128;
-// The shifts of that many inputs fit nf_reduce_args::shifts (4 bits each); a fold with more stages
-// only 16-byte-aligned inputs.
+// The shifts of that many inputs fit nf_reduce_args::shifts (4 bits each): a fold with more inputs
+// is bulk-copied only while those past them are 16-byte aligned.
 inline constexpr std::size_t reduce_shifted_inputs_max = 8;
 // Chunks in flight per block for a staged launch: up to reduce_stages_max while staged_blocks_per_sm
 // blocks fit an SM's shared memory, else two (one block per SM), else 0 (no staging: the fold

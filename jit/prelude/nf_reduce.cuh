@@ -36,9 +36,9 @@ __device__ __forceinline__ unsigned nf_stage_shift(const nf_reduce_args& p, unsi
 // units are taken in chunks of NF_STAGE_UNITS, block y of gridDim.y folding chunks y, y + gridDim.y,
 // ..., then the units after the last whole chunk. Where the host allows it (every input flat, each
 // output's units starting at the same address mod 16, sm_90 or newer), the bulk copy engine brings
-// chunks into a ring of `stages`
-// shared-memory buffers ahead of the fold: on an H100 a full float64 sum of 2 GB read 3.13 TB/s
-// that way, against 3.04 with loads into registers and 3.06 for CUB (bench/experiments/reduce_bulk.cu).
+// chunks into a ring of `stages` shared-memory buffers ahead of the fold: on an H100 a full float64
+// sum of 2 GB read 3.13 TB/s that way, against 3.04 with loads into registers and 3.06 for CUB
+// (bench/experiments/reduce_bulk.cu).
 #define NF_STAGE_UNITS 1024
 #define NF_STAGES_MAX 4
 
@@ -285,7 +285,8 @@ __device__ __forceinline__ void nf_bulk_copy_shifted(void* dst, const void* src,
 // Unit j of a staged chunk, from its input's area of the stage: one wide load, or, in the loop of a
 // launch with a shifted input (`shifted`, a constant in each of the driver's two inlined copies of
 // its chunk loop), N element loads `shift` bytes in. The choice is the loop's, not the unit's: a
-// select between both loads would issue both.
+// select between both loads may issue both (a per-unit choice, with 16-byte stage padding, made
+// every staged row 3-6% slower on an H100; bench/README.md).
 template <int N, class T>
 __device__ __forceinline__ nf_vec<T, N> nf_load_staged(const unsigned char* area, unsigned shift, unsigned j,
                                                        bool shifted) {
