@@ -349,19 +349,21 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
         if (stage_bytes > 0) {
           // Each input's chunk sits after the previous input's in a stage buffer, with
           // reduce_stage_spare bytes for a shifted one (nf_stage_shift): its copy then starts on the
-          // 16-byte boundary before the chunk and takes 16 bytes more.
+          // 16-byte boundary before the chunk and takes 16 bytes more. Input q of the stage is the q-th
+          // of reduce_prologue_inputs, the order the launch packs the shifts in (cuda_backend.cpp).
+          const std::vector<int> staged_inputs = reduce_prologue_inputs(k);
           std::vector<std::string> at, shift;
           std::size_t unit_offset = 0;  // bytes of the earlier inputs' units
-          for (std::size_t q = 0; q < pro.inputs.size(); ++q) {
+          for (std::size_t q = 0; q < staged_inputs.size(); ++q) {
             std::string a = "stage";
             if (unit_offset) a += " + NF_STAGE_UNITS * " + std::to_string(unit_offset);
             if (q) a += " + " + std::to_string(reduce_stage_spare * q);
             at.push_back(a);
             shift.push_back(numbered("sh", static_cast<int>(q)));
-            unit_offset += reduce_unit_bytes(k, pro.inputs[q]);
+            unit_offset += reduce_unit_bytes(k, staged_inputs[q]);
           }
           std::string shifts = "  const unsigned ";
-          for (std::size_t q = 0; q < pro.inputs.size(); ++q)
+          for (std::size_t q = 0; q < staged_inputs.size(); ++q)
             shifts += (q ? ", " : "") + shift[q] + " = nf_stage_shift(reduce, " + std::to_string(q) + ")";
           os << "  // A chunk (NF_STAGE_UNITS units from unit u of output o) of every input into a stage "
                 "buffer,\n"
@@ -374,11 +376,12 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
                 "idx u) {\n"
              << "    const idx i = o * n_red + u * " << w << ";\n";
           std::string expect;
-          for (std::size_t q = 0; q < pro.inputs.size(); ++q) expect += " + nf_stage_spare(" + shift[q] + ")";
-          os << "    nf_bulk_expect(bar, " << stage_bytes - reduce_stage_spare * pro.inputs.size() << "u"
+          for (std::size_t q = 0; q < staged_inputs.size(); ++q)
+            expect += " + nf_stage_spare(" + shift[q] + ")";
+          os << "    nf_bulk_expect(bar, " << stage_bytes - reduce_stage_spare * staged_inputs.size() << "u"
              << expect << ");  // the bytes of the whole stage\n";
-          for (std::size_t q = 0; q < pro.inputs.size(); ++q) {
-            const int in = pro.inputs[q];
+          for (std::size_t q = 0; q < staged_inputs.size(); ++q) {
+            const int in = staged_inputs[q];
             os << "    nf_bulk_copy_shifted(" << at[q] << ", in" << in << " + i, NF_STAGE_UNITS * "
                << reduce_unit_bytes(k, in) << ", " << shift[q] << ", bar);\n";
           }
@@ -387,8 +390,8 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
                 "unsigned j,\n"
              << "                            const bool shifted) {\n";
           if (!pro.iotas.empty()) os << "    const idx i = o * n_red + u * " << w << ";\n";
-          for (std::size_t q = 0; q < pro.inputs.size(); ++q) {
-            const int in = pro.inputs[q];
+          for (std::size_t q = 0; q < staged_inputs.size(); ++q) {
+            const int in = staged_inputs[q];
             const std::string t = cuda_type(k.inputs[in].dt);
             os << "    const nf_vec<" << t << ", " << w << "> x" << in << " = nf_load_staged<" << w << ", "
                << t << ">(" << at[q] << ", " << shift[q] << ", j, shifted);\n";
