@@ -341,8 +341,16 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
          << "  };\n"
          << "  nf_reduce_args units = reduce;\n"
          << "  units.n_red /= " << w << ";\n";
+      // A full fold whose length does not divide into units: its last n_red % w elements.
+      std::string tail_args;
+      if (r.tail) {
+        os << "  // The n_red % " << w << " elements after the last unit, folded after the units.\n"
+           << "  const idx n_tail = n_red % " << w << ", tail_first = n_red - n_tail;\n"
+           << "  auto element_tail = [&](const idx o, const idx e) { return element(o, tail_first + e); };\n";
+        tail_args = ", n_tail, element_tail";
+      }
       if (!r.staged) {
-        os << "  " << driver << "units" << tail << "element_unit, finish);\n";
+        os << "  " << driver << "units" << tail << "element_unit, finish" << tail_args << ");\n";
       } else {
         const std::size_t stage_bytes = reduce_stage_bytes(k);
         std::string copy = "nf_unstaged()", staged = "nf_unstaged()";
@@ -402,7 +410,8 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
           staged = "element_staged";
         }
         os << "  nf_reduce_staged<" << acc << ", idx, " << stage_bytes << ">(units, identity, "
-           << combine_expression(k, name) << ", element_unit, " << copy << ", " << staged << ", finish);\n";
+           << combine_expression(k, name) << ", element_unit, " << copy << ", " << staged << ", finish"
+           << tail_args << ");\n";
       }
     } else {
       os << "  " << driver << "reduce" << tail << "element, finish);\n";

@@ -259,6 +259,20 @@ TEST_CASE("staged reductions: layout, launch shape, stage bytes and stages", "[k
   CHECK(!reduction_kernel(nf::sum(short_a)).reduction->staged);
   CHECK(!reduction_kernel(nf::max(m, 0)).reduction->staged);  // columns are never staged
   CHECK(!reduction_kernel(nf::argmax(a)).reduction->staged);  // arg folds have no units
+  CHECK(!full.reduction->tail);
+  // An odd-length float64 fold (x[1:] of an even-length x): units of two and one element after
+  // them, staged; rows of that length fold element by element (each row would start at another
+  // alignment); the tail is in the key.
+  nf::array odd = nf::ones({4097});
+  odd.eval();
+  const ir::kernel_ir full_odd = reduction_kernel(nf::sum(odd));
+  CHECK(full_odd.reduction->units);
+  CHECK(full_odd.reduction->tail);
+  CHECK(full_odd.reduction->staged);
+  CHECK(full_odd.key() != full.key());
+  const ir::kernel_ir rows_odd = reduction_kernel(nf::sum(odd.reshape({17, 241}), 1));
+  CHECK(!rows_odd.reduction->units);
+  CHECK(!rows_odd.reduction->tail);
   CHECK(full.key() != [&] {
     ir::kernel_ir k = full;
     k.reduction->staged = false;

@@ -127,7 +127,7 @@ TEST_CASE("every op compiles for every dtype loop it has", "[nvrtc]") {
 // compiled: every fold over every dtype it supports, in each strategy (full, inner, outer, scan),
 // arg reductions with their nan forms, and a fused prologue/epilogue with strided inputs. Each in
 // two fold layouts: the one its (small) sizes get, mostly one thread per output, and the other
-// driver with units switched where the fold can have them.
+// driver with units switched where the fold can have them; staged; and full folds with a tail.
 TEST_CASE("reduction and scan kernels compile for every fold, dtype and strategy", "[nvrtc]") {
   std::vector<program> programs;
   auto add_plan = [&](const std::string& group, const nf::array& result) {
@@ -153,6 +153,16 @@ TEST_CASE("reduction and scan kernels compile for every fold, dtype and strategy
         staged.reduction->per_thread = false;
         staged.reduction->staged = true;
         add(staged, step.name + "_staged");
+      }
+      // A full fold in units has a tail at lengths that do not divide: in each of its three drivers.
+      if (r->strategy == ir::reduce_strategy::reduce_strategy_full && ir::reduce_unit_width(*r) > 1) {
+        for (int layout = 0; layout < 3; ++layout) {
+          ir::kernel_ir tail = step.kernel;
+          tail.reduction->units = tail.reduction->tail = true;
+          tail.reduction->per_thread = layout == 0;
+          tail.reduction->staged = layout == 2;
+          add(tail, step.name + "_tail" + std::to_string(layout));
+        }
       }
     }
   };

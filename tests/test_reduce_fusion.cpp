@@ -205,6 +205,15 @@ TEST_CASE("the fold layout follows the sizes: units, and one thread per short ou
         "units of 4 elements, one thread per output");
   CHECK(layout(nf::sum(evaluated(nf::ones({64}, nf::float32)))) ==
         "units of 4 elements, the lanes of a block share each output");
+  // A full fold takes units at any length of one unit or more; the elements after the last unit
+  // are its tail. Below one unit it folds element by element.
+  const nf::array odd = evaluated(nf::ones({67}, nf::float32));
+  CHECK(layout(nf::sum(odd)) ==
+        "units of 4 elements and the elements after the last unit, the lanes of a block share each output");
+  CHECK(layout(nf::sum(evaluated(nf::ones({13}, nf::float32)))) ==
+        "units of 4 elements and the elements after the last unit, one thread per output");
+  CHECK(layout(nf::sum(evaluated(nf::ones({3}, nf::float32)))) ==
+        "element by element, one thread per output");
   // Columns never have units (neighbouring threads read neighbouring outputs); 7 rows: one thread.
   CHECK(layout(nf::sum(evaluated(nf::ones({7, 50}, nf::float32)), 0)) ==
         "element by element, one thread per output");
@@ -218,6 +227,7 @@ TEST_CASE("the fold layout follows the sizes: units, and one thread per short ou
   CHECK(nf::sum(rows6, 1).to_vector<float>() == std::vector<float>(300, 6.0f));
   CHECK(nf::sum(rows64, 1).to_vector<float>() == std::vector<float>(40, 64.0f));
   CHECK(nf::sum(rows67, 1).to_vector<float>() == std::vector<float>(40, 67.0f));
+  CHECK(nf::sum(odd).to_vector<float>() == std::vector<float>{67.0f});
   CHECK(nf::sum(evaluated(nf::ones({7, 50}, nf::float32)), 0).to_vector<float>() ==
         std::vector<float>(50, 7.0f));
 }

@@ -113,6 +113,13 @@ __device__ __forceinline__ long long nf_arg_result(long long index) {
   return index < 0 ? -1 : index;
 }
 
+// The tail argument of a fold without one: its drivers then carry no tail loop.
+struct nf_no_tail {};
+template <class Tail>
+inline constexpr bool nf_has_tail = true;
+template <>
+inline constexpr bool nf_has_tail<nf_no_tail> = false;
+
 // --- Block-level fold ---------------------------------------------------------------------------
 // Folds the r_lanes values of each output across the block through shared memory, pairing lane i
 // with lane i + s for s = r_lanes/2, ..., 1 (a fixed tree). The result is valid at r_lane 0.
@@ -201,9 +208,13 @@ __device__ __forceinline__ void nf_reduce_output(const nf_reduce_args& p, Acc* s
 // reduced index (a block shares rows whose elements are contiguous), Outer puts it along the
 // outputs (a warp reads 32 neighbouring outputs, walking down their columns together). blockIdx.x
 // walks the outputs; gridDim.y blocks split each output's elements.
-template <class Acc, class Idx, bool Inner, class Combine, class Element, class Finish>
+// A fold with a tail (kernel_reduction::tail) passes n_tail and `tail(o, e)`, the e-th element after
+// the last unit: lane e of block 0 folds it after its units.
+template <class Acc, class Idx, bool Inner, class Combine, class Element, class Finish,
+          class Tail = nf_no_tail>
 __device__ __forceinline__ void nf_reduce(const nf_reduce_args& p, const Acc identity, const Combine& combine,
-                                          const Element& element, const Finish& finish) {
+                                          const Element& element, const Finish& finish, const Idx n_tail = 0,
+                                          const Tail& tail = Tail()) {
   __shared__ __align__(16) unsigned char raw[256 * sizeof(Acc)];
   __shared__ bool last_block;
   Acc* sh = reinterpret_cast<Acc*>(raw);
@@ -228,6 +239,9 @@ __device__ __forceinline__ void nf_reduce(const nf_reduce_args& p, const Acc ide
       nf_fold_in_flight<8>(acc, r, r_stride, n_red, o, combine, element);
       nf_fold_in_flight<4>(acc, r, r_stride, n_red, o, combine, element);
       for (; r < n_red; r += r_stride) acc = combine(acc, element(o, r));
+      if constexpr (nf_has_tail<Tail>)
+        for (Idx e = (Idx)blockIdx.y * r_lanes + r_lane; e < n_tail; e += r_stride)
+          acc = combine(acc, tail(o, e));
     }
     nf_reduce_output(p, sh, last_block, acc, o, identity, tid, r_lane, r_lanes, lane_distance, combine,
                      finish);
@@ -305,16 +319,18 @@ struct nf_unstaged {
 // The staged driver: one output at a time per block (blockDim.x == 256 lanes along its units,
 // blockDim.y == 1), outputs blockIdx.x, blockIdx.x + gridDim.x, ...; see NF_STAGE_UNITS for the
 // chunks. Lane t folds units t, t + 256, t + 512, t + 768 of each chunk, chunk after chunk, then
-// the tail: the order is the same whether chunks come through shared memory or straight from
-// global memory, so the bits never depend on alignment. `unit(o, u)` loads unit u of output o;
+// the units after the last whole chunk, then (n_tail, as in nf_reduce) the elements after the last
+// unit: the order is the same whether chunks come through shared memory or straight from global
+// memory, so the bits never depend on alignment. `unit(o, u)` loads unit u of output o;
 // `copy(stage, bar, o, u)` starts the bulk copies of the chunk at unit u into a stage buffer;
 // `staged(stage, o, u, j, shifted)` is unit u (= the chunk's first + j) read from there. StageBytes: one
 // chunk of every input, 0 when some input cannot be copied (the kernel then only loads).
 template <class Acc, class Idx, unsigned StageBytes, class Combine, class Unit, class Copy, class Staged,
-          class Finish>
+          class Finish, class Tail = nf_no_tail>
 __device__ __forceinline__ void nf_reduce_staged(const nf_reduce_args& p, const Acc identity,
                                                  const Combine& combine, const Unit& unit, const Copy& copy,
-                                                 const Staged& staged, const Finish& finish) {
+                                                 const Staged& staged, const Finish& finish,
+                                                 const Idx n_tail = 0, const Tail& tail = Tail()) {
   __shared__ __align__(16) unsigned char raw[256 * sizeof(Acc)];
   __shared__ bool last_block;
   __shared__ unsigned long long full[NF_STAGES_MAX];  // one mbarrier per stage
@@ -392,6 +408,8 @@ __device__ __forceinline__ void nf_reduce_staged(const nf_reduce_args& p, const 
     }
     for (Idx u = chunks * NF_STAGE_UNITS + y * 256 + t; u < n_red; u += ys * 256)
       acc = combine(acc, unit(o, u));
+    if constexpr (nf_has_tail<Tail>)
+      for (Idx e = y * 256 + t; e < n_tail; e += ys * 256) acc = combine(acc, tail(o, e));
     nf_reduce_output(p, sh, last_block, acc, o, identity, t, t, 256u, 1u, combine, finish);
   }
 }
@@ -401,10 +419,11 @@ __device__ __forceinline__ void nf_reduce_staged(const nf_reduce_args& p, const 
 // the one nf_reduce gives an output with a single lane. For rows of four float32 (one 16-byte load
 // per thread) the block-level set-up of nf_reduce cost 2% (0.446 against 0.438 ms for 67108864 x 4
 // on an H100, bench/experiments/reduce_paths.cu).
-template <class Acc, class Idx, class Combine, class Element, class Finish>
+template <class Acc, class Idx, class Combine, class Element, class Finish, class Tail = nf_no_tail>
 __device__ __forceinline__ void nf_reduce_per_thread(const nf_reduce_args& p, const Acc identity,
                                                      const Combine& combine, const Element& element,
-                                                     const Finish& finish) {
+                                                     const Finish& finish, const Idx n_tail = 0,
+                                                     const Tail& tail = Tail()) {
   const Idx n_out = (Idx)p.n_out, n_red = (Idx)p.n_red;
   const Idx threads = (Idx)blockDim.x * blockDim.y;
   for (Idx o = (Idx)blockIdx.x * threads + threadIdx.y * blockDim.x + threadIdx.x; o < n_out;
@@ -413,6 +432,8 @@ __device__ __forceinline__ void nf_reduce_per_thread(const nf_reduce_args& p, co
     Idx r = 0;
     nf_fold_in_flight<4>(acc, r, (Idx)1, n_red, o, combine, element);
     for (; r < n_red; ++r) acc = combine(acc, element(o, r));
+    if constexpr (nf_has_tail<Tail>)
+      for (Idx e = 0; e < n_tail; ++e) acc = combine(acc, tail(o, e));
     finish(o, acc);
   }
 }

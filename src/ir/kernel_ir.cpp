@@ -97,6 +97,7 @@ std::string kernel_ir::key() const {
     put(reduction->kept_ndim);
     put(reduction->epilogue_begin);
     put(static_cast<std::uint8_t>(reduction->units));
+    put(static_cast<std::uint8_t>(reduction->tail));
     put(static_cast<std::uint8_t>(reduction->per_thread));
     put(static_cast<std::uint8_t>(reduction->staged));
   }
@@ -116,7 +117,9 @@ int reduce_fold_width(const kernel_reduction& r) {
 }
 
 std::string reduce_layout_name(const kernel_reduction& r) {
-  return (r.units ? "units of " + std::to_string(reduce_unit_width(r)) + " elements" : "element by element") +
+  return (r.units ? "units of " + std::to_string(reduce_unit_width(r)) + " elements" +
+                        (r.tail ? " and the elements after the last unit" : "")
+                  : "element by element") +
          std::string(r.per_thread ? ", one thread per output"
                      : r.staged   ? ", chunks of " + std::to_string(reduce_stage_units) +
                                       " units staged in shared memory, the lanes of a block share each output"

@@ -123,7 +123,12 @@ void choose_fold_layout(kernel_step& step) {
   for (std::size_t d = static_cast<std::size_t>(r.kept_ndim); d < step.collapsed_shape.size(); ++d)
     n_red *= step.collapsed_shape[d];
   const int width = ir::reduce_unit_width(r);
-  r.units = width > 1 && n_red % width == 0;
+  // Rows in units only when each row's units start where the previous row's ended (the bulk copies
+  // and wide loads need every row at one alignment); a full fold has one row.
+  const bool divides = n_red % width == 0;
+  r.units =
+      width > 1 && n_red >= width && (divides || r.strategy == ir::reduce_strategy::reduce_strategy_full);
+  r.tail = r.units && !divides;
   r.per_thread = ir::reduce_per_thread(r.strategy, r.units ? n_red / width : n_red);
   r.staged = ir::reduce_staged(r.strategy, r.units, r.units ? n_red / width : n_red);
 }

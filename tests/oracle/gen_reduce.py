@@ -760,14 +760,16 @@ def gen_layout(c):
 
 
 # Long folds in units take the staged layout (kernel_reduction::staged: chunks of 1024 units, copied
-# into shared memory by the bulk copy engine on sm_90 where every input is flat and 16-byte aligned,
-# else loaded in the same order): full folds and rows with and without a tail after the last chunk,
-# few rows split over blocks, more rows than two blocks per SM; two inputs in one stage (average
-# with weights); and the inputs the bulk copies cannot take: a view one element into its buffer
-# (view=offset) and a transposed operand (view=T).
+# into shared memory by the bulk copy engine on sm_90 where every input is flat, else loaded in the
+# same order): full folds and rows with and without units after the last chunk; full folds with
+# elements after the last unit (kernel_reduction::tail); few rows split over blocks; more rows than
+# two blocks per SM; two inputs in one stage (average with weights); views one element into their
+# buffers (view=offset: copied from the 16-byte boundary before, then read `shift` bytes in); and a
+# transposed operand (view=T), which the copies cannot take.
 STAGED_PATTERNS = [
     ((20000,), [None]),       # full: float32 5000 units (4 chunks + 904), float64 10000 (9 + 784)
     ((8192,), [None]),        # whole chunks only (float32 2, float64 4)
+    ((20003,), [None]),       # full with a tail after the last unit (float32 3, float64 1, float16 3)
     ((3, 20000), [1, None]),  # few long rows: split over blocks, partials
 ]
 
@@ -797,6 +799,11 @@ def gen_staged(c):
     # Shifts of 2 and 1 bytes (float16 and uint8 one element into their buffers): units of 8 and 16.
     for d in ["float16", "uint8"]:
         c.add("staged", "sum", inputs(d, (3, 40000)), "", 1, False, view="offset")
+    # A full fold of a shifted view with a tail, as x[1:] of an even-length x: every dtype's shift.
+    for d in ["float16", "float32", "float64", "int32", "uint8"]:
+        c.add("staged", "sum", inputs(d, (20001,)), "", None, False, view="offset")
+    x = inputs("float64", (20001,))
+    c.add("staged", "average", x, "w", None, False, weights=RNG.random(x.shape) + 0.5, view="offset")
     x = inputs("float64", (3, 20000))
     c.add("staged", "average", x, "w", 1, False, weights=RNG.random(x.shape) + 0.5, view="offset")
 

@@ -177,9 +177,9 @@ class cuda_backend final : public device_backend {
     for (int d = 0; d < ir.ndim; ++d) (d < kept ? n_out : n_red) *= a.shape[d];
     jit::reduce_scratch scratch;
     // The kernel folds units of `width` elements when the plan's sizes allowed it (the fold order
-    // then depends on sizes alone, kernel_reduction::units).
+    // then depends on sizes alone, kernel_reduction::units), with a tail only if it renders one.
     const int width = k.params.fold_width;
-    if (n_red % width != 0)
+    if (n_red % width != 0 && !ir.reduction->tail)
       throw error("cuda: reduction kernel " + k.name + " folds units of " + std::to_string(width) +
                   " elements, launched over rows of " + std::to_string(n_red));
     // One pass over the inputs the fold reads (the epilogue's are read element by element): wide
