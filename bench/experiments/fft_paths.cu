@@ -11,6 +11,19 @@
 //   *_async_io    input and output from cudaMallocAsync instead of cudaMalloc
 //   *_fresh_out   a new output buffer from the pool every call, as an eager library returns one
 //   nvcc -O3 -std=c++17 -arch=sm_90 bench/experiments/fft_paths.cu -lcufft -o fft_paths && ./fft_paths
+// H100 80GB HBM3, cuFFT 12000 (12.0.0.61), session 23, two runs of three rounds (medians of 21, us):
+//   plan1d 594.5-595.3; many64_pool 595.8-596.8; many64_fixed 594.2-594.7; make1d_fixed 594.5-596.0;
+//   plan1d_async_io 593.2-593.8; many64_pool_async_io 593.5-594.7; make1d_fixed_async_io 592.5-593.5;
+//   many64_pool_fresh_out (ndfuse's whole path) 595.7-596.6; make1d_fixed_fresh_out 596.6-597.2;
+//   make1d_in_place 594.8-595.1. No transform: nothing 1.3, one stream-ordered allocation and free
+//   1.9 at 4 KiB or 256 MiB, two of them 1.9.
+// fft_cupy_probe.py in the same session: CuPy loads the toolkit's libcufft.so.12 (the same md5),
+// makes a Plan1d (keeping its 256 MiB work area in its plan cache), and cupy.fft.fft took 594.3-595.7
+// us (its Plan1d.fft into one output 593.0-593.3). So the 591 of session 22's report was a fast run
+// of CuPy's, not a faster path: a stream-ordered allocation costs about 0.6 us of GPU time (one per
+// burst), buffers from the pool read 1-2.5 us faster than cudaMalloc's, and what is left between
+// ndfuse (about 596) and CuPy (about 595) is the work area and the output ndfuse allocates in the
+// stream, where CuPy's pool costs the GPU nothing.
 #include <cuda_runtime.h>
 #include <cufft.h>
 
