@@ -446,14 +446,16 @@ def hermitian_cases(w, case, seed):
 
 def eigh_stack_cases(w, case):
     """eigh and eigvalsh of stacks of small matrices: on the GPU, one Jacobi kernel (every complex n
-    <= 32, real n <= 28 or 29; syevjBatched for the real rest) that packs 32 / seg matrices into a warp
+    <= 32, real n <= 16 in float32 or 20 in float64) that packs 32 / seg matrices into a warp
     (seg: n rounded up to a power of two), so 16 2 x 2, 4 7 x 7 (one padding index: an odd n has a
     rotation-free index each step), 4 8 x 8, 2 16 x 16, and one 17 x 17, 29 x 29 or 32 x 32 per warp,
-    with partly filled last warps. Then spectra Jacobi finds hard or easy: repeated eigenvalues, a zero matrix, a diagonal one (nothing to rotate, only the sort), eigenvalues
+    with partly filled last warps; real n from 21 (float64) or 17 (float32) to 32 take the register
+    kernel (register_eigh.cu: one warp a matrix, padded to 32). Then spectra Jacobi finds hard or easy: repeated eigenvalues, a zero matrix, a diagonal one (nothing to rotate, only the sort), eigenvalues
     over twenty decades, 2 x 2 blocks whose off-diagonal entry is tiny against the diagonal's gap."""
     seed = 900
     for dt in DTYPES:
-        for s in [(35, 2, 2), (6, 7, 7), (9, 8, 8), (3, 16, 16), (2, 17, 17), (2, 29, 29), (3, 32, 32)]:
+        for s in [(35, 2, 2), (6, 7, 7), (9, 8, 8), (3, 16, 16), (2, 17, 17), (2, 21, 21), (2, 24, 24),
+                  (2, 29, 29), (3, 31, 31), (3, 32, 32)]:
             seed += 1
             h = hermitian_with_spectrum(separated_spectrum(s, seed), dt, seed + 100)
             for uplo in ("L", "U"):
@@ -479,6 +481,14 @@ def eigh_stack_cases(w, case):
         if dt in ("float64", "complex128"):
             decades = np.array([[1e10, -1e5, 1.0, 1e-5, -1e-10, 3e3]])
             special["decades"] = np.concatenate([hermitian_with_spectrum(decades, dt, seed + 300)] * 2)
+        # The same kinds at 32 x 32 (real: the register kernel; its zero entries never rotate).
+        special["repeated32"] = hermitian_with_spectrum(
+            [[2.0] * 10 + [-1.0] * 10 + [5.0] * 12, [3.0, -3.0] * 16], dt, seed + 400)
+        special["zero32"] = np.zeros((2, 32, 32), dt)
+        special["diagonal32"] = np.stack([np.diag(np.linspace(4.0, -3.0, 32)).astype(dt)] * 2)
+        if dt in ("float64", "complex128"):
+            decades32 = np.array([np.tile([1e10, -1e5, 1.0, 1e-5, -1e-10, 3e3, 7.0, -2e-3], 4)])
+            special["decades32"] = hermitian_with_spectrum(decades32, dt, seed + 500)
         for tag, g in special.items():
             e = np.linalg.eigh(g)
             case("eigh", dt, g.shape, "UPLO=L;" + tag, [g], [e.eigenvalues, e.eigenvectors])

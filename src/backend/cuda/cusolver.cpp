@@ -261,6 +261,8 @@ void qr(const ir::library_call& c, const std::vector<const void*>& in, const std
 //   complex128  n = 16 1.81 / 1.86, 24 4.91 / 12.4, 32 11.9 / 16.1;
 //   complex64   n = 16 0.68 / 1.00, 24 2.45 / 6.27, 32 6.40 / 6.45.
 // syevjBatched's time jumps past n = 16, and the kernel's grows as n^3 with one warp per matrix.
+// Real stacks of 21 (float64) or 17 (float32) to 32 take register_eigh.cu's kernel before this one:
+// float64 n = 24 2.06 ms, 28 2.12, 32 2.15; float32 n = 17 0.84, 24 0.90, 32 0.95 (session 23).
 bool jacobi_kernel_eigh(dtype dt, std::int64_t n) {
   return is_complex(dt) || n <= (dt == dtype::float64 ? 29 : 28);
 }
@@ -283,6 +285,10 @@ void eigh(const ir::library_call& c, const std::vector<const void*>& in, const s
   const auto fill = upper_there ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
   const auto job = p.compute_uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   int* info = static_cast<int*>(out[p.compute_uv ? 2 : 1]);
+  if (batched(c) && register_kernel_eigh(c.dt, n)) {
+    eigh_register_stack(c.dt, c.rows, n, in[0], !p.upper, out[0], p.compute_uv ? out[1] : nullptr, info);
+    return;
+  }
   if (batched(c) && jacobi_kernel_eigh(c.dt, n)) {
     eigh_small_stack(c.dt, c.rows, n, in[0], !p.upper, out[0], p.compute_uv ? out[1] : nullptr, info);
     return;

@@ -33,6 +33,11 @@ void invert_small_stack(dtype dt, std::int64_t count, std::int64_t n, const void
 // one Jacobi kernel of small_eigh.cu.
 void eigh_small_stack(dtype dt, std::int64_t count, std::int64_t n, const void* a, bool lower, void* w,
                       void* vectors, int* info);
+// The same for real stacks where register_kernel_eigh(dt, n) says so, in the register-resident
+// Jacobi kernel of register_eigh.cu (faster there than small_eigh.cu's and than syevjBatched).
+bool register_kernel_eigh(dtype dt, std::int64_t n);
+void eigh_register_stack(dtype dt, std::int64_t count, std::int64_t n, const void* a, bool lower, void* w,
+                         void* vectors, int* info);
 
 // The singular values (descending, min(m, n) per matrix) of `count` C-order m x n matrices (m, n <= 32;
 // dt float32 ... complex128) into s, and with u and vh non-null the factors U (m x m, or m x min(m, n)
