@@ -486,6 +486,41 @@ TEST_CASE("solvers: a failing matrix of a stack is named in the linalg_error", "
   }
 }
 
+// A stack whose middle matrix holds a NaN (at [5, 3] and [3, 5]) between two diagonal ones. NumPy 2.5
+// (LAPACK's syevd) returns NaN eigenvalues for the 32 x 32 stack (28 of 32) and raises LinAlgError
+// "Eigenvalues did not converge" for the 8 x 8 one; diag(1..n) and diag(2n..2) give 1..n and 2..2n
+// exactly. Each backend follows one of the two: NaN eigenvalues for that matrix, or a linalg_error;
+// never finite ones (the GPU's Jacobi kernels converged around a NaN to finite values, info 0, until
+// they learned to check), and the diagonal matrices exact either way.
+TEST_CASE("solvers: eigh of a stack holding a NaN gives NaNs or raises, never finite values", "[solvers]") {
+  for (int n : {32, 24, 8})
+    for (nf::dtype dt : {nf::float64, nf::float32, nf::complex128}) {
+      if (dt == nf::float32 && n != 24) continue;
+      INFO("n " << n << ", " << nf::dtype_name(dt));
+      std::vector<double> v(std::size_t(3 * n * n), 0.0);
+      for (int i = 0; i < n; ++i) {
+        v[std::size_t(i * n + i)] = i + 1;
+        v[std::size_t(n * n + i * n + i)] = 1;
+        v[std::size_t(2 * n * n + i * n + i)] = 2.0 * (n - i);
+      }
+      v[std::size_t(n * n + 5 * n + 3)] = v[std::size_t(n * n + 3 * n + 5)] = NAN;
+      const nf::array a = nf::asarray(v, {3, n, n}).astype(dt);
+      try {
+        auto [w, vecs] = nf::linalg::eigh(a);
+        const auto values = w.astype(nf::float64).to_vector<double>();
+        bool any_nan = false;
+        for (int k = 0; k < n; ++k) {
+          CHECK(values[std::size_t(k)] == k + 1);
+          CHECK(values[std::size_t(2 * n + k)] == 2.0 * (k + 1));
+          any_nan = any_nan || std::isnan(values[std::size_t(n + k)]);
+        }
+        CHECK(any_nan);
+      } catch (const nf::linalg_error& e) {
+        CHECK(std::string(e.what()).find("did not converge") != std::string::npos);
+      }
+    }
+}
+
 TEST_CASE("solvers: one library call each, counted in stats()", "[solvers]") {
   const nf::array a = nf::asarray(std::vector<double>{4, 1, 0, 1, 5, 2, 0, 2, 6}, {3, 3});
   a.to_host();

@@ -98,7 +98,14 @@ __global__ void jacobi_eigh(const T* a, real_t<T>* w, T* vectors, int* info, int
       for (int i = 0; i < n; ++i) V[col * ld + i] = from_real<T>(R(i == col));
     __syncwarp();
 
-    bool done = !here;  // per lane; a segment's lanes agree (they see the same rotations)
+    // A matrix holding a NaN or an infinity is not iterated (a NaN pair never rotates, and the rest
+    // converged to finite eigenvalues, info 0: a silent wrong answer): its eigenvalues and vectors
+    // come out NaN, info 0, as NumPy returns NaNs there rather than raising.
+    bool bad = false;
+    if (here)
+      for (int i = 0; i < n; ++i) bad |= !isfinite(magnitude_of(A[col * ld + i]));
+    const bool finite = (__ballot_sync(~0u, bad) & segment_mask) == 0;
+    bool done = !here || !finite;  // per lane; a segment's lanes agree (they see the same rotations)
     int sweeps = 0;
     for (; sweeps < max_sweeps && __any_sync(~0u, !done); ++sweeps) {
       bool rotated = false;
@@ -138,6 +145,12 @@ __global__ void jacobi_eigh(const T* a, real_t<T>* w, T* vectors, int* info, int
       if ((__ballot_sync(~0u, rotated) & segment_mask) == 0) done = true;
     }
     const bool converged = done;
+    if (!finite && here) {
+      A[col * ld + col] = from_real<T>(R(NAN));
+      if (vectors)
+        for (int i = 0; i < n; ++i) V[col * ld + i] = from_real<T>(R(NAN));
+    }
+    __syncwarp();
 
     // Ascending eigenvalues, NaN last, and the vectors in the same order: order[k] = the index whose
     // eigenvalue is k-th.
