@@ -26,8 +26,9 @@
 //   (checked at compile time below). K = 1, 4 and 5 were slower (one permutation a step costs register
 //   moves; longer groups larger code).
 // A matrix holding a NaN or an infinity is not iterated (a NaN pair never rotates, and the rest would
-// converge to finite garbage): its eigenvalues and vectors are NaN, with info 0, as NumPy returns
-// NaNs there rather than raising. 40 sweeps without convergence give info 1.
+// converge to finite garbage): its eigenvalues and vectors are NaN, with info 0. NumPy 2.5 returns
+// NaNs for such a 32 x 32 matrix and raises for an 8 x 8 one (LAPACK decides); NaNs are the answer
+// that holds at every size. 40 sweeps without convergence give info 1.
 #include <cfloat>
 #include <climits>
 #include <cstdint>

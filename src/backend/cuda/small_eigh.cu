@@ -100,7 +100,7 @@ __global__ void jacobi_eigh(const T* a, real_t<T>* w, T* vectors, int* info, int
 
     // A matrix holding a NaN or an infinity is not iterated (a NaN pair never rotates, and the rest
     // converged to finite eigenvalues, info 0: a silent wrong answer): its eigenvalues and vectors
-    // come out NaN, info 0, as NumPy returns NaNs there rather than raising.
+    // come out NaN, info 0, as in register_eigh.cu.
     bool bad = false;
     if (here)
       for (int i = 0; i < n; ++i) bad |= !isfinite(magnitude_of(A[col * ld + i]));
