@@ -35,6 +35,7 @@
 
 #include "backend/cuda/cusolver.hpp"
 #include "backend/cuda/grid_launch.cuh"
+#include "backend/cuda/jacobi_rotation.cuh"
 #include "ndfuse/error.hpp"
 
 namespace ndfuse::backend::cuda {
@@ -42,8 +43,7 @@ namespace ndfuse::backend::cuda {
 namespace {
 
 constexpr int steps_per_group = 2;  // K
-constexpr int max_sweeps = 40;
-constexpr int ld = 33;  // staging rows, an odd number of elements apart (no bank conflicts down a column)
+constexpr int stage_ld = 33;        // staging rows, an odd number apart (no bank conflicts down a column)
 
 // GF(32) arithmetic for the tournament.
 __host__ __device__ constexpr int gf_mul(int a, int b) {
@@ -95,23 +95,12 @@ struct __align__(2 * sizeof(T)) rotation_cs {
   T c, t;
 };
 
-template <class T>
-__device__ constexpr T eps_of() {
-  return sizeof(T) == 4 ? T(FLT_EPSILON) : T(DBL_EPSILON);
-}
-
 // -x where sign_bit is the sign bit, x where it is 0 (an integer op, not a floating-point one).
 __device__ __forceinline__ double flip_sign(double x, unsigned sign_bit) {
   return __hiloint2double(__double2hiint(x) ^ int(sign_bit), __double2loint(x));
 }
 __device__ __forceinline__ float flip_sign(float x, unsigned sign_bit) {
   return __int_as_float(__float_as_int(x) ^ int(sign_bit));
-}
-
-template <class T>
-__device__ bool before(T a, int i, T b, int j) {  // NumPy's order: ascending, NaN last
-  if (isnan(a) || isnan(b)) return isnan(a) == isnan(b) ? i < j : !isnan(a);
-  return a < b || (a == b && i < j);
 }
 
 template <class T>
@@ -123,7 +112,7 @@ struct slow_rotation {
 // float32) come here, and the loop's code stays smaller.
 template <class T>
 __device__ __noinline__ slow_rotation<T> rotation_slow(T app, T aqq, T g) {
-  constexpr T eps = eps_of<T>();
+  constexpr T eps = epsilon_of<T>();
   slow_rotation<T> r{1, 0, g > eps * sqrt(fabs(app)) * sqrt(fabs(aqq))};
   if (r.rot) {
     const T tau = (aqq - app) / (2 * g);
@@ -142,7 +131,7 @@ __device__ __noinline__ slow_rotation<T> rotation_slow(T app, T aqq, T g) {
 // division; c = rsqrt(1 + t^2).
 template <class T>
 __device__ __forceinline__ bool rotation(T app, T aqq, T apq, T& c, T& st, T& tg) {
-  constexpr T eps = eps_of<T>();
+  constexpr T eps = epsilon_of<T>();
   constexpr T hi = sizeof(T) == 8 ? T(0x1p250) : T(0x1p60f), lo = sizeof(T) == 8 ? T(0x1p-250) : T(0x1p-60f);
   const T g = fabs(apq), mpp = fabs(app), mqq = fabs(aqq);
   // An exact zero (every pair with a padding index, and entries that start at zero) never rotates:
@@ -250,9 +239,70 @@ __device__ __forceinline__ void permute(T (&a)[32], T (&v)[32], int& orig, int s
 
 template <class T>
 struct warp_shared {
-  T stage[32 * ld];
+  T stage[32 * stage_ld];
   int order[32];
 };
+
+// Matrix src's named triangle (LAPACK reads only that one), coalesced, mirrored through the staging
+// rows into a[] (lane's row, XOR order, padded with zeros) and v[] (the identity). Whether it is
+// finite; if not, a[0] and v[] are NaN.
+template <class T>
+__device__ __forceinline__ bool load_matrix(const T* src, int n, bool lower, warp_shared<T>& sh, T (&a)[32],
+                                            T (&v)[32], int lane) {
+  for (int e = lane; e < n * n; e += 32) {
+    const int i = e / n, j = e - i * n;
+    if (lower ? i < j : i > j) continue;
+    const T x = src[e];
+    sh.stage[i * stage_ld + j] = x;
+    sh.stage[j * stage_ld + i] = x;
+  }
+  __syncwarp();
+#pragma unroll
+  for (int j = 0; j < 32; ++j) {
+    const int col = lane ^ j;
+    a[j] = lane < n && col < n ? sh.stage[lane * stage_ld + col] : T(0);
+    v[j] = T(j == lane);
+  }
+  bool bad = false;
+#pragma unroll
+  for (int j = 0; j < 32; ++j) bad |= !isfinite(a[j]);
+  const bool finite = !__any_sync(~0u, bad);
+  if (!finite) {
+    a[0] = T(NAN);
+#pragma unroll
+    for (int j = 0; j < 32; ++j) v[j] = T(NAN);
+  }
+  return finite;
+}
+
+// The matrix's eigenvalues into w (ascending, NaN last) and, with vectors, eigenvector k into row k
+// of out. Position lane's eigenvalue is a[0], its eigenvector column lane of V, orig the index it
+// holds; ranked among the matrix's own indices (not padding) by counting.
+template <class T, bool Vectors>
+__device__ __forceinline__ void store_results(T* w, T* out, int n, warp_shared<T>& sh, const T (&a)[32],
+                                              const T (&v)[32], int orig, int lane) {
+  const T d = a[0];
+  int rank = 0;
+  for (int j = 0; j < 32; ++j) {
+    const T dj = __shfl_sync(~0u, d, j);
+    const int oj = __shfl_sync(~0u, orig, j);
+    rank += oj < n && eigenvalue_before(dj, oj, d, orig);
+  }
+  __syncwarp();  // every lane's reads of the staging rows (the input) are done
+  if (orig < n) {
+    sh.order[rank] = lane;
+    w[rank] = d;
+  }
+  if constexpr (Vectors) {
+#pragma unroll
+    for (int j = 0; j < 32; ++j) sh.stage[lane * stage_ld + j] = v[j];
+    __syncwarp();
+    for (int e = lane; e < n * n; e += 32) {  // eigenvector k in row k: (k, i) is V[i][order[k]]
+      const int k = e / n, i = e - k * n;
+      out[e] = sh.stage[i * stage_ld + sh.order[k]];
+    }
+  }
+}
 
 // One warp a block, a block a matrix. (A grid-stride loop over matrices took float32's kernel from
 // 113 registers to 146, fewer warps an SM; a stack that could outgrow a grid would not fit in memory.)
@@ -265,40 +315,15 @@ __global__ __launch_bounds__(32, 8) void eigh_registers(const T* in, T* w, T* ve
   // is that slot's entry, and XOR 16 E the other buffer.
   __shared__ __align__(32 * E) unsigned char tables[32 * E];
   const int lane = threadIdx.x;
-  const int per = n * n;
+  const std::int64_t m = blockIdx.x;
   const int source = gf_mul(lane, gf_pow(2, steps_per_group));
   constexpr int full = 31 / steps_per_group, rem = 31 % steps_per_group;  // a sweep's groups
-  const int m = blockIdx.x;
-  const T* src = in + std::int64_t(m) * per;
-  // The named triangle, coalesced, mirrored into the staging rows (LAPACK reads only that one).
-  for (int e = lane; e < per; e += 32) {
-    const int i = e / n, j = e - i * n;
-    if (lower ? i < j : i > j) continue;
-    const T x = src[e];
-    sh.stage[i * ld + j] = x;
-    sh.stage[j * ld + i] = x;
-  }
-  __syncwarp();
   T a[32], v[32];
-#pragma unroll
-  for (int j = 0; j < 32; ++j) {
-    const int col = lane ^ j;
-    a[j] = lane < n && col < n ? sh.stage[lane * ld + col] : T(0);
-    v[j] = T(j == lane);
-  }
-  bool bad = false;
-#pragma unroll
-  for (int j = 0; j < 32; ++j) bad |= !isfinite(a[j]);
-  const bool finite = !__any_sync(~0u, bad);
-  if (!finite) {
-    a[0] = T(NAN);
-#pragma unroll
-    for (int j = 0; j < 32; ++j) v[j] = T(NAN);
-  }
+  const bool finite = load_matrix(in + m * n * n, n, lower, sh, a, v, lane);
   int orig = lane;  // the index this lane's position holds
   unsigned tb = 0;
   bool converged = !finite;
-  for (int sweeps = 0; finite && sweeps < max_sweeps; ++sweeps) {
+  for (int sweeps = 0; finite && sweeps < jacobi_max_sweeps; ++sweeps) {
     bool rotated = false;
     for (int r = 0; r < full; ++r) {
       jacobi_step<0, Vectors>(a, v, tables, tb, lane, rotated);
@@ -314,31 +339,7 @@ __global__ __launch_bounds__(32, 8) void eigh_registers(const T* in, T* w, T* ve
       break;
     }
   }
-
-  // Position lane's eigenvalue is a[0], its eigenvector column lane of V. Rank among the matrix's
-  // own indices (not padding) by counting.
-  const T d = a[0];
-  int rank = 0;
-  for (int j = 0; j < 32; ++j) {
-    const T dj = __shfl_sync(~0u, d, j);
-    const int oj = __shfl_sync(~0u, orig, j);
-    rank += oj < n && before(dj, oj, d, orig);
-  }
-  __syncwarp();  // every lane's reads of the staging rows (the input) are done
-  if (orig < n) {
-    sh.order[rank] = lane;
-    w[std::int64_t(m) * n + rank] = d;
-  }
-  if constexpr (Vectors) {
-#pragma unroll
-    for (int j = 0; j < 32; ++j) sh.stage[lane * ld + j] = v[j];
-    __syncwarp();
-    T* out = vectors + std::int64_t(m) * per;
-    for (int e = lane; e < per; e += 32) {  // eigenvector k in row k: (k, i) is V[i][order[k]]
-      const int k = e / n, i = e - k * n;
-      out[e] = sh.stage[i * ld + sh.order[k]];
-    }
-  }
+  store_results<T, Vectors>(w + m * n, Vectors ? vectors + m * n * n : nullptr, n, sh, a, v, orig, lane);
   if (lane == 0) info[m] = converged ? 0 : 1;
 }
 

@@ -41,15 +41,6 @@ namespace ndfuse::backend::cuda {
 
 namespace {
 
-constexpr int max_sweeps = 40;  // Jacobi takes 5 to 10 on random matrices of these sizes
-
-// NumPy's order for the eigenvalues: ascending, a NaN after everything (the matrix held one).
-template <class R>
-__device__ bool before(R a, int i, R b, int j) {
-  if (isnan(a) || isnan(b)) return isnan(a) == isnan(b) ? i < j : !isnan(a);
-  return a < b || (a == b && i < j);
-}
-
 template <class T>
 __global__ void jacobi_eigh(const T* a, real_t<T>* w, T* vectors, int* info, int64_t count, int n, int seg,
                             int warps, bool lower) {
@@ -107,7 +98,7 @@ __global__ void jacobi_eigh(const T* a, real_t<T>* w, T* vectors, int* info, int
     const bool finite = (__ballot_sync(~0u, bad) & segment_mask) == 0;
     bool done = !here || !finite;  // per lane; a segment's lanes agree (they see the same rotations)
     int sweeps = 0;
-    for (; sweeps < max_sweeps && __any_sync(~0u, !done); ++sweeps) {
+    for (; sweeps < jacobi_max_sweeps && __any_sync(~0u, !done); ++sweeps) {
       bool rotated = false;
       for (int r = 0; r < steps_m - 1; ++r) {
         const int p = here ? partner(col, r, steps_m) : col;
@@ -157,7 +148,7 @@ __global__ void jacobi_eigh(const T* a, real_t<T>* w, T* vectors, int* info, int
     if (here) {
       const R mine = real(A[col * ld + col]);
       int rank = 0;
-      for (int j = 0; j < n; ++j) rank += before(real(A[j * ld + j]), j, mine, col);
+      for (int j = 0; j < n; ++j) rank += eigenvalue_before(real(A[j * ld + j]), j, mine, col);
       order[rank] = col;
     }
     __syncwarp();

@@ -47,8 +47,6 @@ namespace ndfuse::backend::cuda {
 
 namespace {
 
-constexpr int max_sweeps = 40;  // one-sided Jacobi takes 6 to 10 on random matrices of these sizes
-
 // NumPy's order for singular values: descending; ties by column, NaN last.
 template <class R>
 __device__ bool precedes(R a, int i, R b, int j) {
@@ -176,7 +174,7 @@ __global__ void jacobi_svd(const T* a, real_t<T>* s_out, T* u_out, T* vh_out, in
     __syncwarp();
 
     bool done = !here;  // per lane; a segment's lanes agree (they see the same rotations)
-    for (int sweeps = 0; sweeps < max_sweeps && __any_sync(~0u, !done); ++sweeps) {
+    for (int sweeps = 0; sweeps < jacobi_max_sweeps && __any_sync(~0u, !done); ++sweeps) {
       bool rotated = false;
       for (int r = 0; r < steps_m - 1; ++r) {
         const int p = here ? partner(col, r, steps_m) : col;
