@@ -19,9 +19,9 @@
 // Stacks of small matrices (n <= 32) solve through cuBLAS's batched LU (one launch per step for the
 // whole stack), invert in one Gauss-Jordan kernel of solver_kernels.cu (cuBLAS's getrf + getri and
 // the copy took 37 us on 10000 8 x 8 float64 matrices on an H100, its one-kernel matinvBatched 45),
-// and factor through cuSOLVER's batched forms, potrfBatched (cholesky) and syevjBatched (eigh, at the
-// sizes where ndfuse's own Jacobi kernel of small_eigh.cu is slower), or through ndfuse's one-sided
-// Jacobi kernel of small_svd.cu (svd: 0.12 ms for 10000 8 x 8 float64 matrices on an H100, where
+// and factor through cuSOLVER's potrfBatched (cholesky), ndfuse's Jacobi kernels of small_eigh.cu and
+// register_eigh.cu (eigh, in place of syevjBatched), or ndfuse's one-sided Jacobi kernel of
+// small_svd.cu (svd: 0.12 ms for 10000 8 x 8 float64 matrices on an H100, where
 // gesvdjBatched took 8.3; faster at every size measured, bench/experiments/svd_batched.cu). Larger
 // ones, and qr (cuSOLVER has no batched orgqr), loop over the 64-bit calls, which are then the bigger
 // cost.
@@ -110,9 +110,9 @@ using namespace solver_detail;
 
 // --- the typed batched routines (no generic 64-bit forms exist) ----------------------------------
 
-// Stacks of matrices up to this size factor in one batched call or kernel (syevjBatched takes nothing
-// larger, and the Jacobi kernels keep a matrix in a warp's shared memory); larger ones loop over the 64-bit
-// API, where each call is the bigger cost.
+// Stacks of matrices up to this size factor in one batched call or kernel (the Jacobi kernels keep a
+// matrix in a warp's shared memory or registers); larger ones loop over the 64-bit API, where each
+// call is the bigger cost.
 constexpr std::int64_t batched_max_n = 32;
 
 bool batched(const ir::library_call& c) {
@@ -251,22 +251,20 @@ void qr(const ir::library_call& c, const std::vector<const void*>& in, const std
 
 // --- eigh, eig ----------------------------------------------------------------------------------
 
-// Which stacks of n x n matrices ndfuse's Jacobi kernel (small_eigh.cu) factors, rather than
-// syevjBatched: where it was the faster on an H100 (bench/experiments/eigh_batched.cu, stacks of 10000
-// with vectors; syevjBatched timed with the copy of the stack it overwrites). In ms, kernel against
-// syevjBatched (2026-11-24):
-//   float64     n = 8 0.096 / 0.475, 16 0.77 / 0.86, 17 1.43 / 3.73, 24 2.79 / 4.52, 28 4.58 / 4.98,
-//               29 4.99 / 5.12, 30 6.34 / 5.25, 31 6.95 / 5.40, 32 7.03 / 5.49;
-//   float32     n = 16 0.36 / 0.55, 24 1.44 / 2.55, 28 2.22 / 2.66, 30 2.75 / 2.70, 32 2.88 / 2.70;
-//   complex128  n = 16 1.81 / 1.86, 24 4.91 / 12.4, 32 11.9 / 16.1;
-//   complex64   n = 16 0.68 / 1.00, 24 2.45 / 6.27, 32 6.40 / 6.45.
-// syevjBatched's time jumps past n = 16, and the kernel's grows as n^3 with one warp per matrix.
-// Real stacks of 21 (float64) or 17 (float32) to 32 take register_eigh.cu's kernel before this one:
-// float64 n = 24 2.06 ms, 28 2.12, 32 2.15; float32 n = 17 0.84, 24 0.90, 32 0.95 (session 23).
-bool jacobi_kernel_eigh(dtype dt, std::int64_t n) {
-  return is_complex(dt) || n <= (dt == dtype::float64 ? 29 : 28);
-}
-
+// Stacks of n <= 32 take ndfuse's own Jacobi kernels, faster than cuSOLVER's syevjBatched at the
+// sizes and dtypes measured on an H100, but one (stacks of 10000 with vectors; syevjBatched timed with the
+// copy of the stack it overwrites; ms, bench/experiments/eigh_batched.cu and eigh_registers.cu):
+//   small_eigh.cu (a warp's lanes on one to 32 matrices, in shared memory) against syevjBatched:
+//     float64    n = 8 0.096 / 0.475, 16 0.77 / 0.86, 17 1.43 / 3.73;
+//     float32    n = 16 0.36 / 0.55;
+//     complex128 n = 16 1.81 / 1.86, 24 4.91 / 12.4, 32 11.9 / 16.1;
+//     complex64  n = 16 0.68 / 1.00, 24 2.45 / 6.27, 32 6.40 / 6.45;
+//   register_eigh.cu (real n from 21 in float64, 17 in float32: a matrix in a warp's registers):
+//     float64 n = 24 2.06 / 4.55, 28 2.12 / 5.02, 32 2.15 / 5.54 (small_eigh 2.82, 4.62, 7.10);
+//     float32 n = 17 0.84 / 2.35, 24 0.90 / 2.57, 32 0.95 / 2.73 (small_eigh 0.86, 1.44, 2.91).
+// The exception: float64 16 x 16 took 0.78 ms in small_eigh.cu against syevjBatched's 0.64 in session
+// 23's run (session 20 measured 0.77 against 0.86). It stays with small_eigh.cu, which gives NaNs for a
+// matrix holding a NaN where syevjBatched converged around it to finite values (info 0).
 // cuSOLVER's eigenvectors come out column-major, which is the contract's layout (ir/library.hpp:
 // eigenvector k in row k), so the factorization runs in place in the output and nothing is
 // transposed after it. What goes in must be A column-major: for a real symmetric A its C-order
@@ -285,12 +283,12 @@ void eigh(const ir::library_call& c, const std::vector<const void*>& in, const s
   const auto fill = upper_there ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
   const auto job = p.compute_uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   int* info = static_cast<int*>(out[p.compute_uv ? 2 : 1]);
-  if (batched(c) && register_kernel_eigh(c.dt, n)) {
-    eigh_register_stack(c.dt, c.rows, n, in[0], !p.upper, out[0], p.compute_uv ? out[1] : nullptr, info);
-    return;
-  }
-  if (batched(c) && jacobi_kernel_eigh(c.dt, n)) {
-    eigh_small_stack(c.dt, c.rows, n, in[0], !p.upper, out[0], p.compute_uv ? out[1] : nullptr, info);
+  if (batched(c)) {
+    void* vectors = p.compute_uv ? out[1] : nullptr;
+    if (register_kernel_eigh(c.dt, n))
+      eigh_register_stack(c.dt, c.rows, n, in[0], !p.upper, out[0], vectors, info);
+    else
+      eigh_small_stack(c.dt, c.rows, n, in[0], !p.upper, out[0], vectors, info);
     return;
   }
   // A column-major copy of matrices [b, b + count) in v (the output's vectors, or scratch).
@@ -301,13 +299,6 @@ void eigh(const ir::library_call& c, const std::vector<const void*>& in, const s
     else
       copy(v, a, sz * n * n * count);
   };
-  if (batched(c)) {
-    scratch vs(p.compute_uv ? 0 : sz * n * n * c.rows);
-    void* v = p.compute_uv ? out[1] : vs.get();
-    column_major(0, c.rows, v);
-    syevj_batched(h.handle, c.dt, job, fill, static_cast<int>(n), v, out[0], info, static_cast<int>(c.rows));
-    return;
-  }
   scratch vs(p.compute_uv ? 0 : sz * n * n);
   workspace w;
   std::size_t d = 0, hb = 0;

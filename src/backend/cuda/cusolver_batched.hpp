@@ -15,10 +15,4 @@ void check_solver(cusolverStatus_t s, const char* call);
 void potrf_batched(cusolverDnHandle_t h, dtype dt, cublasFillMode_t fill, int n, void** ptrs, int* info,
                    int count);
 
-// Jacobi eigendecomposition of `count` n x n Hermitian matrices at `a` (the `fill` triangle read):
-// ascending eigenvalues into w (n per matrix); with vectors, `a` overwritten by them. info > 0: no
-// convergence.
-void syevj_batched(cusolverDnHandle_t h, dtype dt, cusolverEigMode_t job, cublasFillMode_t fill, int n,
-                   void* a, void* w, int* info, int count);
-
 }  // namespace ndfuse::backend::cuda
