@@ -252,8 +252,8 @@ void qr(const ir::library_call& c, const std::vector<const void*>& in, const std
 // --- eigh, eig ----------------------------------------------------------------------------------
 
 // Stacks of n <= 32 take ndfuse's own Jacobi kernels, faster than cuSOLVER's syevjBatched at the
-// sizes and dtypes measured on an H100, but one (stacks of 10000 with vectors; syevjBatched timed with the
-// copy of the stack it overwrites; ms, bench/experiments/eigh_batched.cu and eigh_registers.cu):
+// sizes and dtypes measured on an H100 but one (stacks of 10000 with vectors; syevjBatched timed with
+// the copy of the stack it overwrites; ms, bench/experiments/eigh_batched.cu and eigh_registers.cu):
 //   small_eigh.cu (a warp's lanes on one to 32 matrices, in shared memory) against syevjBatched:
 //     float64    n = 8 0.096 / 0.475, 16 0.77 / 0.86, 17 1.43 / 3.73;
 //     float32    n = 16 0.36 / 0.55;
@@ -265,6 +265,7 @@ void qr(const ir::library_call& c, const std::vector<const void*>& in, const std
 // The exception: float64 16 x 16 took 0.78 ms in small_eigh.cu against syevjBatched's 0.64 in session
 // 23's run (session 20 measured 0.77 against 0.86). It stays with small_eigh.cu, which gives NaNs for a
 // matrix holding a NaN where syevjBatched converged around it to finite values (info 0).
+
 // cuSOLVER's eigenvectors come out column-major, which is the contract's layout (ir/library.hpp:
 // eigenvector k in row k), so the factorization runs in place in the output and nothing is
 // transposed after it. What goes in must be A column-major: for a real symmetric A its C-order
