@@ -121,7 +121,8 @@ int main() {
   std::size_t fixed_work = 0;
   FFT_CHECK(cufftCreate(&many_fixed));
   FFT_CHECK(cufftSetAutoAllocation(many_fixed, 0));
-  FFT_CHECK(cufftMakePlanMany64(many_fixed, 1, dims, nullptr, 1, 0, nullptr, 1, 0, CUFFT_Z2Z, 1, &fixed_work));
+  FFT_CHECK(
+      cufftMakePlanMany64(many_fixed, 1, dims, nullptr, 1, 0, nullptr, 1, 0, CUFFT_Z2Z, 1, &fixed_work));
   FFT_CHECK(cufftSetWorkArea(many_fixed, work_many));
   FFT_CHECK(cufftSetWorkArea(make1d, work_make1d));
 
@@ -145,17 +146,19 @@ int main() {
   v.push_back({"many64_pool", [&] { pool_call(in, out); }, {}});
   v.push_back({"many64_fixed", [&] { FFT_CHECK(cufftExecZ2Z(many_fixed, in, out, CUFFT_FORWARD)); }, {}});
   v.push_back({"make1d_fixed", [&] { FFT_CHECK(cufftExecZ2Z(make1d, in, out, CUFFT_FORWARD)); }, {}});
-  v.push_back({"plan1d_async_io", [&] { FFT_CHECK(cufftExecZ2Z(plan1d, in_async, out_async, CUFFT_FORWARD)); }, {}});
+  v.push_back(
+      {"plan1d_async_io", [&] { FFT_CHECK(cufftExecZ2Z(plan1d, in_async, out_async, CUFFT_FORWARD)); }, {}});
   v.push_back({"many64_pool_async_io", [&] { pool_call(in_async, out_async); }, {}});
   v.push_back({"make1d_fixed_async_io",
-               [&] { FFT_CHECK(cufftExecZ2Z(make1d, in_async, out_async, CUFFT_FORWARD)); }, {}});
+               [&] { FFT_CHECK(cufftExecZ2Z(make1d, in_async, out_async, CUFFT_FORWARD)); },
+               {}});
   v.push_back({"many64_pool_fresh_out", fresh([&](cufftDoubleComplex* o) { pool_call(in_async, o); }), {}});
-  v.push_back({"make1d_fixed_fresh_out", fresh([&](cufftDoubleComplex* o) {
-                 FFT_CHECK(cufftExecZ2Z(make1d, in_async, o, CUFFT_FORWARD));
-               }),
-               {}});
-  v.push_back({"make1d_in_place", [&] { FFT_CHECK(cufftExecZ2Z(make1d, out_async, out_async, CUFFT_FORWARD)); },
-               {}});
+  v.push_back(
+      {"make1d_fixed_fresh_out",
+       fresh([&](cufftDoubleComplex* o) { FFT_CHECK(cufftExecZ2Z(make1d, in_async, o, CUFFT_FORWARD)); }),
+       {}});
+  v.push_back(
+      {"make1d_in_place", [&] { FFT_CHECK(cufftExecZ2Z(make1d, out_async, out_async, CUFFT_FORWARD)); }, {}});
   // What a stream-ordered allocation and free cost on the GPU's timeline, without a transform.
   auto alloc_free = [](std::size_t size) {
     return [size] {
@@ -167,7 +170,8 @@ int main() {
   v.push_back({"nothing", [] {}, {}});
   v.push_back({"alloc_free_4KiB", alloc_free(4096), {}});
   v.push_back({"alloc_free_256MiB", alloc_free(bytes), {}});
-  v.push_back({"two_alloc_free_256MiB", [&] {
+  v.push_back({"two_alloc_free_256MiB",
+               [&] {
                  void *p = nullptr, *q = nullptr;
                  CHECK(cudaMallocAsync(&p, bytes, 0));
                  CHECK(cudaMallocAsync(&q, bytes, 0));

@@ -272,9 +272,18 @@ void qr(const ir::library_call& c, const std::vector<const void*>& in, const std
 // buffer already is (A^T = A, with the named triangle flipped); a complex Hermitian one is
 // transposed in, since read as it lies it would be conj(A), whose eigenvectors are conj(V).
 void eigh(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
-  const auto& h = handle_here();
   const auto& p = c.linalg;
   const std::int64_t n = p.n;
+  int* info = static_cast<int*>(out[p.compute_uv ? 2 : 1]);
+  if (batched(c)) {  // ndfuse's kernels: no cuSOLVER handle, stream or workspace
+    void* vectors = p.compute_uv ? out[1] : nullptr;
+    if (register_kernel_eigh(c.dt, n))
+      eigh_register_stack(c.dt, c.rows, n, in[0], !p.upper, out[0], vectors, info);
+    else
+      eigh_small_stack(c.dt, c.rows, n, in[0], !p.upper, out[0], vectors, info);
+    return;
+  }
+  const auto& h = handle_here();
   const std::size_t sz = itemsize(c.dt),
                     rsz = itemsize(real_type_of(c.dt) == CUDA_R_32F ? dtype::float32 : dtype::float64);
   const cudaDataType t = type_of(c.dt), rt = real_type_of(c.dt);
@@ -283,22 +292,13 @@ void eigh(const ir::library_call& c, const std::vector<const void*>& in, const s
   const bool upper_there = transposed_in ? p.upper : !p.upper;
   const auto fill = upper_there ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
   const auto job = p.compute_uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
-  int* info = static_cast<int*>(out[p.compute_uv ? 2 : 1]);
-  if (batched(c)) {
-    void* vectors = p.compute_uv ? out[1] : nullptr;
-    if (register_kernel_eigh(c.dt, n))
-      eigh_register_stack(c.dt, c.rows, n, in[0], !p.upper, out[0], vectors, info);
-    else
-      eigh_small_stack(c.dt, c.rows, n, in[0], !p.upper, out[0], vectors, info);
-    return;
-  }
-  // A column-major copy of matrices [b, b + count) in v (the output's vectors, or scratch).
-  auto column_major = [&](std::int64_t b, std::int64_t count, void* v) {
+  // A column-major copy of matrix b in v (the output's vectors, or scratch).
+  auto column_major = [&](std::int64_t b, void* v) {
     const void* a = at(in[0], b * n * n, sz);
     if (transposed_in)
-      transpose_stack(c.dt, count, n, n, a, v, false);
+      transpose_stack(c.dt, 1, n, n, a, v, false);
     else
-      copy(v, a, sz * n * n * count);
+      copy(v, a, sz * n * n);
   };
   scratch vs(p.compute_uv ? 0 : sz * n * n);
   workspace w;
@@ -309,7 +309,7 @@ void eigh(const ir::library_call& c, const std::vector<const void*>& in, const s
   w.size(d, hb);
   for (std::int64_t b = 0; b < c.rows; ++b) {
     void* v = p.compute_uv ? at<void>(out[1], b * n * n, sz) : vs.get();
-    column_major(b, 1, v);
+    column_major(b, v);
     check_solver(cusolverDnXsyevd(h.handle, h.params, job, fill, n, t, v, n, rt, at<void>(out[0], b * n, rsz),
                                   t, w.device->get(), w.device_bytes, w.host.data(), w.host.size(), info + b),
                  "Xsyevd");

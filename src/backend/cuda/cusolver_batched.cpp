@@ -13,8 +13,6 @@
 
 namespace ndfuse::backend::cuda {
 
-namespace {}  // namespace
-
 // The column-major Cholesky factor (in the triangle `fill` names) of each n x n matrix of `ptrs` (an
 // array of `count` device addresses), in place.
 void potrf_batched(cusolverDnHandle_t h, dtype dt, cublasFillMode_t fill, int n, void** ptrs, int* info,
