@@ -77,14 +77,19 @@ std::size_t reduce_acc_bytes(const ir::kernel_ir& k) {
 
 bool reduce_wide_loads(const ir::kernel_ir& k) {
   const auto& r = *k.reduction;
-  const int width = ir::reduce_fold_width(r);
+  // Units of elements run along each input's rows (flat inputs); units of outputs across its
+  // columns, through the strides (the launch checks that the kept stride is 1).
+  const bool outputs = r.output_units;
+  const int width = outputs ? ir::reduce_lane_outputs(r) : ir::reduce_fold_width(r);
   if (width == 1) return false;
   for (int v = 0; v < r.epilogue_begin; ++v) {
     const auto& in = k.code[v];
-    if (in.op == ir::op_code::op_code_buffer &&
-        (!is_flat(k.inputs[in.slot].cls) || itemsize(k.inputs[in.slot].dt) * width > 16))
-      return false;
-    if (in.op == ir::op_code::op_code_iota && !is_flat(k.iotas[in.slot])) return false;
+    if (in.op == ir::op_code::op_code_buffer) {
+      const auto& input = k.inputs[in.slot];
+      const bool laid_out = outputs ? !is_flat(input.cls) && !input.by_address() : is_flat(input.cls);
+      if (!laid_out || itemsize(input.dt) * width > 16) return false;
+    }
+    if (in.op == ir::op_code::op_code_iota && (outputs || !is_flat(k.iotas[in.slot]))) return false;
   }
   return true;
 }
@@ -164,11 +169,16 @@ reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64
         std::clamp<std::int64_t>((n_out + block_threads - 1) / block_threads, 1, max_grid));
     return c;
   }
+  // Outer folds: lanes of `width` neighbouring outputs (ir::reduce_output_width) whether or not the
+  // kernel takes them as units, so that the fold order is the same either way.
+  const std::int64_t width =
+      r.strategy == ir::reduce_strategy::reduce_strategy_outer ? ir::reduce_output_width(r) : 1;
+  const std::int64_t n_lanes_out = (n_out + width - 1) / width;
   if (r.strategy == ir::reduce_strategy::reduce_strategy_outer) {
-    // A warp spans up to 32 neighbouring outputs (coalesced); the rest of the block splits the
-    // rows, but never so finely that a lane gets fewer than four rows: short columns run one
-    // thread per output, many outputs per block.
-    o_lanes = std::min<std::int64_t>(32, ceil_pow2(n_out));
+    // A warp spans up to 32 lanes of neighbouring outputs (coalesced); the rest of the block splits
+    // the rows, but never so finely that a lane gets fewer than four rows: short columns run one
+    // lane per output, many outputs per block.
+    o_lanes = std::min<std::int64_t>(32, ceil_pow2(n_lanes_out));
     r_lanes = block_threads / o_lanes;
     while (r_lanes > 1 && r_lanes * 4 > n_red) {
       r_lanes /= 2;
@@ -181,14 +191,22 @@ reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64
     while (r_lanes > 1 && r_lanes * 8 > n_red) r_lanes /= 2;
     o_lanes = block_threads / r_lanes;
   }
-  const std::int64_t blocks_x = (n_out + o_lanes - 1) / o_lanes;
+  const std::int64_t lane_outputs = ir::reduce_lane_outputs(r);
+  const std::int64_t blocks_x = (n_out + o_lanes * lane_outputs - 1) / (o_lanes * lane_outputs);
+  const std::int64_t blocks_of_lanes = (n_lanes_out + o_lanes - 1) / o_lanes;
   std::int64_t grid_y = 1;
-  if (blocks_x < target) {
+  if (blocks_of_lanes < target) {
     // Too few outputs to fill the device: split each output's elements over grid_y blocks, but
-    // leave every thread at least four elements.
+    // leave every thread at least four elements. Outer folds split into at most half a wave of
+    // resident blocks, each lane walking further down its columns: on an H100 a column sum of
+    // 16384 x 16384 float32, one 4-byte load per lane, took 0.389 ms in 1536 blocks (1.45 waves
+    // of 1056, the split before), 0.375 in 1024 to 4096 and 0.365 in 512; in units of four
+    // outputs, 0.356 in 512 blocks and 0.358-0.362 in 1024 (bench/experiments/reduce_columns.cu).
     const std::int64_t useful = (n_red + r_lanes * 4 - 1) / (r_lanes * 4);
-    grid_y =
-        std::clamp<std::int64_t>((target + blocks_x - 1) / blocks_x, 1, std::max<std::int64_t>(useful, 1));
+    const std::int64_t split = r.strategy == ir::reduce_strategy::reduce_strategy_outer
+                                   ? target / 2 / blocks_of_lanes
+                                   : (target + blocks_of_lanes - 1) / blocks_of_lanes;
+    grid_y = std::clamp<std::int64_t>(split, 1, std::max<std::int64_t>(useful, 1));
     grid_y = std::min<std::int64_t>(grid_y, 65535);
   }
   c.block_x =
@@ -280,6 +298,7 @@ param_plan plan_params(const ir::kernel_ir& k) {
   }
   if (k.reduction) {
     plan.fold_width = ir::reduce_fold_width(*k.reduction);
+    plan.lane_outputs = ir::reduce_lane_outputs(*k.reduction);
     plan.wide_loads = reduce_wide_loads(k);
     plan.prologue_inputs = reduce_prologue_inputs(k);
     plan.stage_bytes = reduce_stage_bytes(k);

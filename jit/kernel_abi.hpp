@@ -111,6 +111,7 @@ struct param_plan {
   std::size_t total_bytes = 0;
   // Reductions: ir::reduce_fold_width and reduce_wide_loads, so a launch need not walk the code.
   int fold_width = 1;
+  int lane_outputs = 1;  // ir::reduce_lane_outputs
   bool wide_loads = false;
   std::vector<int> prologue_inputs;  // input slots the folded values read, ascending
   std::size_t stage_bytes = 0;       // staged folds: reduce_stage_bytes
@@ -180,11 +181,13 @@ struct reduce_config {
   std::size_t partial_bytes = 0;  // scratch for partial results (grid_y > 1), 0 otherwise
   std::size_t arrival_count = 0;  // counters to zero before the launch
 };
-// n_red is in units of the kernel's fold: elements, or units (kernel_reduction::units).
+// n_red is in units of the kernel's fold: elements, or units (kernel_reduction::units); n_out in
+// outputs (a fold with output units launches one lane per ir::reduce_lane_outputs of them).
 reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64_t n_red, int sm_count);
-// Whether a unit's elements may be read with one wide load per input (the fold has units, every
-// prologue input is flat, and a unit of each is no wider than 16 bytes); the launch also needs the
-// inputs aligned for it.
+// Whether a unit may be read with one wide load per input, no wider than 16 bytes: units of
+// elements when every prologue input is flat; units of outputs (ir::reduce_lane_outputs) when every
+// prologue input is read through strides and the prologue has no iota. The launch also needs the
+// inputs aligned for it, and for units of outputs a stride of 1 along the innermost kept dim.
 bool reduce_wide_loads(const ir::kernel_ir& k);
 // The input slots that the fold's prologue reads (not those only its epilogue reads), ascending.
 std::vector<int> reduce_prologue_inputs(const ir::kernel_ir& k);

@@ -111,11 +111,16 @@ std::string kernel_signature(const ir::kernel_ir& k, const std::string& name) {
   // in flight (sum over axis 1 of 67108864 x 4 float32 ran at copy speed, behind CuPy). At 32 they
   // showed no new spills (sum, prod, max, nanmax, var, count_nonzero, any, sum(a * b), norm, cumsum;
   // float32, float16, int32, bool).
-  // Wider accumulators (float64, complex, arg pairs) keep ptxas's choice: capped, they spilled.
+  // Wider accumulators (float64, complex, arg pairs) keep ptxas's choice: capped, they spilled. So
+  // does a lane folding neighbouring outputs side by side (kernel_reduction::output_units), whose
+  // accumulator is all of them: capped, var's column pass over float32 spilled and took 0.45 ms
+  // on an H100 against 0.357 uncapped (bench/experiments/reduce_columns.cu).
   // A reduction's pointers are __restrict__: its outputs are fresh buffers (the fuser never donates
   // an input to a reduction), so no input is written while the kernel runs, and its loads may take
   // the read-only data path (LDG.CONSTANT), as CUB's do.
-  const bool full_occupancy = k.reduction && reduce_acc_bytes(k) <= 4;
+  const bool full_occupancy =
+      k.reduction &&
+      reduce_acc_bytes(k) * static_cast<std::size_t>(ir::reduce_lane_outputs(*k.reduction)) <= 4;
   os << "extern \"C\" __global__ void __launch_bounds__(" << block_threads;
   if (full_occupancy) os << ", " << blocks_per_sm;
   os << ")\n" << name << '(';

@@ -230,6 +230,61 @@ std::string header_comment(const ir::kernel_ir& k, const std::string& name, cons
   return os.str();
 }
 
+// An outer fold with output units (kernel_reduction::output_units): lane u folds outputs u*w ..
+// u*w+w-1 side by side, each its own fold, through nf_reduce with an nf_vec accumulator. Where the
+// host found the inputs laid out for it (reduce.wide), one wide load per input brings a lane its w
+// elements of a row; otherwise the w elements load one by one, in the same order.
+std::string output_units_fold(const ir::kernel_ir& k, const std::string& name, const phase& pro,
+                              const std::string& off, const std::string& acc) {
+  const auto& r = *k.reduction;
+  const int width = ir::reduce_lane_outputs(r);
+  const std::string w = std::to_string(width);
+  const std::string lanes = "nf_vec<" + acc + ", " + w + ">";
+  std::ostringstream os;
+  os << "  // Lane unit u: outputs u*" << w << " .. u*" << w << "+" << width - 1
+     << " at reduced element r, side by side; each output's fold is its own.\n"
+     << "  auto element_lanes = [&](const idx u, const idx r) {\n"
+     << "    " << lanes << " a;\n";
+  if (reduce_wide_loads(k)) {
+    os << "    if (reduce.wide) {  // one wide load per input (the host checked strides and alignment)\n"
+       << "      const idx o = u * " << w << ";\n";
+    std::ostringstream at;
+    coordinates(at, "o", 0, r.kept_ndim, "idx");
+    coordinates(at, "r", r.kept_ndim, k.ndim, "idx");
+    std::string line;
+    std::istringstream lines(at.str());
+    while (std::getline(lines, line)) os << "  " << line << '\n';
+    std::string call = name + "_element(";
+    for (std::size_t a = 0; a < pro.inputs.size(); ++a) {
+      const int in = pro.inputs[a];
+      os << "      const " << off << " o" << in << " = "
+         << dot(off, numbered("in", in) + "_strides", 0, k.ndim) << ";\n"
+         << "      const nf_vec<" << cuda_type(k.inputs[in].dt) << ", " << w << "> x" << in
+         << " = nf_load_vec<" << w << ">(in" << in << " + o" << in << ");\n";
+      call += (a ? ", " : "") + numbered("x", in) + ".v[l]";
+    }
+    for (std::size_t a = 0; a < pro.scalars.size(); ++a)
+      call += (a || !pro.inputs.empty() ? ", " : "") + numbered("s", pro.scalars[a]);
+    os << "#pragma unroll\n"
+       << "      for (int l = 0; l < " << w << "; ++l) a.v[l] = " << call << ");\n"
+       << "      return a;\n"
+       << "    }\n";
+  }
+  os << "#pragma unroll\n"
+     << "    for (int l = 0; l < " << w << "; ++l) a.v[l] = element(u * " << w << " + l, r);\n"
+     << "    return a;\n"
+     << "  };\n"
+     << "  auto finish_lanes = [&](const idx u, const " << lanes << " a) {\n"
+     << "#pragma unroll\n"
+     << "    for (int l = 0; l < " << w << "; ++l) finish(u * " << w << " + l, a.v[l]);\n"
+     << "  };\n"
+     << "  nf_reduce_args lane_units = reduce;\n"
+     << "  lane_units.n_out /= " << w << ";\n"
+     << "  nf_reduce<" << lanes << ", idx, false>(lane_units, nf_splat<" << w
+     << ">(identity), nf_lanes_combine<" << name << "_combine>(), element_lanes, finish_lanes);\n";
+  return os.str();
+}
+
 }  // namespace
 
 std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& name) {
@@ -413,6 +468,8 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
            << combine_expression(k, name) << ", element_unit, " << copy << ", " << staged << ", finish"
            << tail_args << ");\n";
       }
+    } else if (r.output_units) {
+      os << output_units_fold(k, name, pro, off, acc);
     } else {
       os << "  " << driver << "reduce" << tail << "element, finish);\n";
     }

@@ -200,24 +200,56 @@ TEST_CASE("reduction launch shape: lanes, split and grid", "[kernel_abi]") {
   c = jit::reduce_dims(full, 1, 256 * 4 * 10, sms);
   CHECK(c.grid_y == 10);
 
-  // Columns: a warp takes 32 neighbouring outputs, 8 lanes split the rows; 512 blocks do not fill
-  // the device, so each column's rows are split over 3 blocks.
+  // Columns of float32 in output units: each lane folds four neighbouring columns side by side, a
+  // warp spans 32 lanes (128 columns) and 8 lanes split the rows; 128 blocks, and each column's rows
+  // are split over 4 blocks (half a device of resident blocks).
   const ir::kernel_ir columns = reduction_kernel(nf::sum(x, 0));
   REQUIRE(columns.reduction->strategy == ir::reduce_strategy::reduce_strategy_outer);
-  REQUIRE(!columns.reduction->units);       // outer folds have no units
-  REQUIRE(!columns.reduction->per_thread);  // columns of 8
+  REQUIRE(!columns.reduction->units);        // outer folds have no units of elements
+  REQUIRE(columns.reduction->output_units);  // 4 columns
+  REQUIRE(!columns.reduction->per_thread);   // columns of 8
+  CHECK(ir::reduce_output_width(*columns.reduction) == 4);
+  CHECK(ir::reduce_lane_outputs(*columns.reduction) == 4);
+  CHECK(ir::reduce_layout_name(*columns.reduction) ==
+        "element by element, 4 neighbouring outputs per lane, the lanes of a block share each output");
   c = jit::reduce_dims(columns, 16384, 16384, sms);
   CHECK(c.block_x == 32);
   CHECK(c.block_y == 8);
-  CHECK(c.grid_x == 512);
-  CHECK(c.grid_y == unsigned((device_blocks + 511) / 512));
-  CHECK(c.arrival_count == 512);
-  // Short columns in the general layout: one lane per output, 256 outputs per block, the whole grid.
+  CHECK(c.grid_x == 128);
+  CHECK(c.grid_y == unsigned(device_blocks / 2 / 128));
+  CHECK(c.arrival_count == 128);
+  CHECK(c.partial_bytes == std::size_t(c.grid_y) * 16384 * sizeof(float));
+  // The same sizes one output per lane (as for a width no unit divides): four times the blocks
+  // along the outputs, the same lanes down each column and the same split, so each column folds in
+  // the same order. The layout is part of the kernel's key.
+  ir::kernel_ir element_columns = columns;
+  element_columns.reduction->output_units = false;
+  CHECK(element_columns.key() != columns.key());
+  const auto e = jit::reduce_dims(element_columns, 16384, 16384, sms);
+  CHECK(e.block_x == c.block_x);
+  CHECK(e.block_y == c.block_y);
+  CHECK(e.grid_y == c.grid_y);
+  CHECK(e.grid_x == 512);
+  CHECK(e.arrival_count == 512);
+  CHECK(e.partial_bytes == c.partial_bytes);
+  // Short columns in the general layout: lanes of four outputs, 256 lanes per block, the whole grid.
   c = jit::reduce_dims(columns, std::int64_t(1) << 26, 4, sms);
   CHECK(c.block_x == 256);
   CHECK(c.block_y == 1);
-  CHECK(c.grid_x == (1u << 26) / 256);
+  CHECK(c.grid_x == (1u << 26) / 1024);
   CHECK(c.grid_y == 1);
+  // The plan takes output units only where a lane's outputs stay within one row of the innermost
+  // kept dim, in folds that have a value accumulator of at most 8 bytes: float64 two per lane,
+  // complex128 and arg folds one.
+  CHECK(!reduction_kernel(nf::sum(nf::ones({8, 6}, nf::float32), 0)).reduction->output_units);
+  CHECK(reduction_kernel(nf::sum(nf::ones({8, 6}), 0)).reduction->output_units);
+  CHECK(ir::reduce_output_width(*reduction_kernel(nf::sum(nf::ones({8, 6}), 0)).reduction) == 2);
+  CHECK(!reduction_kernel(nf::sum(nf::ones({8, 6}, nf::complex128), 0)).reduction->output_units);
+  CHECK(!reduction_kernel(nf::argmax(x, 0)).reduction->output_units);
+  CHECK(
+      reduction_kernel(nf::sum(nf::ones({3, 8, 4}, nf::float32), 1)).reduction->output_units);  // kept (3, 4)
+  CHECK(!reduction_kernel(nf::sum(nf::ones({3, 8, 6}, nf::float32), 1))
+             .reduction->output_units);  // kept (3, 6)
   // ... and as planned for them: one thread each, never split, even with few outputs.
   const ir::kernel_ir short_columns = reduction_kernel(nf::sum(x.reshape({4, 8}), 0));
   REQUIRE(short_columns.reduction->strategy == ir::reduce_strategy::reduce_strategy_outer);
@@ -235,7 +267,7 @@ TEST_CASE("reduction launch shape: lanes, split and grid", "[kernel_abi]") {
     INFO("n_red " << n_red);
     const auto row = jit::reduce_dims(shared_rows, 1 << 20, n_red, sms);
     CHECK((row.block_x == 1) == ir::reduce_per_thread(ir::reduce_strategy::reduce_strategy_inner, n_red));
-    const auto column = jit::reduce_dims(columns, 1 << 20, n_red, sms);
+    const auto column = jit::reduce_dims(element_columns, 1 << 20, n_red, sms);
     CHECK((column.block_y == 1) == ir::reduce_per_thread(ir::reduce_strategy::reduce_strategy_outer, n_red));
   }
 }

@@ -127,7 +127,9 @@ TEST_CASE("every op compiles for every dtype loop it has", "[nvrtc]") {
 // compiled: every fold over every dtype it supports, in each strategy (full, inner, outer, scan),
 // arg reductions with their nan forms, and a fused prologue/epilogue with strided inputs. Each in
 // two fold layouts: the one its (small) sizes get, mostly one thread per output, and the other
-// driver with units switched where the fold can have them; staged; and full folds with a tail.
+// driver with units switched where the fold can have them (outer folds: output units, whose wide
+// loads read through strides, and an iota beside an input, which only loads elements); staged;
+// and full folds with a tail.
 TEST_CASE("reduction and scan kernels compile for every fold, dtype and strategy", "[nvrtc]") {
   std::vector<program> programs;
   auto add_plan = [&](const std::string& group, const nf::array& result) {
@@ -144,6 +146,7 @@ TEST_CASE("reduction and scan kernels compile for every fold, dtype and strategy
       ir::kernel_ir other = step.kernel;
       other.reduction->per_thread = !r->per_thread;
       other.reduction->units = ir::reduce_unit_width(*r) > 1 && !r->units;
+      other.reduction->output_units = !other.reduction->per_thread && ir::reduce_output_width(*r) > 1;
       other.reduction->staged = false;
       add(other, step.name + "_other_layout");
       // And the staged fold (long rows and full folds in units) wherever units are possible.
@@ -188,6 +191,7 @@ TEST_CASE("reduction and scan kernels compile for every fold, dtype and strategy
       add_plan(tn, nf::nanargmax(x));
       add_plan(tn, nf::mean(x * 2.0, 1));  // fused prologue and epilogue
       add_plan(tn, nf::linalg::norm(x, 2, 2));
+      add_plan(tn, nf::sum(x * nf::arange(4.0), 0));  // an iota in an outer fold's prologue
     }
   }
   REQUIRE(programs.size() > 5);

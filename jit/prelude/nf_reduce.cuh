@@ -113,6 +113,28 @@ __device__ __forceinline__ long long nf_arg_result(long long index) {
   return index < 0 ? -1 : index;
 }
 
+// Outer folds with output units (kernel_reduction::output_units): a lane folds N neighbouring
+// outputs side by side, as one nf_vec accumulator through the same driver; each output's fold stays
+// its own (lane l of a unit only ever meets lane l of another).
+template <class Combine>
+struct nf_lanes_combine {
+  Combine combine;
+  template <class T, int N>
+  __device__ __forceinline__ nf_vec<T, N> operator()(const nf_vec<T, N>& a, const nf_vec<T, N>& b) const {
+    nf_vec<T, N> r;
+#pragma unroll
+    for (int l = 0; l < N; ++l) r.v[l] = combine(a.v[l], b.v[l]);
+    return r;
+  }
+};
+template <int N, class T>
+__device__ __forceinline__ nf_vec<T, N> nf_splat(const T x) {
+  nf_vec<T, N> r;
+#pragma unroll
+  for (int l = 0; l < N; ++l) r.v[l] = x;
+  return r;
+}
+
 // The tail argument of a fold without one: its drivers then carry no tail loop.
 struct nf_no_tail {};
 template <class Tail>
@@ -233,10 +255,12 @@ __device__ __forceinline__ void nf_reduce(const nf_reduce_args& p, const Acc ide
       Idx r = (Idx)blockIdx.y * r_lanes + r_lane;
       // Eight loads in flight per thread before their combines (a column reduction's warp reads
       // one 128-byte line per load, so fewer leave HBM idle), then four, so that a short fold
-      // (4 to 7 elements per thread) still issues its loads together. The combine order is
-      // fixed: each element in turn, as in the one-at-a-time loop below. With 32-bit indices
-      // n_red < 2^31, so r + 7 * r_stride cannot wrap.
-      nf_fold_in_flight<8>(acc, r, r_stride, n_red, o, combine, element);
+      // (4 to 7 elements per thread) still issues its loads together. Accumulators wider than 8
+      // bytes (complex128, arg pairs, a lane's outputs side by side) start at four: their loads
+      // are wide already, and eight doubled the registers of var's column pass over float32 in
+      // units of four outputs. The combine order is fixed: each element in turn, as in the
+      // one-at-a-time loop below. With 32-bit indices n_red < 2^31, so r + 7 * r_stride cannot wrap.
+      nf_fold_in_flight<(sizeof(Acc) > 8 ? 4 : 8)>(acc, r, r_stride, n_red, o, combine, element);
       nf_fold_in_flight<4>(acc, r, r_stride, n_red, o, combine, element);
       for (; r < n_red; r += r_stride) acc = combine(acc, element(o, r));
       if constexpr (nf_has_tail<Tail>)

@@ -1,5 +1,7 @@
 #include "ir/kernel_ir.hpp"
 
+#include <algorithm>
+
 namespace ndfuse::ir {
 
 const char* index_class_name(index_class c) {
@@ -100,6 +102,7 @@ std::string kernel_ir::key() const {
     put(static_cast<std::uint8_t>(reduction->tail));
     put(static_cast<std::uint8_t>(reduction->per_thread));
     put(static_cast<std::uint8_t>(reduction->staged));
+    put(static_cast<std::uint8_t>(reduction->output_units));
   }
   return k;
 }
@@ -112,6 +115,16 @@ int reduce_unit_width(const kernel_reduction& r) {
   return acc > 8 ? 1 : static_cast<int>(16 / acc);
 }
 
+int reduce_output_width(const kernel_reduction& r) {
+  if (is_arg_reduction(r.kind) || r.strategy != reduce_strategy::reduce_strategy_outer) return 1;
+  const std::size_t acc = itemsize(r.acc_dt);
+  return acc > 8 ? 1 : static_cast<int>(std::min<std::size_t>(4, 16 / acc));
+}
+
+int reduce_lane_outputs(const kernel_reduction& r) {
+  return r.output_units ? reduce_output_width(r) : 1;
+}
+
 int reduce_fold_width(const kernel_reduction& r) {
   return r.units ? reduce_unit_width(r) : 1;
 }
@@ -119,7 +132,9 @@ int reduce_fold_width(const kernel_reduction& r) {
 std::string reduce_layout_name(const kernel_reduction& r) {
   return (r.units ? "units of " + std::to_string(reduce_unit_width(r)) + " elements" +
                         (r.tail ? " and the elements after the last unit" : "")
-                  : "element by element") +
+          : r.output_units ? "element by element, " + std::to_string(reduce_output_width(r)) +
+                                 " neighbouring outputs per lane"
+                           : "element by element") +
          std::string(r.per_thread ? ", one thread per output"
                      : r.staged   ? ", chunks of " + std::to_string(reduce_stage_units) +
                                       " units staged in shared memory, the lanes of a block share each output"

@@ -88,6 +88,7 @@ struct kernel_reduction {
   bool tail = false;        // units, then the n_red % width elements after the last one (full folds)
   bool per_thread = false;  // one thread per output, no block-level fold: rows or columns too short to share
   bool staged = false;      // long folds in chunks of reduce_stage_units units (nf_reduce_staged)
+  bool output_units = false;  // outer folds: each lane folds reduce_output_width() neighbouring outputs
 };
 
 // Full and inner value folds may fold their reduced elements in units of this many consecutive
@@ -111,6 +112,16 @@ bool reduce_per_thread(reduce_strategy s, std::int64_t n_red);
 // within a chunk) depends on the sizes and the device alone, whether or not a chunk is staged.
 inline constexpr std::int64_t reduce_stage_units = 1024;
 bool reduce_staged(reduce_strategy s, bool units, std::int64_t n_red_units);
+// Outer folds may give each lane this many neighbouring outputs (reduce_output_width: 16 bytes of
+// the accumulator, at most 4), folded side by side, so that where the inputs allow it one wide load
+// per row brings a lane all of them: a column sum of 16384 x 16384 float32 read 0.359 ms on an H100
+// that way, against 0.389 with a 4-byte load per lane (bench/experiments/reduce_columns.cu). Taken
+// when the innermost kept extent divides into them (sizes alone) and the fold is not per thread.
+// Each output keeps its own fold, whose order the launch shape fixes from the sizes and this width
+// alone (jit::reduce_dims), so it does not depend on whether the units are taken or loaded wide.
+int reduce_output_width(const kernel_reduction& r);
+// The outputs one lane folds: reduce_output_width when the fold has output units, else 1.
+int reduce_lane_outputs(const kernel_reduction& r);
 // The elements of one unit of this kernel's fold: reduce_unit_width when it has units, else 1.
 int reduce_fold_width(const kernel_reduction& r);
 // The fold layout in words, for generated-code comments and explain(): "units of 4 elements, one

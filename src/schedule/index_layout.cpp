@@ -131,6 +131,11 @@ void choose_fold_layout(kernel_step& step) {
   r.tail = r.units && !divides;
   r.per_thread = ir::reduce_per_thread(r.strategy, r.units ? n_red / width : n_red);
   r.staged = ir::reduce_staged(r.strategy, r.units, r.units ? n_red / width : n_red);
+  // Outer folds: neighbouring outputs side by side in each lane, where a lane's outputs never
+  // straddle two rows of the innermost kept dim (so every input's unit is one run of its elements).
+  const int outputs = ir::reduce_output_width(r);
+  r.output_units = outputs > 1 && !r.per_thread && r.kept_ndim > 0 &&
+                   step.collapsed_shape[static_cast<std::size_t>(r.kept_ndim) - 1] % outputs == 0;
 }
 
 }  // namespace

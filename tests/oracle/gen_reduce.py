@@ -740,6 +740,8 @@ LAYOUT_PATTERNS = [
     ((5, 300), [0]),            # short columns: one thread each
     ((67, 40), [0]),            # columns: lanes down each column
     ((3000, 3), [0]),           # few long columns: split
+    ((3000, 8), [0]),           # few long columns in output units (float32 4, float64 2): split, partials
+    ((67, 41), [0]),            # columns of a width no output unit divides: elements, lanes per column
     ((4, 6, 8), [(0, 2), 1]),   # strided kept and reduced dims
 ]
 
@@ -757,6 +759,14 @@ def gen_layout(c):
                 for axis in axes:
                     if allowed_axis(func, axis) and not (func == "argmin" and isinstance(axis, tuple)):
                         c.add("layout", func, x, "", axis, False)
+    # Columns in output units (kernel_reduction::output_units) read one by one, in the same order:
+    # a view one element into its buffer (not aligned for a wide load) and a transpose (the kept dim
+    # not contiguous); var's second pass reads the mean broadcast down the columns beside x.
+    for func, dtypes in {"sum": ["float32", "float64", "float16"], "var": ["float32"], "max": ["float32"]}.items():
+        for d in dtypes:
+            for shape in [(67, 40), (3000, 8)]:
+                for view in ["offset", "T"]:
+                    c.add("layout", func, inputs(d, shape, value_kind(func)), "", 0, False, view=view)
 
 
 # Long folds in units take the staged layout (kernel_reduction::staged: chunks of 1024 units, copied

@@ -183,9 +183,10 @@ class cuda_backend final : public device_backend {
       throw error("cuda: reduction kernel " + k.name + " folds units of " + std::to_string(width) +
                   " elements, launched over rows of " + std::to_string(n_red));
     // One pass over the inputs the fold reads (the epilogue's are read element by element): wide
-    // loads need each one aligned for a unit; a staged fold's bulk copies (sm_90 on) need each
-    // output's units to start at the same address mod 16 (its shift, nf_stage_shift), else it loads
-    // its chunks, in the same order.
+    // loads need each one aligned for a unit, and units of outputs (kernel_reduction::output_units)
+    // need neighbouring outputs' elements to be neighbours, on every row; a staged fold's bulk copies
+    // (sm_90 on) need each output's units to start at the same address mod 16 (its shift,
+    // nf_stage_shift), else it loads its chunks, in the same order.
     const device_info& d = info(device);
     bool wide = k.params.wide_loads;
     bool bulk = k.params.stage_bytes > 0 && d.major >= 9;
@@ -196,6 +197,13 @@ class cuda_backend final : public device_backend {
           reinterpret_cast<std::uintptr_t>(static_cast<const char*>(a.inputs[slot].data) +
                                            a.inputs[slot].offset * static_cast<std::int64_t>(item));
       wide = wide && address % (item * width) == 0;
+      if (const int lanes = k.params.lane_outputs; lanes > 1) {
+        const auto& strides = a.inputs[slot].strides;
+        wide = wide && strides.size() == static_cast<std::size_t>(ir.ndim);
+        for (int d = 0; wide && d < ir.ndim; ++d)
+          wide = wide && (d == kept - 1 ? strides[d] == 1 : strides[d] % lanes == 0);
+        wide = wide && address % (item * lanes) == 0;
+      }
       const unsigned shift = static_cast<unsigned>(address % 16);
       bulk = bulk && (n_out == 1 || static_cast<std::size_t>(n_red) * item % 16 == 0) &&
              (shift == 0 || q < jit::reduce_shifted_inputs_max);
