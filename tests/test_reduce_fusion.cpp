@@ -170,6 +170,17 @@ TEST_CASE("a fused reduction folds in the eager one's order, whatever its inputs
     nf::array producer = evaluated(m * 2.0);
     CHECK(same_bits(fused.eval(), nf::sum(producer, 1).eval()));
   }
+  SECTION("float32 columns in output units: a view at offset 1, a transpose, and aligned") {
+    // Four columns per lane: the offset view and the transpose load them one by one, the aligned
+    // buffer with one wide load per row, in the same order.
+    const nf::array m = x32(nf::slice(1, nf::none)).reshape({250, 40});
+    nf::array fused = nf::sum(m * 3.0f, 0);
+    const nf::array producer = evaluated(m * 3.0f);
+    const nf::array stored_t = evaluated(producer.T() * 1.0f);  // the same values, transposed in memory
+    const nf::array eager = nf::sum(producer, 0).eval();
+    CHECK(same_bits(fused.eval(), eager));
+    CHECK(same_bits(nf::sum(stored_t.T(), 0).eval(), eager));
+  }
   SECTION("|z|^2 of complex128, fused, against its float64 producer evaluated") {
     const nf::array z =
         evaluated(x(nf::slice(0, 10000)) + std::complex<double>(0, 1) * x(nf::slice(1, nf::none)));
@@ -214,11 +225,17 @@ TEST_CASE("the fold layout follows the sizes: units, and one thread per short ou
         "units of 4 elements and the elements after the last unit, one thread per output");
   CHECK(layout(nf::sum(evaluated(nf::ones({3}, nf::float32)))) ==
         "element by element, one thread per output");
-  // Columns never have units (neighbouring threads read neighbouring outputs); 7 rows: one thread.
+  // Columns fold element by element down each column; a lane takes 16 bytes of neighbouring
+  // columns (4 float32) where the row length divides into them. 7 rows: one thread per output.
   CHECK(layout(nf::sum(evaluated(nf::ones({7, 50}, nf::float32)), 0)) ==
         "element by element, one thread per output");
   CHECK(layout(nf::sum(evaluated(nf::ones({8, 50}, nf::float32)), 0)) ==
         "element by element, the lanes of a block share each output");
+  const nf::array columns52 = evaluated(nf::ones({8, 52}, nf::float32));
+  CHECK(layout(nf::sum(columns52, 0)) ==
+        "element by element, 4 neighbouring outputs per lane, the lanes of a block share each output");
+  CHECK(layout(nf::sum(columns52.astype(nf::float64), 0)) ==
+        "element by element, 2 neighbouring outputs per lane, the lanes of a block share each output");
   // Arg reductions have no units.
   CHECK(layout(nf::argmax(rows64, 1)) == "element by element, the lanes of a block share each output");
 
@@ -228,6 +245,8 @@ TEST_CASE("the fold layout follows the sizes: units, and one thread per short ou
   CHECK(nf::sum(rows64, 1).to_vector<float>() == std::vector<float>(40, 64.0f));
   CHECK(nf::sum(rows67, 1).to_vector<float>() == std::vector<float>(40, 67.0f));
   CHECK(nf::sum(odd).to_vector<float>() == std::vector<float>{67.0f});
+  // NumPy: np.ones((8, 52), np.float32).sum(0) is 52 times 8.0.
+  CHECK(nf::sum(columns52, 0).to_vector<float>() == std::vector<float>(52, 8.0f));
   CHECK(nf::sum(evaluated(nf::ones({7, 50}, nf::float32)), 0).to_vector<float>() ==
         std::vector<float>(50, 7.0f));
 }
