@@ -135,17 +135,17 @@ std::string combine_expression(const ir::kernel_ir& k, const std::string& name) 
 }
 
 // Coordinates c<first>..c<last-1> of `var` over shape.d[first..last) (row-major).
-void coordinates(std::ostringstream& os, const std::string& var, int first, int last,
-                 const std::string& idx) {
+void coordinates(std::ostringstream& os, const std::string& var, int first, int last, const std::string& idx,
+                 const std::string& indent = "    ") {
   if (last - first == 1) {
-    os << "    const " << idx << " c" << first << " = " << var << ";\n";
+    os << indent << "const " << idx << " c" << first << " = " << var << ";\n";
     return;
   }
-  os << "    " << idx << " q" << var << " = " << var << ";\n";
+  os << indent << idx << " q" << var << " = " << var << ";\n";
   for (int d = last - 1; d > first; --d)
-    os << "    const " << idx << " c" << d << " = q" << var << " % shape.d[" << d << "];  q" << var
+    os << indent << "const " << idx << " c" << d << " = q" << var << " % shape.d[" << d << "];  q" << var
        << " /= shape.d[" << d << "];\n";
-  os << "    const " << idx << " c" << first << " = q" << var << ";\n";
+  os << indent << "const " << idx << " c" << first << " = q" << var << ";\n";
 }
 
 std::string dot(const std::string& type, const std::string& coeffs, int first, int last) {
@@ -230,6 +230,25 @@ std::string header_comment(const ir::kernel_ir& k, const std::string& name, cons
   return os.str();
 }
 
+// The prologue's call on lane `lane` of each input's nf_vec x<slot> (a unit of elements or of
+// outputs), with the scalars, and each iota at `iota_index` (a long long expression).
+std::string lane_call(const std::string& name, const phase& pro, const std::string& lane,
+                      const std::string& iota_index) {
+  std::string c = name + "_element(";
+  bool first = true;
+  auto arg_of = [&](const std::string& a) {
+    c += (first ? "" : ", ") + a;
+    first = false;
+  };
+  for (int in : pro.inputs) arg_of(numbered("x", in) + ".v[" + lane + "]");
+  for (int sc : pro.scalars) arg_of(numbered("s", sc));
+  for (int it : pro.iotas) {
+    arg_of(numbered("it", it));
+    arg_of(iota_index);
+  }
+  return c + ")";
+}
+
 // An outer fold with output units (kernel_reduction::output_units): lane u folds outputs u*w ..
 // u*w+w-1 side by side, each its own fold, through nf_reduce with an nf_vec accumulator. Where the
 // host found the inputs laid out for it (reduce.wide), one wide load per input brings a lane its w
@@ -248,25 +267,16 @@ std::string output_units_fold(const ir::kernel_ir& k, const std::string& name, c
   if (reduce_wide_loads(k)) {
     os << "    if (reduce.wide) {  // one wide load per input (the host checked strides and alignment)\n"
        << "      const idx o = u * " << w << ";\n";
-    std::ostringstream at;
-    coordinates(at, "o", 0, r.kept_ndim, "idx");
-    coordinates(at, "r", r.kept_ndim, k.ndim, "idx");
-    std::string line;
-    std::istringstream lines(at.str());
-    while (std::getline(lines, line)) os << "  " << line << '\n';
-    std::string call = name + "_element(";
-    for (std::size_t a = 0; a < pro.inputs.size(); ++a) {
-      const int in = pro.inputs[a];
+    coordinates(os, "o", 0, r.kept_ndim, "idx", "      ");
+    coordinates(os, "r", r.kept_ndim, k.ndim, "idx", "      ");
+    for (int in : pro.inputs)
       os << "      const " << off << " o" << in << " = "
          << dot(off, numbered("in", in) + "_strides", 0, k.ndim) << ";\n"
          << "      const nf_vec<" << cuda_type(k.inputs[in].dt) << ", " << w << "> x" << in
          << " = nf_load_vec<" << w << ">(in" << in << " + o" << in << ");\n";
-      call += (a ? ", " : "") + numbered("x", in) + ".v[l]";
-    }
-    for (std::size_t a = 0; a < pro.scalars.size(); ++a)
-      call += (a || !pro.inputs.empty() ? ", " : "") + numbered("s", pro.scalars[a]);
+    // reduce_wide_loads leaves out prologues with iotas: no iota index here.
     os << "#pragma unroll\n"
-       << "      for (int l = 0; l < " << w << "; ++l) a.v[l] = " << call << ");\n"
+       << "      for (int l = 0; l < " << w << "; ++l) a.v[l] = " << lane_call(name, pro, "l", "") << ";\n"
        << "      return a;\n"
        << "    }\n";
   }
@@ -356,19 +366,7 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
       // its first element (for iotas).
       auto unit_fold = [&](const std::string& indent) {
         auto call = [&](const std::string& lane) {
-          std::string c = name + "_element(";
-          bool first = true;
-          auto arg_of = [&](const std::string& a) {
-            c += (first ? "" : ", ") + a;
-            first = false;
-          };
-          for (int in : pro.inputs) arg_of(numbered("x", in) + ".v[" + lane + "]");
-          for (int sc : pro.scalars) arg_of(numbered("s", sc));
-          for (int it : pro.iotas) {
-            arg_of(numbered("it", it));
-            arg_of("(long long)(i + " + lane + ")");
-          }
-          return c + ")";
+          return lane_call(name, pro, lane, "(long long)(i + " + lane + ")");
         };
         os << indent << acc << " a = " << call("0") << ";\n"
            << "#pragma unroll\n"

@@ -107,18 +107,24 @@ std::string kernel_ir::key() const {
   return k;
 }
 
+namespace {
+// Accumulators in 16 bytes (one wide load's worth); 1 for accumulators wider than 8 bytes.
+int accumulators_in_16_bytes(const kernel_reduction& r) {
+  const std::size_t acc = itemsize(r.acc_dt);
+  return acc > 8 ? 1 : static_cast<int>(16 / acc);
+}
+}  // namespace
+
 int reduce_unit_width(const kernel_reduction& r) {
   if (is_arg_reduction(r.kind) || (r.strategy != reduce_strategy::reduce_strategy_full &&
                                    r.strategy != reduce_strategy::reduce_strategy_inner))
     return 1;
-  const std::size_t acc = itemsize(r.acc_dt);
-  return acc > 8 ? 1 : static_cast<int>(16 / acc);
+  return accumulators_in_16_bytes(r);
 }
 
 int reduce_output_width(const kernel_reduction& r) {
   if (is_arg_reduction(r.kind) || r.strategy != reduce_strategy::reduce_strategy_outer) return 1;
-  const std::size_t acc = itemsize(r.acc_dt);
-  return acc > 8 ? 1 : static_cast<int>(std::min<std::size_t>(4, 16 / acc));
+  return std::min(4, accumulators_in_16_bytes(r));
 }
 
 int reduce_lane_outputs(const kernel_reduction& r) {
