@@ -229,6 +229,72 @@ TEST_CASE(
   CHECK(x.to_vector<double>() == std::vector<double>{0, 50, 200, 450, 800});  // NumPy: 50 * np.arange(5.)**2
 }
 
+// A freed block waits on the host for the next allocation of its size on the same stream (no
+// cudaMallocAsync or cudaFreeAsync: each free costs the GPU time where the stream reaches it).
+TEST_CASE("freed blocks are reused on their own stream: an eager loop stays exact and allocates nothing new",
+          "[cuda]") {
+  if (!cuda_active()) NDFUSE_SKIP("the cuda backend is not active");
+  nf::array x = evaluated_arange(1000);
+  nf::eager_scope eager;
+  auto run = [&] {
+    nf::array y = x;
+    for (int k = 0; k < 8; ++k) y = y + 1.0;  // one kernel and one fresh output each
+    return y;
+  };
+  run();
+  nf::reset_stats();
+  for (int i = 0; i < 10; ++i) {
+    const auto got = run().to_vector<double>();
+    REQUIRE(got.size() == 1000);
+    CHECK(got[0] == 8.0);  // NumPy: np.arange(1000.) + 8
+    CHECK(got[999] == 1007.0);
+  }
+  // 80 outputs: all but the loop's first come back from blocks freed a step before.
+  CHECK(nf::stats().blocks_reused >= 79);
+  CHECK(nf::stats().kernels_launched == 80);
+
+  // Kept for the stream they were freed on: another stream allocates its own, and gets its own back.
+  nf::reset_stats();
+  {
+    nf::cuda::stream s;
+    nf::cuda::stream_scope on(s);
+    nf::array y = run();
+    CHECK(y.to_vector<double>()[5] == 13.0);  // NumPy: 5.0 + 8
+    CHECK(nf::stats().blocks_reused == 6);    // steps 3 to 8 reuse the blocks of steps 1 to 6
+  }  // the stream's kept blocks go back to the pool before it is destroyed
+  CHECK(run().to_vector<double>()[5] == 13.0);
+}
+
+// Blocks kept on the host still belong to the pool's budget: an allocation that would fit only
+// without them gives them back and succeeds. It fills the device, so CTest runs it alone (the
+// cuda_memory_pressure entry) rather than with this file's other cases.
+TEST_CASE("an allocation that needs the memory of kept blocks gets it", "[.][cuda_memory_pressure]") {
+  if (!cuda_active()) NDFUSE_SKIP("the cuda backend is not active");
+  const std::size_t total = nf::cuda::mem_info().total_bytes;
+  // Two blocks of an eighth of the device each, freed (kept: together a quarter, the most kept).
+  const std::int64_t eighth = static_cast<std::int64_t>(total / 8 / sizeof(double));
+  {
+    nf::array a = nf::zeros({eighth}), b = nf::zeros({eighth});
+    nf::eval(a, b);
+  }
+  nf::cuda::synchronize();
+  const std::size_t free_bytes = nf::cuda::mem_info().free_bytes;
+  // Whatever is free now plus one of the kept blocks: more than the driver can give without them.
+  const std::int64_t big = static_cast<std::int64_t>((free_bytes + total / 16) / sizeof(double));
+  nf::array c = nf::full({big}, 2.0);
+  c.eval();
+  CHECK(nf::sum(c(nf::slice(0, 1000))).item<double>() == 2000.0);  // NumPy: np.full(1000, 2.0).sum()
+  c = nf::array();
+  nf::array d = nf::zeros({eighth});  // and the stream's own loop goes on after it
+  d.eval();
+  CHECK(d.to_vector<double>().size() == static_cast<std::size_t>(eighth));
+  d = nf::array();
+  // And on request: what is kept goes back to the driver.
+  const std::size_t before = nf::cuda::mem_info().free_bytes;
+  nf::cuda::free_cached_memory();
+  CHECK(nf::cuda::mem_info().free_bytes >= before + total / 8 - (std::size_t{1} << 26));
+}
+
 TEST_CASE("a large odd-sized fused chain covers every element (grid-stride loop)", "[cuda]") {
   if (!cuda_active()) NDFUSE_SKIP("the cuda backend is not active");
   const std::int64_t n = (std::int64_t{1} << 26) + 12345;

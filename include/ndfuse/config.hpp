@@ -29,6 +29,8 @@ struct stats_t {
   std::uint64_t buffers_donated = 0;
   std::uint64_t fft_plans_created = 0;  // FFTW / cuFFT plans made (a cached plan is reused)
   std::uint64_t plans_reused = 0;       // evaluations whose fusion plan came from the plan memo
+  std::uint64_t blocks_reused = 0;      // device allocations served by a block freed before on the same
+                                        // stream, kept on the host (no cudaMallocAsync / cudaFreeAsync)
   std::uint64_t bytes_allocated = 0;    // total ever allocated
   std::uint64_t bytes_in_use = 0;
   std::uint64_t peak_bytes = 0;

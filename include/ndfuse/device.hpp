@@ -3,6 +3,7 @@
 // are allocated, computed and freed on the current device's current stream. In a build without
 // CUDA, or on a machine without a driver, device_count() is 0 and the rest throws device_error.
 #pragma once
+#include <cstddef>
 
 namespace ndfuse::cuda {
 
@@ -10,6 +11,17 @@ int device_count();       // devices usable now; 0 without a driver, a GPU, or C
 int get_device();         // this thread's current device
 void set_device(int id);  // cupy.cuda.Device(id).use()
 void synchronize();       // waits for all work on this thread's current device
+
+// The current device's memory as the driver sees it (cupy.cuda.Device().mem_info). Memory that
+// ndfuse keeps for reuse (freed arrays' blocks, the stream-ordered pool) counts as used.
+struct memory_info {
+  std::size_t free_bytes = 0, total_bytes = 0;
+};
+memory_info mem_info();
+// Waits for the current device, then hands the memory ndfuse keeps for reuse there back to the
+// driver, for other processes (cupy.get_default_memory_pool().free_all_blocks()). Live arrays keep
+// theirs. Never needed for ndfuse's own allocations: one that fails does this and tries again.
+void free_cached_memory();
 
 // Makes `id` the current device of this thread while alive (`with cupy.cuda.Device(id):`).
 class device {

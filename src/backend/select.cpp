@@ -64,6 +64,12 @@ void set_device(int) {
 void synchronize() {
   no_cuda("synchronize");
 }
+memory_info mem_info() {
+  no_cuda("mem_info");
+}
+void free_cached_memory() {
+  no_cuda("free_cached_memory");
+}
 device::device(int) : previous_(0) {
   no_cuda("device");
 }

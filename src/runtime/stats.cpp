@@ -64,6 +64,7 @@ stats_t event_sums(const shard_registry& r) {
     s.buffers_donated += c->buffers_donated.get();
     s.fft_plans_created += c->fft_plans_created.get();
     s.plans_reused += c->plans_reused.get();
+    s.blocks_reused += c->blocks_reused.get();
   }
   return s;
 }
@@ -100,6 +101,7 @@ stats_t stats() {
     s.buffers_donated -= b.buffers_donated;
     s.fft_plans_created -= b.fft_plans_created;
     s.plans_reused -= b.plans_reused;
+    s.blocks_reused -= b.blocks_reused;
     s.bytes_allocated = runtime::memory_counters().bytes_allocated - b.bytes_allocated;
   }
   auto& m = runtime::memory_counters();

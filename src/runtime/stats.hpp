@@ -24,7 +24,7 @@ class event_count {
 
 struct event_counts {
   event_count kernels_launched, kernels_compiled, cache_hits_memory, cache_hits_disk, library_calls,
-      evaluations, automatic_splits, buffers_donated, fft_plans_created, plans_reused;
+      evaluations, automatic_splits, buffers_donated, fft_plans_created, plans_reused, blocks_reused;
 };
 
 // This thread's shard. A thread that exits hands its shard (counts kept) to the next new thread.

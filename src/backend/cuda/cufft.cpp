@@ -4,11 +4,12 @@
 // keyed by every plan parameter including the device it was made on.
 //
 // The work area: plans are made with cufftSetAutoAllocation(0), and each execution takes its work
-// area from the backend's stream-ordered pool (device_allocate), freed as soon as the transform is
-// queued. Auto-allocated areas would stay with every cached plan (a 2^24-point complex128 plan holds
-// as much as its data), outside the pool that serves every other allocation: memory the pool could
-// not reuse or report, and could not free when an allocation fails. From the pool, the area is
-// reused by the next step and costs no synchronization.
+// area from the backend's allocator (device_allocate), freed as soon as the transform is queued.
+// Auto-allocated areas would stay with every cached plan (a 2^24-point complex128 plan holds as much
+// as its data), outside the pool that serves every other allocation: memory the pool could not reuse
+// or report, and could not free when an allocation fails. Freed, the area waits on the host for the
+// next allocation of its size on the stream (memory.cpp), which is the next transform of the shape:
+// no synchronization, and no cudaFreeAsync in the stream.
 //
 // Complex-to-real transforms overwrite their input, which is read-only here (other arrays may view
 // it): the input is copied to scratch first, with the imaginary part of the zero and Nyquist

@@ -6,6 +6,7 @@
 
 #include "backend/cuda/arrival_counters.hpp"
 #include "backend/cuda/cuda_api.hpp"
+#include "backend/cuda/memory.hpp"
 
 namespace ndfuse::cuda {
 
@@ -24,6 +25,17 @@ void set_device(int id) {
 void synchronize() {
   cu::current_device();
   cu::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+}
+
+memory_info mem_info() {
+  cu::current_device();
+  memory_info m;
+  cu::check(cudaMemGetInfo(&m.free_bytes, &m.total_bytes), "cudaMemGetInfo");
+  return m;
+}
+
+void free_cached_memory() {
+  cu::release_cached_memory(cu::current_device());
 }
 
 device::device(int id) : previous_(cu::current_device()) {
@@ -50,6 +62,7 @@ stream::~stream() {
     cu::device_guard on(device_);
     cudaStreamSynchronize(static_cast<cudaStream_t>(handle_));
     cu::forget_arrival_counters(device_, static_cast<cudaStream_t>(handle_));
+    cu::release_kept_blocks(device_, static_cast<cudaStream_t>(handle_));
     cudaStreamDestroy(static_cast<cudaStream_t>(handle_));
     cudaGetLastError();
   } catch (...) {
