@@ -5,7 +5,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "catch.hpp"
@@ -263,6 +265,35 @@ TEST_CASE("freed blocks are reused on their own stream: an eager loop stays exac
     CHECK(nf::stats().blocks_reused == 6);    // steps 3 to 8 reuse the blocks of steps 1 to 6
   }  // the stream's kept blocks go back to the pool before it is destroyed
   CHECK(run().to_vector<double>()[5] == 13.0);
+}
+
+// Threads freeing and allocating at once, on the legacy stream they share and on streams of their
+// own: the kept blocks are one registry under a lock, and each stream gets back only its own.
+TEST_CASE("eager loops on several threads, sharing a stream or not, stay exact", "[cuda]") {
+  if (!cuda_active()) NDFUSE_SKIP("the cuda backend is not active");
+  std::vector<std::vector<double>> last(8);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      std::optional<nf::cuda::stream> own;
+      std::optional<nf::cuda::stream_scope> on;
+      if (t % 2) own.emplace(), on.emplace(*own);  // odd threads on a stream of their own
+      nf::array x = evaluated_arange(4096);
+      nf::eager_scope eager;
+      for (int i = 0; i < 20; ++i) {
+        nf::array y = x;
+        for (int k = 0; k < 6; ++k) y = y * 2.0 + double(t);
+        last[t] = y.to_vector<double>();
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < 8; ++t) {
+    REQUIRE(last[t].size() == 4096);
+    // NumPy: y = np.arange(4096.); 6 times y = y * 2 + t  ->  64 * y + 63 * t
+    for (std::size_t i : {std::size_t{0}, std::size_t{1}, std::size_t{4095}})
+      CHECK(last[t][i] == 64.0 * double(i) + 63.0 * t);
+  }
 }
 
 // Blocks kept on the host still belong to the pool's budget: an allocation that would fit only
