@@ -52,6 +52,7 @@ constexpr std::int64_t full_elements = 250'000'000;          // 2 GB of float64
 constexpr std::int64_t square_extent = 16384;                // 16384 x 16384 float32: 1 GiB
 constexpr std::int64_t long_extent = std::int64_t{1} << 26;  // 2^26 x 4 float32: 1 GiB
 constexpr std::int64_t short_extent = 4;
+constexpr std::int64_t wide_extent = 8192;  // 16384 x 8192 float64: 1 GiB, folded two columns a lane
 
 using bench_cuda::BM_d2d_copy;
 using bench_cuda::copy_seconds;
@@ -134,11 +135,11 @@ std::string relative_error_message(const char* what, double got, double expected
   return std::string(what) + ": got " + std::to_string(got) + ", expected " + std::to_string(expected);
 }
 
-// Checks entries 0, n/2 and n-1 of a float32 result of length n against expected(index).
+// Checks entries 0, n/2 and n-1 of a float32 (or float64) result of length n against expected(index).
 std::string check_vector(const nf::array& r, std::int64_t n,
                          const std::function<double(std::int64_t)>& expected) {
   if (r.ndim() != 1 || r.size() != n) return "result has shape " + nf::shape_str(r.shape());
-  std::vector<float> v = r.to_vector<float>();
+  std::vector<double> v = r.astype(nf::float64).to_vector<double>();
   for (std::int64_t i : {std::int64_t{0}, n / 2, n - 1}) {
     // float32 accumulation over up to 2^26 terms: a loose bound that still catches a wrong kernel.
     auto msg = relative_error_message("entry", v[static_cast<std::size_t>(i)], expected(i), 1e-3);
@@ -300,11 +301,20 @@ workload full_reduction(std::string which) {
   return w;
 }
 
-workload axis_sum(std::int64_t rows, std::int64_t cols, int axis) {
+// The matrix in float32, or its exact float64 copy (every float32 value is a float64 one, so the
+// expected sums are the same).
+workload axis_sum(std::int64_t rows, std::int64_t cols, int axis, nf::dtype dt = nf::float32) {
   workload w;
-  w.input_key = "float32_" + std::to_string(rows) + "x" + std::to_string(cols);
-  w.make_inputs = [rows, cols] { return std::vector<nf::array>{make_matrix(rows, cols)}; };
-  w.input_bytes = static_cast<std::size_t>(rows * cols) * sizeof(float);
+  w.input_key = std::string(nf::dtype_name(dt)) + "_" + std::to_string(rows) + "x" + std::to_string(cols);
+  w.make_inputs = [rows, cols, dt] {
+    nf::array x = make_matrix(rows, cols);
+    if (dt != nf::float32) {
+      x = x.astype(dt);
+      x.eval();
+    }
+    return std::vector<nf::array>{x};
+  };
+  w.input_bytes = static_cast<std::size_t>(rows * cols) * nf::itemsize(dt);
   w.compute = [axis](const std::vector<nf::array>& in) { return nf::sum(in[0], axis); };
   if (axis == 1) {
     w.check = [rows, cols](const nf::array& r) {
@@ -338,8 +348,8 @@ workload lazy_mean() {
   return w;
 }
 
-std::string shape_name(std::int64_t rows, std::int64_t cols) {
-  return "float32_" + std::to_string(rows) + "x" + std::to_string(cols);
+std::string shape_name(std::int64_t rows, std::int64_t cols, nf::dtype dt = nf::float32) {
+  return std::string(nf::dtype_name(dt)) + "_" + std::to_string(rows) + "x" + std::to_string(cols);
 }
 
 void register_all() {
@@ -373,6 +383,12 @@ void register_all() {
       add("sum_axis" + std::to_string(axis) + "/" + shape_name(rows, cols) + "/fused",
           axis_sum(rows, cols, axis), false, 10);
     }
+  }
+  // And 1 GiB of float64 (16 bytes of accumulators a lane: two columns where float32 folds four).
+  for (int axis : {1, 0}) {
+    add("sum_axis" + std::to_string(axis) + "/" + shape_name(square_extent, wide_extent, nf::float64) +
+            "/fused",
+        axis_sum(square_extent, wide_extent, axis, nf::float64), false, 10);
   }
 
   // 3. mean(y * 2 + 1, axis 1) of an evaluated y.

@@ -4,6 +4,7 @@
 Workloads (names match the C++ benchmark's "<op>/<input>" prefix):
   norm/float64_2GB, sum/float64_2GB, sum_a_times_b/float64_2x2GB        2.5e8 float64 per input
   sum_axis{1,0}/float32_{16384x16384, 67108864x4, 4x67108864}           1 GiB float32
+  sum_axis{1,0}/float64_16384x8192                                      1 GiB float64
   mean_axis1_lazy/float32_16384x16384                                   mean(y * 2 + 1, axis=1)
 Variants: eager CuPy calls, cupy.fuse (a fused kernel when CuPy's fusion accepts the expression),
 cupy.ReductionKernel and cuBLAS dot (cupy.dot) for sum(a * b).
@@ -31,6 +32,7 @@ from cupy_timing import Timer, load
 FULL_ELEMENTS = 250_000_000  # 2 GB of float64
 SQUARE = 16384  # 16384 x 16384 float32: 1 GiB
 LONG = 1 << 26  # 2^26 x 4 float32: 1 GiB
+WIDE = 8192  # 16384 x 8192 float64: 1 GiB
 SHORT = 4
 FULL_RUNS = 20  # 2 GB and 4 GB inputs
 MATRIX_RUNS = 50  # 1 GiB inputs
@@ -228,16 +230,19 @@ def main(argv):
         assert x.dtype == cp.float32 and x.flags.c_contiguous
         return x
 
-    for rows_, cols_ in ((SQUARE, SQUARE), (LONG, SHORT), (SHORT, LONG)):
-        x = matrix(rows_, cols_)
+    # The float32 shapes, then the same values in 1 GiB of float64 (exact: half as many columns).
+    cases = [(SQUARE, SQUARE, "float32"), (LONG, SHORT, "float32"), (SHORT, LONG, "float32"),
+             (SQUARE, WIDE, "float64")]
+    for rows_, cols_, dtype in cases:
+        x = matrix(rows_, cols_).astype(dtype)
         cp.cuda.Device().synchronize()
         pool.free_all_blocks()
-        shape = f"float32_{rows_}x{cols_}"
+        shape = f"{dtype}_{rows_}x{cols_}"
         measure(f"sum_axis1/{shape}", "eager", lambda: cp.sum(x, axis=1), matrix_bytes, MATRIX_RUNS,
                 check_vector(rows_, lambda i: periodic_sum(cols_, 1000, lambda k: float(x_value(i, k)))))
         measure(f"sum_axis0/{shape}", "eager", lambda: cp.sum(x, axis=0), matrix_bytes, MATRIX_RUNS,
                 check_vector(cols_, lambda j: periodic_sum(rows_, 7, lambda k: float(x_value(k, j)))))
-        if rows_ == SQUARE:
+        if (rows_, cols_) == (SQUARE, SQUARE):
             w = f"mean_axis1_lazy/{shape}"
 
             def mean_expected(i):

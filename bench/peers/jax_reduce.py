@@ -74,19 +74,20 @@ def main(argv):
     del a, b
 
     # ---- 2. row and column sums of 1 GiB float32; 3. mean of a lazy expression ----
-    for rows_, cols_ in spec.shapes():
+    cases = [(r_, c_, "float32") for r_, c_ in spec.shapes()] + [(*spec.float64_shape(), "float64")]
+    for rows_, cols_, dtype in cases:
         col = (jnp.arange(rows_, dtype=jnp.int64) % 7).astype(jnp.float32) * jnp.float32(0.125)
         row = (jnp.arange(cols_, dtype=jnp.int64) % 1000 / 1000.0 + 1.0).astype(jnp.float32)
-        x = jax.block_until_ready(col[:, None] + row[None, :])
+        x = jax.block_until_ready((col[:, None] + row[None, :]).astype(getattr(jnp, dtype)))
         del col, row
         m = spec.Matrix(np, rows_, cols_)
-        shape = spec.shape_name(rows_, cols_)
-        matrix_bytes = rows_ * cols_ * 4
+        shape = spec.shape_name(rows_, cols_, dtype)
+        matrix_bytes = x.size * x.dtype.itemsize
         measure(f"sum_axis1/{shape}", lambda v: jnp.sum(v, axis=1), (x,), matrix_bytes, spec.MATRIX_RUNS,
                 lambda r: spec.check_vector(r, rows_, m.row_sum))
         measure(f"sum_axis0/{shape}", lambda v: jnp.sum(v, axis=0), (x,), matrix_bytes, spec.MATRIX_RUNS,
                 lambda r: spec.check_vector(r, cols_, m.col_sum))
-        if rows_ == spec.SQUARE:
+        if (rows_, cols_) == (spec.SQUARE, spec.SQUARE):
             measure(f"mean_axis1_lazy/{shape}", lambda v: jnp.mean(v * 2 + 1, axis=1), (x,), matrix_bytes,
                     spec.MATRIX_RUNS, lambda r: spec.check_vector(r, rows_, m.lazy_mean))
         del x

@@ -4,6 +4,7 @@ sizes, workload names, inputs and their closed-form sums (plain Python, never th
   norm/float64_2GB, sum/float64_2GB          a[i] = (i % 1000) / 1000 + 1, 2.5e8 float64
   sum_a_times_b/float64_2x2GB                sum(a * b), b[i] = 2 - (i % 1000) / 1000
   sum_axis{1,0}/float32_<rows>x<cols>        x[i, j] = row(j) + col(i), 1 GiB float32 in three shapes
+  sum_axis{1,0}/float64_16384x8192           the same values in 1 GiB of float64
   mean_axis1_lazy/float32_16384x16384        mean(x * 2 + 1, axis=1)
 bytes = inputs read + result written; x_read_limit = time over the time to move those bytes at the
 bandwidth of a device-to-device copy of the input bytes measured in the same process."""
@@ -14,6 +15,7 @@ FULL_ELEMENTS = 250_000_000  # 2 GB of float64
 SQUARE = 16384  # 16384 x 16384 float32: 1 GiB
 LONG = 1 << 26  # 2^26 x 4 float32: 1 GiB
 SHORT = 4
+WIDE = 8192  # 16384 x 8192 float64: 1 GiB
 FULL_RUNS = 20
 MATRIX_RUNS = 30
 
@@ -23,8 +25,13 @@ def shapes():
     return ((SQUARE, SQUARE), (LONG, SHORT), (SHORT, LONG))
 
 
-def shape_name(rows, cols):
-    return f"float32_{rows}x{cols}"
+def float64_shape():
+    """The 1 GiB float64 shape: the float32 matrix's values (exact in float64), half as many columns."""
+    return (SQUARE, WIDE)
+
+
+def shape_name(rows, cols, dtype="float32"):
+    return f"{dtype}_{rows}x{cols}"
 
 
 def periodic_sum(n, period, term):
