@@ -354,7 +354,7 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
     // Only the path this kernel's sizes take is rendered (kernel_reduction::units and per_thread).
     const std::string driver =
         r.per_thread
-            ? "nf_reduce_per_thread<" + acc + ", idx>("
+            ? "nf_reduce_per_thread<" + acc + ", idx, " + std::to_string(r.per_thread_n_red) + ">("
             : "nf_reduce<" + acc + ", idx, " +
                   (r.strategy == ir::reduce_strategy::reduce_strategy_outer ? "false" : "true") + ">(";
     const std::string tail = std::string(", ") + (arg ? acc + "{{}, -1}" : std::string("identity")) + ", " +

@@ -152,6 +152,13 @@ TEST_CASE("reduction launch shape: lanes, split and grid", "[kernel_abi]") {
   REQUIRE(rows.reduction->strategy == ir::reduce_strategy::reduce_strategy_inner);
   REQUIRE(rows.reduction->units);
   REQUIRE(rows.reduction->per_thread);
+  // The row's length (one unit) is a constant of the kernel: rows of two units are another kernel.
+  CHECK(rows.reduction->per_thread_n_red == 1);
+  const ir::kernel_ir rows_of_8 = reduction_kernel(nf::sum(nf::ones({8, 8}, nf::float32), 1));
+  CHECK(rows_of_8.reduction->per_thread_n_red == 2);
+  CHECK(rows_of_8.key() != rows.key());
+  CHECK(reduction_kernel(nf::sum(nf::ones({8, 7}, nf::float32), 1)).reduction->per_thread_n_red == 7);
+  CHECK(reduction_kernel(nf::sum(nf::ones({8, 64}, nf::float32), 1)).reduction->per_thread_n_red == 0);
   auto c = jit::reduce_dims(rows, std::int64_t(1) << 26, 1, sms);
   CHECK(c.block_x == 256);
   CHECK(c.block_y == 1);
@@ -254,6 +261,7 @@ TEST_CASE("reduction launch shape: lanes, split and grid", "[kernel_abi]") {
   const ir::kernel_ir short_columns = reduction_kernel(nf::sum(x.reshape({4, 8}), 0));
   REQUIRE(short_columns.reduction->strategy == ir::reduce_strategy::reduce_strategy_outer);
   REQUIRE(short_columns.reduction->per_thread);  // columns of 4
+  CHECK(short_columns.reduction->per_thread_n_red == 4);
   c = jit::reduce_dims(short_columns, 100, 4, sms);
   CHECK(c.block_x == 256);
   CHECK(c.block_y == 1);

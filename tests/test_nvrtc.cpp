@@ -126,10 +126,10 @@ TEST_CASE("every op compiles for every dtype loop it has", "[nvrtc]") {
 // Reduction and scan kernels as the fuser plans them (prologue, fold, epilogue), rendered and
 // compiled: every fold over every dtype it supports, in each strategy (full, inner, outer, scan),
 // arg reductions with their nan forms, and a fused prologue/epilogue with strided inputs. Each in
-// two fold layouts: the one its (small) sizes get, mostly one thread per output, and the other
-// driver with units switched where the fold can have them (outer folds: output units, whose wide
-// loads read through strides, and an iota beside an input, which only loads elements); staged;
-// and full folds with a tail.
+// two fold layouts: the one its (small) sizes get, mostly one thread per output with the fold's
+// length a constant of the kernel, and the other driver with units switched where the fold can
+// have them (outer folds: output units, whose wide loads read through strides, and an iota beside
+// an input, which only loads elements); staged; and full folds with a tail.
 TEST_CASE("reduction and scan kernels compile for every fold, dtype and strategy", "[nvrtc]") {
   std::vector<program> programs;
   auto add_plan = [&](const std::string& group, const nf::array& result) {
@@ -145,6 +145,7 @@ TEST_CASE("reduction and scan kernels compile for every fold, dtype and strategy
       if (!r || r->strategy == ir::reduce_strategy::reduce_strategy_scan) continue;
       ir::kernel_ir other = step.kernel;
       other.reduction->per_thread = !r->per_thread;
+      other.reduction->per_thread_n_red = 0;  // the per-thread driver with the length read at run time
       other.reduction->units = ir::reduce_unit_width(*r) > 1 && !r->units;
       other.reduction->output_units = !other.reduction->per_thread && ir::reduce_output_width(*r) > 1;
       other.reduction->staged = false;

@@ -442,13 +442,15 @@ __device__ __forceinline__ void nf_reduce_staged(const nf_reduce_args& p, const 
 // elements in order and writes the result; no shared memory, no barrier, no split. The order is
 // the one nf_reduce gives an output with a single lane. For rows of four float32 (one 16-byte load
 // per thread) the block-level set-up of nf_reduce cost 2% (0.446 against 0.438 ms for 67108864 x 4
-// on an H100, bench/experiments/reduce_paths.cu).
-template <class Acc, class Idx, class Combine, class Element, class Finish, class Tail = nf_no_tail>
+// on an H100, bench/experiments/reduce_paths.cu). N_RED > 0 is the fold's length (p.n_red) as a
+// constant of the kernel (kernel_reduction::per_thread_n_red): the same folds in the same order,
+// with the loops unrolled away.
+template <class Acc, class Idx, int N_RED = 0, class Combine, class Element, class Finish, class Tail = nf_no_tail>
 __device__ __forceinline__ void nf_reduce_per_thread(const nf_reduce_args& p, const Acc identity,
                                                      const Combine& combine, const Element& element,
                                                      const Finish& finish, const Idx n_tail = 0,
                                                      const Tail& tail = Tail()) {
-  const Idx n_out = (Idx)p.n_out, n_red = (Idx)p.n_red;
+  const Idx n_out = (Idx)p.n_out, n_red = N_RED > 0 ? (Idx)N_RED : (Idx)p.n_red;
   const Idx threads = (Idx)blockDim.x * blockDim.y;
   for (Idx o = (Idx)blockIdx.x * threads + threadIdx.y * blockDim.x + threadIdx.x; o < n_out;
        o += (Idx)gridDim.x * threads) {

@@ -103,6 +103,7 @@ std::string kernel_ir::key() const {
     put(static_cast<std::uint8_t>(reduction->per_thread));
     put(static_cast<std::uint8_t>(reduction->staged));
     put(static_cast<std::uint8_t>(reduction->output_units));
+    put(reduction->per_thread_n_red);
   }
   return k;
 }

@@ -89,6 +89,11 @@ struct kernel_reduction {
   bool per_thread = false;  // one thread per output, no block-level fold: rows or columns too short to share
   bool staged = false;      // long folds in chunks of reduce_stage_units units (nf_reduce_staged)
   bool output_units = false;  // outer folds: each lane folds reduce_output_width() neighbouring outputs
+  // Per-thread folds: the units (or elements) each output folds, a constant of the kernel, so that
+  // its loop unrolls into straight loads and combines (2 us of 437 for rows of four float32 on an
+  // H100, bench/experiments/reduce_rows4_hints.cu); at most 15, so at most 15 kernels a structure.
+  // 0 for every other layout, whose folds read their length from nf_reduce_args.
+  std::int32_t per_thread_n_red = 0;
 };
 
 // Full and inner value folds may fold their reduced elements in units of this many consecutive

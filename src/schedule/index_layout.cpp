@@ -130,6 +130,7 @@ void choose_fold_layout(kernel_step& step) {
       width > 1 && n_red >= width && (divides || r.strategy == ir::reduce_strategy::reduce_strategy_full);
   r.tail = r.units && !divides;
   r.per_thread = ir::reduce_per_thread(r.strategy, r.units ? n_red / width : n_red);
+  r.per_thread_n_red = r.per_thread ? static_cast<std::int32_t>(r.units ? n_red / width : n_red) : 0;
   r.staged = ir::reduce_staged(r.strategy, r.units, r.units ? n_red / width : n_red);
   // Outer folds: neighbouring outputs side by side in each lane, where a lane's outputs never
   // straddle two rows of the innermost kept dim (so every input's unit is one run of its elements).
