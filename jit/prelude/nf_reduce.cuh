@@ -445,7 +445,8 @@ __device__ __forceinline__ void nf_reduce_staged(const nf_reduce_args& p, const 
 // on an H100, bench/experiments/reduce_paths.cu). N_RED > 0 is the fold's length (p.n_red) as a
 // constant of the kernel (kernel_reduction::per_thread_n_red): the same folds in the same order,
 // with the loops unrolled away.
-template <class Acc, class Idx, int N_RED = 0, class Combine, class Element, class Finish, class Tail = nf_no_tail>
+template <class Acc, class Idx, int N_RED = 0, class Combine, class Element, class Finish,
+          class Tail = nf_no_tail>
 __device__ __forceinline__ void nf_reduce_per_thread(const nf_reduce_args& p, const Acc identity,
                                                      const Combine& combine, const Element& element,
                                                      const Finish& finish, const Idx n_tail = 0,

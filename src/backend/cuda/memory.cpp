@@ -131,8 +131,10 @@ void release_kept(int device, cudaStream_t stream, bool all_streams) {
   for (auto [s, p] : released) check(cudaFreeAsync(p, s), "cudaFreeAsync");
 }
 
-// `bytes` rounded up from the `requested` the error message names.
+// `bytes` rounded up from the `requested` the error message names. Every block comes from here
+// first, so the device's pool (and the keep_limit device_free reads) is set up by then.
 void* allocate_from_pool(std::size_t bytes, std::size_t requested, int device, cudaStream_t stream) {
+  pool_of(device);
   void* p = nullptr;
   cudaError_t status = cudaMallocAsync(&p, bytes, stream);
   if (status == cudaErrorMemoryAllocation) {
@@ -156,7 +158,6 @@ void* allocate_from_pool(std::size_t bytes, std::size_t requested, int device, c
 void* device_allocate(std::size_t nbytes) {
   const int device = current_device();
   const cudaStream_t stream = current_stream();
-  pool_of(device);
   const std::size_t bytes =
       (std::max<std::size_t>(nbytes, 1) + block_granule - 1) / block_granule * block_granule;
   block_registry& r = registry();
@@ -181,13 +182,14 @@ void* device_allocate(std::size_t nbytes) {
 void device_free(void* p) {
   if (!p) return;
   block_registry& r = registry();
-  live_block b{0, current_device()};
+  int device = -1;  // a pointer device_allocate never handed out: the current device's
   {
     std::lock_guard lock(r.mutex);
     auto it = r.live.find(p);
     if (it != r.live.end()) {
-      b = it->second;
+      const live_block b = it->second;
       r.live.erase(it);
+      device = b.device;
       // On the block's device, this thread's current stream there: the stream that last used it.
       if (r.kept_bytes[b.device] + b.bytes <= pool_of(b.device).keep_limit) {
         r.kept[{b.device, stream_of(b.device), b.bytes}].push_back(p);
@@ -196,7 +198,7 @@ void device_free(void* p) {
       }
     }
   }
-  device_guard on(b.device);
+  device_guard on(device < 0 ? current_device() : device);
   check(cudaFreeAsync(p, current_stream()), "cudaFreeAsync");
 }
 
