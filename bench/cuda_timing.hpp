@@ -100,6 +100,7 @@ template <class Call>
 double time_direct_calls(benchmark::State& state, Call&& call) {
   event_pair ev;
   double total = 0;
+  std::vector<double> runs;
   for (auto _ : state) {
     keep_gpu_busy();
     ev.record_start();
@@ -107,8 +108,11 @@ double time_direct_calls(benchmark::State& state, Call&& call) {
     ev.record_stop();
     const double s = ev.seconds();
     total += s;
+    runs.push_back(s);
     state.SetIterationTime(s);
   }
+  std::sort(runs.begin(), runs.end());
+  state.counters["run_median_ms"] = 1e3 * runs[runs.size() / 2];
   return total / static_cast<double>(state.iterations());
 }
 
