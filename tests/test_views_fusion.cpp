@@ -221,3 +221,27 @@ TEST_CASE("a 0-d boolean index adds an axis of length 1 where true and 0 where f
   CHECK(x(f).shape() == nf::shape_t{0, 3, 4});
   CHECK(x(t).to_vector<double>() == ramp(12));
 }
+
+TEST_CASE("sorting one evaluated row is its library call alone; an identity transpose is the array",
+          "[views][fusion]") {
+  // Sorting along the last axis moves the axis onto itself twice (moveaxis there and back). Those
+  // identity orders are the array itself: as view nodes over the call's lazy result, they were
+  // evaluated as a copy of it (a 1e8-element argsort spent 0.5 ms of 6.1 on an H100 copying).
+  const std::vector<double> host{3.5, -1.0, 2.0, 8.0, -4.5, 2.0, 0.25};
+  const nf::array x = evaluated(nf::asarray(host));
+  CHECK(nf::transpose(x).node() == x.node());
+  CHECK(nf::moveaxis(x, 0, -1).node() == x.node());
+  const nf::array m = evaluated(nf::asarray(host, {7, 1}));
+  CHECK(nf::transpose(m, {0, 1}).node() == m.node());
+  CHECK(nf::swapaxes(m, 1, 1).node() == m.node());
+  CHECK(nf::transpose(m).node() != m.node());
+
+  nf::reset_stats();
+  nf::array s = nf::sort(x), a = nf::argsort(x);
+  nf::eval(s, a);
+  CHECK(nf::stats().kernels_launched == 0);
+  CHECK(nf::stats().library_calls == 2);
+  // NumPy: np.sort(host), np.argsort(host, kind="stable")
+  CHECK(s.to_vector<double>() == std::vector<double>{-4.5, -1.0, 0.25, 2.0, 2.0, 3.5, 8.0});
+  CHECK(a.to_vector<std::int64_t>() == std::vector<std::int64_t>{4, 1, 6, 2, 5, 0, 3});
+}

@@ -346,6 +346,23 @@ def special(dt):
     return v.astype(dt)
 
 
+def special_long(dt, kind):
+    """Long rows for the CUDA backend's sort of one float32 or float64 row, which sorts by CUB's own
+    float order (NaNs with the sign bit set first) and then moves that run of NaNs to the end:
+    "mixed" holds runs of both NaN signs, infinities and ties in 300,000 values (a run longer than
+    one round of the 1024-way search for its end), "negative_nan" is 5,000 sign-set NaNs."""
+    n = 300_000 if kind == "mixed" else 5_000
+    if kind == "negative_nan":
+        return np.full(n, -np.nan).astype(dt)
+    i = np.arange(n)
+    v = ((i * 2654435761) % 4096 - 2048) / 64.0
+    v[i % 97 == 5] = np.nan
+    v[i % 89 == 7] = -np.nan
+    v[i % 1013 == 3] = np.inf
+    v[i % 1019 == 4] = -np.inf
+    return v.astype(dt)
+
+
 DTYPES_ALL = ["float64", "int32", "bool", "complex64", "float16", "uint8", "int64", "complex128", "float32"]
 
 
@@ -358,6 +375,12 @@ def main():
             for spec in SPECIAL:
                 exp, raises = expected_of(x, spec)
                 w.row("special/%s/%s" % (spec, dt), spec, w.array(x), "-", raises if raises else w.array(exp))
+        for dt in ["float32", "float64"]:
+            for kind in ["mixed", "negative_nan"]:
+                x = special_long(dt, kind)
+                for spec in ["sort:0", "argsort:0"]:
+                    exp, _ = expected_of(x, spec)
+                    w.row("special_long/%s/%s/%s" % (kind, spec, dt), spec, w.array(x), "-", w.array(exp))
         for shape, specs in list(SPECS.items()) + list(JOINS.items()) + list(ADVANCED.items()):
             for spec in specs:
                 # Views move elements: every dtype behaves alike, so most specs run on three dtypes
