@@ -111,8 +111,7 @@ double time_direct_calls(benchmark::State& state, Call&& call) {
     runs.push_back(s);
     state.SetIterationTime(s);
   }
-  std::sort(runs.begin(), runs.end());
-  state.counters["run_median_ms"] = 1e3 * runs[runs.size() / 2];
+  state.counters["run_median_ms"] = 1e3 * median(runs);
   return total / static_cast<double>(state.iterations());
 }
 

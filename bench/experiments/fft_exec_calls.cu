@@ -30,38 +30,12 @@
 #include <string>
 #include <vector>
 
-#include "reduce_common.cuh"
-
-#define FFT_CHECK(x)                                                           \
-  do {                                                                         \
-    cufftResult status_ = (x);                                                 \
-    if (status_ != CUFFT_SUCCESS) {                                            \
-      std::printf("%s:%d cufft error %d\n", __FILE__, __LINE__, int(status_)); \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+#include "fft_common.cuh"
 
 namespace {
 
 constexpr long long n = 1ll << 24;
 constexpr std::size_t bytes = sizeof(cufftDoubleComplex) * n;
-constexpr std::size_t busy_bytes = 512u << 20;
-void *busy_src, *busy_dst;
-
-void keep_busy() {
-  CHECK(cudaMemcpyAsync(busy_dst, busy_src, busy_bytes, cudaMemcpyDeviceToDevice, 0));
-}
-
-float timed_once(const std::function<void()>& call, cudaEvent_t a, cudaEvent_t b) {
-  keep_busy();
-  CHECK(cudaEventRecord(a, 0));
-  call();
-  CHECK(cudaEventRecord(b, 0));
-  CHECK(cudaEventSynchronize(b));
-  float ms;
-  CHECK(cudaEventElapsedTime(&ms, a, b));
-  return ms;
-}
 
 __global__ void tone(cufftDoubleComplex* x, long long count) {
   for (long long i = blockIdx.x * 256ll + threadIdx.x; i < count; i += 256ll * gridDim.x) {
@@ -83,9 +57,7 @@ int main() {
   cudaDeviceProp prop;
   CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("%s, cuFFT %d\n", prop.name, version);
-  CHECK(cudaMalloc(&busy_src, busy_bytes));
-  CHECK(cudaMalloc(&busy_dst, busy_bytes));
-  CHECK(cudaMemset(busy_src, 1, busy_bytes));
+  const busy_copy busy;
   cudaMemPool_t pool;
   CHECK(cudaDeviceGetDefaultMemPool(&pool, 0));
   unsigned long long keep = ~0ull;
@@ -167,7 +139,7 @@ int main() {
   // Host time of the setters while the GPU is busy: a setter that waited for the GPU would take
   // about as long as the copy (hundreds of us).
   for (int k = 0; k < 3; ++k) {
-    keep_busy();
+    busy.enqueue();
     auto t0 = std::chrono::steady_clock::now();
     FFT_CHECK(cufftSetStream(plan, 0));
     auto t1 = std::chrono::steady_clock::now();
@@ -186,13 +158,13 @@ int main() {
   CHECK(cudaEventCreate(&a));
   CHECK(cudaEventCreate(&b));
   for (const auto& v : variants)
-    for (int w = 0; w < 3; ++w) timed_once(v.call, a, b);
+    for (int w = 0; w < 3; ++w) timed_once(busy, v.call, a, b);
   constexpr int rounds = 3, reps = 21;
   for (int r = 0; r < rounds; ++r) {
     std::printf("round %d (median of %d, us):\n", r, reps);
     for (const auto& v : variants) {
       std::vector<float> t;
-      for (int i = 0; i < reps; ++i) t.push_back(timed_once(v.call, a, b));
+      for (int i = 0; i < reps; ++i) t.push_back(timed_once(busy, v.call, a, b));
       std::sort(t.begin(), t.end());
       std::printf("  %-34s %8.1f  (min %.1f)\n", v.name.c_str(), 1e3 * t[reps / 2], 1e3 * t[0]);
     }

@@ -31,35 +31,12 @@
 #include <string>
 #include <vector>
 
-#include "reduce_common.cuh"
-
-#define FFT_CHECK(x)                                                     \
-  do {                                                                   \
-    cufftResult r = (x);                                                 \
-    if (r != CUFFT_SUCCESS) {                                            \
-      std::printf("%s:%d cufft error %d\n", __FILE__, __LINE__, int(r)); \
-      std::exit(1);                                                      \
-    }                                                                    \
-  } while (0)
+#include "fft_common.cuh"
 
 namespace {
 
 constexpr long long n = 1ll << 24;
 constexpr std::size_t bytes = sizeof(cufftDoubleComplex) * n;
-constexpr std::size_t busy_bytes = 512u << 20;
-void *busy_src, *busy_dst;
-
-// The bench's protocol: the GPU busy with a copy while the call is queued, events around the call.
-float timed_once(const std::function<void()>& call, cudaEvent_t a, cudaEvent_t b) {
-  CHECK(cudaMemcpyAsync(busy_dst, busy_src, busy_bytes, cudaMemcpyDeviceToDevice, 0));
-  CHECK(cudaEventRecord(a, 0));
-  call();
-  CHECK(cudaEventRecord(b, 0));
-  CHECK(cudaEventSynchronize(b));
-  float ms;
-  CHECK(cudaEventElapsedTime(&ms, a, b));
-  return ms;
-}
 
 struct variant {
   std::string name;
@@ -82,9 +59,7 @@ int main() {
   cudaDeviceProp prop;
   CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("%s, cuFFT %d\n", prop.name, version);
-  CHECK(cudaMalloc(&busy_src, busy_bytes));
-  CHECK(cudaMalloc(&busy_dst, busy_bytes));
-  CHECK(cudaMemset(busy_src, 1, busy_bytes));
+  const busy_copy busy;
   // Keep freed pool memory (as ndfuse's backend and CuPy's pool do).
   cudaMemPool_t pool;
   CHECK(cudaDeviceGetDefaultMemPool(&pool, 0));
@@ -183,13 +158,13 @@ int main() {
   CHECK(cudaEventCreate(&a));
   CHECK(cudaEventCreate(&b));
   for (auto& x : v)
-    for (int w = 0; w < 3; ++w) timed_once(x.call, a, b);
+    for (int w = 0; w < 3; ++w) timed_once(busy, x.call, a, b);
   constexpr int rounds = 3, reps = 21;
   for (int r = 0; r < rounds; ++r) {
     std::printf("round %d (median of %d, us):\n", r, reps);
     for (auto& x : v) {
       std::vector<float> t;
-      for (int i = 0; i < reps; ++i) t.push_back(timed_once(x.call, a, b));
+      for (int i = 0; i < reps; ++i) t.push_back(timed_once(busy, x.call, a, b));
       std::sort(t.begin(), t.end());
       std::printf("  %-24s %8.1f  (min %.1f)\n", x.name.c_str(), 1e3 * t[reps / 2], 1e3 * t[0]);
     }

@@ -25,32 +25,9 @@
 #include <string>
 #include <vector>
 
-#include "reduce_common.cuh"
-
-#define FFT_CHECK(x)                                                           \
-  do {                                                                         \
-    cufftResult status_ = (x);                                                 \
-    if (status_ != CUFFT_SUCCESS) {                                            \
-      std::printf("%s:%d cufft error %d\n", __FILE__, __LINE__, int(status_)); \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+#include "fft_common.cuh"
 
 namespace {
-
-constexpr std::size_t busy_bytes = 512u << 20;
-void *busy_src, *busy_dst;
-
-float timed_once(const std::function<void()>& call, cudaEvent_t a, cudaEvent_t b) {
-  CHECK(cudaMemcpyAsync(busy_dst, busy_src, busy_bytes, cudaMemcpyDeviceToDevice, 0));
-  CHECK(cudaEventRecord(a, 0));
-  call();
-  CHECK(cudaEventRecord(b, 0));
-  CHECK(cudaEventSynchronize(b));
-  float ms;
-  CHECK(cudaEventElapsedTime(&ms, a, b));
-  return ms;
-}
 
 template <class T>
 __global__ void fill(T* x, long long count) {
@@ -139,9 +116,7 @@ int main() {
   cudaDeviceProp prop;
   CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("%s, cuFFT %d\n", prop.name, version);
-  CHECK(cudaMalloc(&busy_src, busy_bytes));
-  CHECK(cudaMalloc(&busy_dst, busy_bytes));
-  CHECK(cudaMemset(busy_src, 1, busy_bytes));
+  const busy_copy busy;
 
   constexpr long long n24 = 1ll << 24;
   const std::vector<problem> problems = {
@@ -174,7 +149,7 @@ int main() {
                 p.name.c_str(), d.plan_ms, d.work_bytes, j.plan_ms, j.work_bytes, flag);
     auto run_default = [&] { exec(p, d.plan, in, out_default); };
     auto run_patient = [&] { exec(p, j.plan, in, out_patient); };
-    for (int w = 0; w < 3; ++w) timed_once(run_default, a, b), timed_once(run_patient, a, b);
+    for (int w = 0; w < 3; ++w) timed_once(busy, run_default, a, b), timed_once(busy, run_patient, a, b);
     CHECK(cudaDeviceSynchronize());
     std::printf("  outputs differ by %.3g of the largest\n",
                 relative_difference(p, out_default, out_patient));
@@ -182,8 +157,8 @@ int main() {
     for (int r = 0; r < rounds; ++r) {
       std::vector<float> td, tj;
       for (int i = 0; i < reps; ++i) {
-        td.push_back(timed_once(run_default, a, b));
-        tj.push_back(timed_once(run_patient, a, b));
+        td.push_back(timed_once(busy, run_default, a, b));
+        tj.push_back(timed_once(busy, run_patient, a, b));
       }
       std::sort(td.begin(), td.end());
       std::sort(tj.begin(), tj.end());
