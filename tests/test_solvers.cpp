@@ -98,7 +98,9 @@ std::string compare_scaled(const nf::host_array& got, const nf::host_array& expe
              : "";
 }
 
-// NumPy's element order is not defined for eig's eigenvalues: compare them sorted.
+// NumPy's element order is not defined for eig's eigenvalues: compare them sorted, by real part to
+// 1e-6 of the row's largest magnitude (so rounding does not reorder near-ties; relative, so that
+// eigenvalues near 1e-37 do not all round to one key), then by imaginary part.
 nf::host_array sorted_values(const nf::host_array& h) {
   nf::host_array s = h;
   const auto nd = h.shape.size();
@@ -108,9 +110,13 @@ nf::host_array sorted_values(const nf::host_array& h) {
     std::vector<std::size_t> idx(n);
     for (std::size_t i = 0; i < n; ++i) idx[i] = i;
     auto key = [&](std::size_t i) { return oracle::element_c(h, start + i); };
+    double big = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (std::isfinite(std::abs(key(i)))) big = std::max(big, std::abs(key(i)));
+    const double unit = big > 0 ? 1e6 / big : 1e6;
     std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
       const cplx x = key(a), y = key(b);
-      const double rx = std::round(x.real() * 1e4), ry = std::round(y.real() * 1e4);
+      const double rx = std::round(x.real() * unit), ry = std::round(y.real() * unit);
       return rx != ry ? rx < ry : x.imag() < y.imag();
     });
     for (std::size_t i = 0; i < n; ++i)

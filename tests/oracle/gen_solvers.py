@@ -257,6 +257,7 @@ def main(outdir):
     hermitian_cases(w, case, seed)
     eigh_stack_cases(w, case)
     svd_stack_cases(w, case)
+    range_cases(case)
     tensor_cases(w, case)
     cutoff_cases(w, case)
 
@@ -564,6 +565,71 @@ def svd_stack_cases(w, case):
         st = st.copy()
         st[2, 1, 1] = np.inf
         case("svdvals", dt, st.shape, "inf_stack", [st], [np.linalg.svd(st, compute_uv=False)])
+
+
+def range_cases(case):
+    """eigh, eigvalsh, svd and svdvals of matrices whose entries sit near the ends of the exponent
+    range. LAPACK scales such a matrix into range before it iterates (dsyevd, dgesdd), so NumPy's
+    answers are as accurate as at unit scale; a Jacobi sweep that does not would overflow (a_qq - a_pp
+    of two diagonal entries of opposite sign near the largest number) or lose digits to subnormals
+    (its threshold eps sqrt|a_pp a_qq| underflows to zero). "edge" spectra reach 1.9 times 2^1023 (2^127
+    in single precision). Sizes for each GPU path: 8 x 8 (the shared-memory Jacobi kernels), 24 x 24
+    (the register kernel for real matrices; complex ones stay in shared memory) and 40 x 40 (cuSOLVER);
+    the SVDs are of tall matrices (n + 2) x n. No single-precision SVD at the subnormal scale: its
+    singular values are themselves subnormal, stored to 2^-149, so not even NumPy's factors
+    reconstruct the matrix to 1e-5. solve, inv, qr, eig and eigvals follow, in general_range_cases."""
+    scales = {4: {"edge": 2.0**127, "huge": 2.0**100, "tiny": 2.0**-120, "subnormal": 2.0**-135},
+              8: {"edge": 2.0**1023, "huge": 2.0**997, "tiny": 2.0**-1000, "subnormal": 2.0**-1026}}
+    seed = 1500
+    for dt in DTYPES:
+        for n in (8, 24, 40):
+            seed += 1
+            r = np.random.default_rng(seed)
+            # Alternating signs, magnitudes in [0.3, 1.9]: diagonal entries of both signs.
+            lam = r.uniform(0.3, 1.9, (2, n)) * np.where(np.arange(n) % 2, -1.0, 1.0)
+            h = hermitian_with_spectrum(lam, dt, seed)
+            sv = r.uniform(0.3, 1.9, (2, n))
+            q1 = np.linalg.qr(rng_matrix((2, n + 2, n), dt, seed + 50)).Q
+            q2 = np.linalg.qr(rng_matrix((2, n, n), dt, seed + 60)).Q
+            a = ((q1 * sv[:, None, :]) @ q2).astype(dt)
+            real_size = np.dtype(dt).itemsize // (2 if dt.startswith("complex") else 1)
+            for tag, scale in scales[real_size].items():
+                g = h * scale  # a power of two: exact but for subnormals (NumPy sees the rounded ones too)
+                e = np.linalg.eigh(g)
+                case("eigh", dt, g.shape, "UPLO=L;" + tag, [g], [e.eigenvalues, e.eigenvectors])
+                case("eigvalsh", dt, g.shape, "UPLO=L;" + tag, [g], [np.linalg.eigvalsh(g)])
+                if real_size == 8 or tag != "subnormal":
+                    svd_cases(case, dt, a * scale, tag)
+                if n != 24 and tag != "subnormal":
+                    general_range_cases(case, dt, n, seed, tag, scale)
+
+
+def general_range_cases(case, dt, n, seed, tag, scale):
+    """range_cases' other factorizations (LU, QR and the nonsymmetric eigenproblem) of a 2-stack of n x n
+    well-conditioned matrices whose largest entry is `scale`: n = 8 takes the GPU's batched kernels
+    (solve's batched LU, inv's Gauss-Jordan kernel) and n = 40 cuSOLVER. solve's right-hand side has
+    the matrix's scale, so the answer stays near 1; the inverses stay in range (the subnormal scale is
+    left out)."""
+    g = well_conditioned((2, n, n), dt, seed + 70)
+    g = (g / np.abs(g).max() * scale).astype(dt)
+    b = (rng_matrix((2, n, 3), dt, seed + 80) * scale).astype(dt)
+    case("solve", dt, g.shape, "b=matrix;" + tag, [g, b], [np.linalg.solve(g, b)])
+    case("inv", dt, g.shape, tag, [g], [np.linalg.inv(g)])
+    # NumPy's OpenBLAS squares without scaling in geqrf's norms (inf and NaN in R at 2^1023 in float64):
+    # the expected factors are NumPy's of g 2^-e (exact: a power of two), with R scaled back by 2^e.
+    e = int(np.frexp(np.abs(g.view(g.real.dtype)).max())[1])
+    r = np.linalg.qr(times_power_of_two(g, -e))
+    case("qr", dt, g.shape, "mode=reduced;" + tag, [g], [r.Q, times_power_of_two(r.R, e)])
+    e = np.linalg.eig(g)
+    case("eig", dt, g.shape, tag, [g], [complex_of(e.eigenvalues), complex_of(e.eigenvectors)])
+    case("eigvals", dt, g.shape, tag, [g], [complex_of(np.linalg.eigvals(g))])
+
+
+def times_power_of_two(x, e):
+    """x 2^e, real and imaginary parts alike, in x's dtype."""
+    if np.iscomplexobj(x):
+        return (np.ldexp(x.real, e) + 1j * np.ldexp(x.imag, e)).astype(x.dtype)
+    return np.ldexp(x, e).astype(x.dtype)
 
 
 def tensor_cases(w, case):

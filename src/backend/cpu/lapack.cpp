@@ -162,6 +162,42 @@ void cholesky(const ir::library_call& c, const std::vector<const void*>& in, con
   }
 }
 
+// v[i] *= 2^e for the n elements at v (exact, unless a result leaves the normal range).
+template <class T>
+void times_power_of_two(T* v, std::size_t n, int e) {
+  if (e == 0) return;
+  for (std::size_t i = 0; i < n; ++i) {
+    if constexpr (std::is_same_v<T, real_t<T>>)
+      v[i] = std::ldexp(v[i], e);
+    else
+      v[i] = T(std::ldexp(v[i].real(), e), std::ldexp(v[i].imag(), e));
+  }
+}
+
+// When the largest real or imaginary part of the n elements at a lies outside LAPACK's safe range
+// ([2^-484, 2^484] in float64, [2^-51, 2^51] in float32: sqrt of safmin / eps and its inverse), the e
+// that puts it in [1/2, 1) as a 2^-e, with a scaled by it; else 0, and a as it was (cuSOLVER's twin,
+// range_scale.cu, decides alike).
+template <class T>
+int scale_into_range(T* a, std::size_t n) {
+  constexpr int safe = sizeof(real_t<T>) == 4 ? 51 : 484;
+  real_t<T> big = 0;
+  const auto* r = reinterpret_cast<const real_t<T>*>(a);  // std::complex is an array of two reals
+  const std::size_t reals = n * (std::is_same_v<T, real_t<T>> ? 1 : 2);
+  for (std::size_t i = 0; i < reals; ++i) big = std::max(big, std::abs(r[i]));  // a NaN stays out
+  for (std::size_t i = 0; i < reals; ++i)
+    if (std::isnan(r[i])) return 0;
+  int e = 0;
+  if (big > 0 && std::isfinite(big)) std::frexp(big, &e);
+  if (e <= safe && e > -safe) return 0;
+  times_power_of_two(a, n, -e);
+  return e;
+}
+
+// Each matrix is scaled by a power of two into range first, and R back (Q does not change): Debian
+// 12's OpenBLAS (0.3.21) squares without scaling in its norms, and its geqrf gave infinities in R for
+// a float32 matrix of largest entry 2^127 and NaNs in Q for float64 at 2^1023, where NumPy's own
+// OpenBLAS did not (tests/oracle/gen_solvers.py's range cases). cuSOLVER's twin scales the same way.
 template <class T>
 void qr(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
   const auto& p = c.linalg;
@@ -172,9 +208,11 @@ void qr(const ir::library_call& c, const std::vector<const void*>& in, const std
   T* r_out = static_cast<T*>(out[p.r_only ? 0 : 1]);
   for (std::int64_t b = 0; b < c.rows; ++b) {
     std::memcpy(a.data(), static_cast<const T*>(in[0]) + b * m * n, a.size() * sizeof(T));
+    const int e = scale_into_range(a.data(), a.size());
     checked(geqrf(m, n, a.data(), tau.data()), c);
     // R: the first r_rows rows (rows past min(m, n) hold only reflectors: unspecified, see the contract).
     std::memcpy(r_out + b * r_rows * n, a.data(), sizeof(T) * r_rows * n);
+    times_power_of_two(r_out + b * r_rows * n, std::size_t(r_rows) * n, e);
     if (!q_out) continue;
     // Q: the reflectors in the first min(n, q_cols) columns, expanded in place by orgqr.
     T* q = q_out + b * m * q_cols;

@@ -221,7 +221,7 @@ void qr(const ir::library_call& c, const std::vector<const void*>& in, const std
   const std::size_t sz = itemsize(c.dt);
   const cudaDataType t = type_of(c.dt);
   scratch x(sz * m * n), tau(sz * std::max<std::int64_t>(k, 1)), q(p.r_only ? 0 : sz * m * q_cols),
-      dummy(sizeof(int));
+      dummy(sizeof(int)), largest(8);
   workspace w;
   std::size_t d = 0, hb = 0;
   check_solver(cusolverDnXgeqrf_bufferSize(h.handle, h.params, m, n, t, x.get(), m, t, tau.get(), t, &d, &hb),
@@ -234,11 +234,14 @@ void qr(const ir::library_call& c, const std::vector<const void*>& in, const std
   for (std::int64_t b = 0; b < c.rows; ++b) {
     // Column-major A: the C-order buffer transposed.
     transpose(c.dt, m, n, at(in[0], b * m * n, sz), n, x.get(), false);
+    scale_into_range(c.dt, m * n, x.get(), largest.get());  // as the CPU twin (range_scale.cu)
     check_solver(cusolverDnXgeqrf(h.handle, h.params, m, n, t, x.get(), m, t, tau.get(), t, w.device->get(),
                                   w.device_bytes, w.host.data(), w.host.size(), dummy.get<int>()),
                  "Xgeqrf");
     // R: the first r_rows rows of the column-major result, back to C order.
     transpose(c.dt, n, r_rows, x.get(), m, at<void>(r_out, b * r_rows * n, sz), false);
+    scale_back(c.dt, r_rows * n * (is_complex(c.dt) ? 2 : 1), at<void>(r_out, b * r_rows * n, sz),
+               largest.get());
     if (p.r_only) continue;
     // Q: the reflectors (the first min(n, q_cols) columns) expanded by orgqr, back to C order.
     check(cudaMemsetAsync(q.get(), 0, sz * m * q_cols, current_stream()), "cudaMemsetAsync");
@@ -379,7 +382,7 @@ void svd(const ir::library_call& c, const std::vector<const void*>& in, const st
   const std::int64_t left_cols = full ? rows : k, right_rows = full ? cols : k;  // gesvd's U and V^H
   void* s_out = out[0];
   int* info = static_cast<int*>(out[p.compute_uv ? 3 : 1]);
-  scratch x(sz * m * n);
+  scratch x(sz * m * n), largest(8);
   // Left factor of X (rows x left_cols) and right factor (gesvdp: V, cols x k; gesvd: V^H, right_rows x
   // cols).
   scratch left(sz * rows * left_cols), right(sz * cols * cols);
@@ -402,6 +405,7 @@ void svd(const ir::library_call& c, const std::vector<const void*>& in, const st
       copy(x.get(), at(in[0], b * m * n, sz), sz * m * n);
     else
       transpose(c.dt, m, n, at(in[0], b * m * n, sz), n, x.get(), true);
+    scale_into_range(c.dt, m * n, x.get(), largest.get());  // cuSOLVER does not (range_scale.cu)
     void* s = at<void>(s_out, b * k, rsz);
     if (gesvd) {
       check_solver(cusolverDnXgesvd(h.handle, h.params, job, job, rows, cols, t, x.get(), rows, rt, s, t,
@@ -415,6 +419,7 @@ void svd(const ir::library_call& c, const std::vector<const void*>& in, const st
                                      w.device_bytes, w.host.data(), w.host.size(), info + b, &err_sigma),
                    "Xgesvdp");
     }
+    scale_back(c.dt, k, s, largest.get());
     if (!p.compute_uv) continue;
     void* u = at<void>(out[1], b * m * u_cols, sz);
     void* vh = at<void>(out[2], b * v_rows * n, sz);

@@ -62,6 +62,20 @@ class non_finite_scan {
   bool scanned_ = false;
 };
 
+// Around cuSOLVER's SVD and QR, which do not scale into range as LAPACK does (range_scale.cu): the
+// `count` elements at `a` (dt float32 ... complex128), when their largest real or imaginary part lies
+// outside LAPACK's safe range, multiplied in place by the power of two 2^-e that puts it in [1/2, 1),
+// that part kept in `largest` (8 bytes of device memory); then scale_back multiplies `reals` real
+// numbers of dt's precision (two per complex element) by the same 2^e. Both on the current stream;
+// a matrix inside the range, or with a zero, infinite or NaN largest part, scales by 1.
+void scale_into_range(dtype dt, std::int64_t count, void* a, void* largest);
+void scale_back(dtype dt, std::int64_t reals, void* values, const void* largest);
+// For a stack of `count` small systems (n <= 32) A_m X_m = B_m: the n x n matrices at `a` copied to
+// `out`, each one outside the safe range times its own 2^-e, and its n x k B_m at `b` times the same
+// in place (X does not change), in one kernel of range_scale.cu.
+void copy_systems_into_range(dtype dt, std::int64_t count, std::int64_t n, std::int64_t k, const void* a,
+                             void* out, void* b);
+
 // out[i] = in[i] for i < n, on the device: getrf's 32-bit pivots as the lu call's 64-bit ones.
 void widen_pivots(const int* in, std::int64_t* out, std::int64_t n);
 

@@ -132,7 +132,8 @@ void lu_solve(const ir::library_call& c, const std::vector<const void*>& in, con
   const non_finite_scan scan(c.dt, c.rows, n * n, in[0]);
   if (batched) {
     scratch lu(sz * n * n * c.rows);
-    copy(lu.get(), in[0], sz * n * n * c.rows);
+    // (cuBLAS's batched getrf called complex matrices of entries near 2^-1000 singular: range_scale.cu.)
+    copy_systems_into_range(c.dt, c.rows, n, k, in[0], lu.get(), col);
     batched_lu_solve(c.dt, c.rows, n, k, lu.get(), col, true, info);  // op T: A X = B
     if (k > 1) transpose_stack(c.dt, c.rows, k, n, col, out[0], false);
   } else {

@@ -108,8 +108,9 @@ struct slow_rotation {
   T c, t;
   bool rot;
 };
-// small_eigh.cu's test and formulas, out of line: only pairs with entries beyond 2^+-250 (2^+-60 in
-// float32) come here, and the loop's code stays smaller.
+// small_eigh.cu's test and formulas, out of line: only pairs with entries below 2^-250 (2^-60 in
+// float32) come here (the matrix is scaled to a largest entry near 1 first), and the loop's code
+// stays smaller.
 template <class T>
 __device__ __noinline__ slow_rotation<T> rotation_slow(T app, T aqq, T g) {
   constexpr T eps = epsilon_of<T>();
@@ -320,6 +321,16 @@ __global__ __launch_bounds__(32, 8) void eigh_registers(const T* in, T* w, T* ve
   constexpr int full = 31 / steps_per_group, rem = 31 % steps_per_group;  // a sweep's groups
   T a[32], v[32];
   const bool finite = load_matrix(in + m * n * n, n, lower, sh, a, v, lane);
+  // Into range (jacobi_rotation.cuh's even_range_exponent says why); the out-of-line rotation then
+  // serves only entries far below the largest.
+  T big = 0;
+#pragma unroll
+  for (int j = 0; j < 32; ++j) big = fmax(big, fabs(a[j]));
+  for (int off = 16; off > 0; off /= 2) big = fmax(big, __shfl_xor_sync(~0u, big, off));
+  const int e2 = finite ? even_range_exponent(big) : 0;
+  if (e2 != 0)
+#pragma unroll
+    for (int j = 0; j < 32; ++j) a[j] = ldexp(a[j], -e2);
   int orig = lane;  // the index this lane's position holds
   unsigned tb = 0;
   bool converged = !finite;
@@ -339,6 +350,7 @@ __global__ __launch_bounds__(32, 8) void eigh_registers(const T* in, T* w, T* ve
       break;
     }
   }
+  a[0] = ldexp(a[0], e2);
   store_results<T, Vectors>(w + m * n, Vectors ? vectors + m * n * n : nullptr, n, sh, a, v, orig, lane);
   if (lane == 0) info[m] = converged ? 0 : 1;
 }

@@ -96,6 +96,16 @@ __global__ void jacobi_eigh(const T* a, real_t<T>* w, T* vectors, int* info, int
     if (here)
       for (int i = 0; i < n; ++i) bad |= !isfinite(magnitude_of(A[col * ld + i]));
     const bool finite = (__ballot_sync(~0u, bad) & segment_mask) == 0;
+    // Into range (jacobi_rotation.cuh's even_range_exponent says why): each lane scales its column.
+    R big = 0;
+    if (here)
+      for (int i = 0; i < n; ++i) big = fmax(big, largest_part(A[col * ld + i]));
+    for (int off = seg / 2; off > 0; off /= 2) big = fmax(big, __shfl_xor_sync(~0u, big, off));
+    const int e2 = finite ? even_range_exponent(big) : 0;
+    if (here && e2 != 0)
+      for (int i = 0; i < n; ++i) A[col * ld + i] = times_power_of_two(A[col * ld + i], -e2);
+    __syncwarp();
+
     bool done = !here || !finite;  // per lane; a segment's lanes agree (they see the same rotations)
     int sweeps = 0;
     for (; sweeps < jacobi_max_sweeps && __any_sync(~0u, !done); ++sweeps) {
@@ -136,6 +146,7 @@ __global__ void jacobi_eigh(const T* a, real_t<T>* w, T* vectors, int* info, int
       if ((__ballot_sync(~0u, rotated) & segment_mask) == 0) done = true;
     }
     const bool converged = done;
+    if (here && e2 != 0) A[col * ld + col] = from_real<T>(ldexp(real(A[col * ld + col]), e2));
     if (!finite && here) {
       A[col * ld + col] = from_real<T>(R(NAN));
       if (vectors)
