@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "child_process.hpp"
 #include "ndfuse/ndfuse.hpp"
 #include "oracle_support.hpp"
 
@@ -525,6 +526,65 @@ TEST_CASE("solvers: eigh of a stack holding a NaN gives NaNs or raises, never fi
         CHECK(std::string(e.what()).find("did not converge") != std::string::npos);
       }
     }
+}
+
+// The GPU's Jacobi kernels (eigh and svd of stacks of n <= 32) give up after a number of sweeps (40;
+// random matrices take 5 to 10), with info 1: NumPy's LinAlgError "Eigenvalues did not converge" or
+// "SVD did not converge". No matrix found needs that many, so a child process lowers the limit to one
+// sweep (NDFUSE_JACOBI_MAX_SWEEPS=1): a diagonal matrix still converges (its first sweep rotates
+// nothing), a Hilbert matrix does not, and the error names it among diagonal ones.
+TEST_CASE("solvers: a Jacobi kernel out of sweeps raises linalg_error naming the matrix", "[solvers]") {
+  if (!ndfuse_test::cuda_backend_active()) NDFUSE_SKIP("the Jacobi kernels are the cuda backend's");
+  CHECK(ndfuse_test::run_self("solvers child: Jacobi kernels limited to one sweep",
+                              {"NDFUSE_JACOBI_MAX_SWEEPS=1", "NDFUSE_TEST_CHILD=jacobi_sweeps"}) == 0);
+}
+
+TEST_CASE("solvers child: Jacobi kernels limited to one sweep", "[.][solvers_child]") {
+  if (!ndfuse_test::is_child("jacobi_sweeps"))
+    NDFUSE_SKIP("runs only as a child process of another test case");
+  // n = 8 and complex: small_eigh.cu; float64 n = 24: register_eigh.cu; svd: small_svd.cu.
+  for (const auto& [n, dt] :
+       {std::pair{8, nf::float64}, std::pair{8, nf::complex64}, std::pair{24, nf::float64}}) {
+    INFO("n " << n << ", " << nf::dtype_name(dt));
+    std::vector<double> diag(std::size_t(3 * n * n), 0.0), hilbert = diag;
+    for (int b = 0; b < 3; ++b)
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+          const auto at = std::size_t((b * n + i) * n + j);
+          diag[at] = i == j ? i + 1.0 : 0.0;
+          hilbert[at] = b == 1 ? 1.0 / (i + j + 1) : diag[at];
+        }
+    const nf::array d = nf::asarray(diag, {3, n, n}).astype(dt),
+                    h = nf::asarray(hilbert, {3, n, n}).astype(dt);
+    // NumPy: np.linalg.eigvalsh(np.diag(np.arange(1.0, n + 1))) is 1, 2, ..., n.
+    const auto w = nf::linalg::eigvalsh(d).astype(nf::float64).to_vector<double>();
+    for (int k = 0; k < 3 * n; ++k) CHECK(w[std::size_t(k)] == k % n + 1);
+    for (const bool vectors : {true, false}) {
+      try {
+        if (vectors)
+          (void)nf::linalg::eigh(h).eigenvalues.eval();
+        else
+          (void)nf::linalg::eigvalsh(h).eval();
+        FAIL("eigh did not raise at a limit of one sweep");
+      } catch (const nf::linalg_error& e) {
+        const std::string what = e.what();
+        CHECK(what.find("Eigenvalues did not converge") != std::string::npos);
+        CHECK(what.find("matrix [1] of a stack of shape (3,)") != std::string::npos);
+      }
+    }
+    if (n > 8) continue;
+    // NumPy: np.linalg.svd(np.diag(np.arange(1.0, n + 1)), compute_uv=False) is n, n - 1, ..., 1.
+    const auto s = nf::linalg::svdvals(d).astype(nf::float64).to_vector<double>();
+    for (int k = 0; k < 3 * n; ++k) CHECK(s[std::size_t(k)] == n - k % n);
+    try {
+      (void)nf::linalg::svd(h, false);
+      FAIL("svd did not raise at a limit of one sweep");
+    } catch (const nf::linalg_error& e) {
+      const std::string what = e.what();
+      CHECK(what.find("SVD did not converge") != std::string::npos);
+      CHECK(what.find("matrix [1] of a stack of shape (3,)") != std::string::npos);
+    }
+  }
 }
 
 TEST_CASE("solvers: one library call each, counted in stats()", "[solvers]") {

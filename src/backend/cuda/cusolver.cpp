@@ -38,6 +38,7 @@
 #include <cusolverDn.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -53,6 +54,15 @@
 #include "ndfuse/error.hpp"
 
 namespace ndfuse::backend::cuda {
+
+int jacobi_sweep_limit() {
+  static const int limit = [] {
+    const char* v = std::getenv("NDFUSE_JACOBI_MAX_SWEEPS");
+    const int n = v ? std::atoi(v) : 0;
+    return n > 0 ? n : 40;
+  }();
+  return limit;
+}
 
 void check_solver(cusolverStatus_t s, const char* call) {
   if (s == CUSOLVER_STATUS_SUCCESS) return;

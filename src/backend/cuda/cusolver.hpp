@@ -27,6 +27,11 @@ void pivot_destinations(const int* ipiv, std::int64_t n, bool backward, int* des
 // with getrf's info code for each (> 0: singular), in one kernel of solver_kernels.cu.
 void invert_small_stack(dtype dt, std::int64_t count, std::int64_t n, const void* a, void* out, int* info);
 
+// The sweeps ndfuse's Jacobi kernels (eigh and svd of small stacks, below) make before a matrix counts
+// as not converged (info 1; they take 5 to 10 on random matrices of n <= 32): 40, or
+// NDFUSE_JACOBI_MAX_SWEEPS (read once), which tests lower to reach that path.
+int jacobi_sweep_limit();
+
 // The eigenvalues (ascending, n per matrix) of `count` C-order n x n Hermitian matrices (n <= 32;
 // dt float32 ... complex128) read from their lower (or upper) triangle, into w, and with `vectors`
 // non-null their eigenvectors as C-order columns, with an info code each (> 0: no convergence), in

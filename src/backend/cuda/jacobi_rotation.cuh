@@ -31,8 +31,8 @@ __device__ int even_range_exponent(R big) {
   return e + (e & 1);  // an odd e rounds up (two's complement: -3 & 1 is 1 too)
 }
 
-// Sweeps before a Jacobi kernel gives up (info 1): they take 5 to 10 on random matrices of n <= 32.
-constexpr int jacobi_max_sweeps = 40;
+// Each Jacobi kernel takes the sweeps it may make before it gives up (info 1) as its max_sweeps
+// argument: jacobi_sweep_limit() (cusolver.hpp).
 
 // NumPy's order of eigenvalues: ascending, a NaN after everything, ties by index.
 template <class R>

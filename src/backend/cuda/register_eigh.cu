@@ -309,7 +309,7 @@ __device__ __forceinline__ void store_results(T* w, T* out, int n, warp_shared<T
 // 113 registers to 146, fewer warps an SM; a stack that could outgrow a grid would not fit in memory.)
 template <class T, bool Vectors>
 __global__ __launch_bounds__(32, 8) void eigh_registers(const T* in, T* w, T* vectors, int* info, int n,
-                                                        bool lower) {
+                                                        bool lower, int max_sweeps) {
   constexpr unsigned E = sizeof(rotation_cs<T>);
   __shared__ warp_shared<T> sh;
   // Two (c, t) tables of 16, 32 E bytes aligned to 32 E: an entry's byte offset XOR another slot's
@@ -334,7 +334,7 @@ __global__ __launch_bounds__(32, 8) void eigh_registers(const T* in, T* w, T* ve
   int orig = lane;  // the index this lane's position holds
   unsigned tb = 0;
   bool converged = !finite;
-  for (int sweeps = 0; finite && sweeps < jacobi_max_sweeps; ++sweeps) {
+  for (int sweeps = 0; finite && sweeps < max_sweeps; ++sweeps) {
     bool rotated = false;
     for (int r = 0; r < full; ++r) {
       jacobi_step<0, Vectors>(a, v, tables, tb, lane, rotated);
@@ -362,12 +362,13 @@ void eigh_registers_as(std::int64_t count, std::int64_t n, const void* a, bool l
   if (count > std::int64_t(INT_MAX)) throw error("eigh: a stack of more than 2^31 - 1 matrices");
   const auto blocks = static_cast<unsigned>(count);
   const T* in = static_cast<const T*>(a);
+  const int max_sweeps = jacobi_sweep_limit();
   if (v)
     eigh_registers<T, true><<<blocks, 32, 0, current_stream()>>>(in, static_cast<T*>(w), static_cast<T*>(v),
-                                                                 info, int(n), lower);
+                                                                 info, int(n), lower, max_sweeps);
   else
-    eigh_registers<T, false>
-        <<<blocks, 32, 0, current_stream()>>>(in, static_cast<T*>(w), nullptr, info, int(n), lower);
+    eigh_registers<T, false><<<blocks, 32, 0, current_stream()>>>(in, static_cast<T*>(w), nullptr, info,
+                                                                  int(n), lower, max_sweeps);
   check(cudaGetLastError(), "eigh_registers");
 }
 

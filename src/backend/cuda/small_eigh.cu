@@ -43,7 +43,7 @@ namespace {
 
 template <class T>
 __global__ void jacobi_eigh(const T* a, real_t<T>* w, T* vectors, int* info, int64_t count, int n, int seg,
-                            int warps, bool lower) {
+                            int warps, bool lower, int max_sweeps) {
   using R = real_t<T>;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -108,7 +108,7 @@ __global__ void jacobi_eigh(const T* a, real_t<T>* w, T* vectors, int* info, int
 
     bool done = !here || !finite;  // per lane; a segment's lanes agree (they see the same rotations)
     int sweeps = 0;
-    for (; sweeps < jacobi_max_sweeps && __any_sync(~0u, !done); ++sweeps) {
+    for (; sweeps < max_sweeps && __any_sync(~0u, !done); ++sweeps) {
       bool rotated = false;
       for (int r = 0; r < steps_m - 1; ++r) {
         const int p = here ? partner(col, r, steps_m) : col;
@@ -185,7 +185,7 @@ void eigh_small_as(std::int64_t count, std::int64_t n, const void* a, bool lower
   const warp_packing p =
       pack_warps(n, count, sizeof(T) * std::size_t(n * (n | 1)) * (v ? 2 : 1), sizeof(int), 4);
   launch_packed("jacobi_eigh", p, jacobi_eigh<T>, static_cast<const T*>(a), static_cast<real_t<T>*>(w),
-                static_cast<T*>(v), info, count, int(n), p.seg, p.warps, lower);
+                static_cast<T*>(v), info, count, int(n), p.seg, p.warps, lower, jacobi_sweep_limit());
 }
 
 }  // namespace

@@ -107,7 +107,7 @@ __device__ void complete_basis(T* u, int ld, int M, int N, int cols, unsigned mi
 
 template <class T>
 __global__ void jacobi_svd(const T* a, real_t<T>* s_out, T* u_out, T* vh_out, int* info, int64_t count, int m,
-                           int n, int seg, int per_warp, int warps, bool vectors, bool full) {
+                           int n, int seg, int per_warp, int warps, bool vectors, bool full, int max_sweeps) {
   using R = real_t<T>;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   const bool wide = m < n;
@@ -174,7 +174,7 @@ __global__ void jacobi_svd(const T* a, real_t<T>* s_out, T* u_out, T* vh_out, in
     __syncwarp();
 
     bool done = !here;  // per lane; a segment's lanes agree (they see the same rotations)
-    for (int sweeps = 0; sweeps < jacobi_max_sweeps && __any_sync(~0u, !done); ++sweeps) {
+    for (int sweeps = 0; sweeps < max_sweeps && __any_sync(~0u, !done); ++sweeps) {
       bool rotated = false;
       for (int r = 0; r < steps_m - 1; ++r) {
         const int p = here ? partner(col, r, steps_m) : col;
@@ -284,7 +284,7 @@ void svd_small_as(std::int64_t count, std::int64_t m, std::int64_t n, const void
       sizeof(R) + sizeof(int), 4);
   launch_packed("jacobi_svd", p, jacobi_svd<T>, static_cast<const T*>(a), static_cast<R*>(s),
                 static_cast<T*>(u), static_cast<T*>(vh), info, count, int(m), int(n), p.seg, p.per_warp,
-                p.warps, vectors, full);
+                p.warps, vectors, full, jacobi_sweep_limit());
 }
 
 }  // namespace
