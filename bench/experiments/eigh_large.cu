@@ -5,43 +5,30 @@
 // Protocol of bench/README.md: a 512 MiB copy keeps the GPU busy while the host enqueues, events
 // around the work, the median of 21 runs after 3 warm-ups. Each route's eigenvalues are checked
 // against the trace and the sum of squares (the Frobenius norm) of A.
-#include <cuda_runtime.h>
 #include <cusolverDn.h>
 
-#include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <functional>
 #include <random>
-#include <vector>
 
-#define OK(x)                                                                   \
-  do {                                                                          \
-    auto e_ = (x);                                                              \
-    if (int(e_) != 0) {                                                         \
-      std::fprintf(stderr, "%s failed: %d (line %d)\n", #x, int(e_), __LINE__); \
-      std::exit(1);                                                             \
-    }                                                                           \
-  } while (0)
+#include "fft_common.cuh"  // CHECK, busy_copy, timed_once
+
+// A CUDA or cuSOLVER call's status: 0 is success in both.
+inline void ok(int status, const char* call) {
+  if (status != 0) std::printf("%s failed: status %d\n", call, status), std::exit(1);
+}
+#define OK(x) ok(int(x), #x)
 
 constexpr int n = 1000;
-cudaStream_t s;
-void *busy_a, *busy_b;
 
+// The median of 21 runs after 3 warm-ups, each behind the busy copy, in us.
 double median_us(const std::function<void()>& f) {
+  static const busy_copy busy;
   cudaEvent_t a, b;
-  OK(cudaEventCreate(&a));
-  OK(cudaEventCreate(&b));
+  CHECK(cudaEventCreate(&a));
+  CHECK(cudaEventCreate(&b));
   std::vector<double> t;
   for (int i = 0; i < 24; ++i) {
-    OK(cudaMemcpyAsync(busy_b, busy_a, 512 << 20, cudaMemcpyDeviceToDevice, s));
-    OK(cudaEventRecord(a, s));
-    f();
-    OK(cudaEventRecord(b, s));
-    OK(cudaEventSynchronize(b));
-    float ms = 0;
-    OK(cudaEventElapsedTime(&ms, a, b));
+    const float ms = timed_once(busy, f, a, b);
     if (i >= 3) t.push_back(ms * 1e3);
   }
   std::sort(t.begin(), t.end());
@@ -49,12 +36,8 @@ double median_us(const std::function<void()>& f) {
 }
 
 int main() {
-  OK(cudaStreamCreate(&s));
-  OK(cudaMalloc(&busy_a, 512 << 20));
-  OK(cudaMalloc(&busy_b, 512 << 20));
-  cusolverDnHandle_t h;
+  cusolverDnHandle_t h;  // on the default stream, as timed_once records its events
   OK(cusolverDnCreate(&h));
-  OK(cusolverDnSetStream(h, s));
   cusolverDnParams_t params;
   OK(cusolverDnCreateParams(&params));
 
@@ -80,7 +63,7 @@ int main() {
   OK(cudaMalloc(&dw, sizeof(double) * n));
   OK(cudaMalloc(&info, sizeof(int)));
   OK(cudaMemcpy(da, a.data(), sizeof(double) * n * n, cudaMemcpyHostToDevice));
-  auto copy_in = [&] { OK(cudaMemcpyAsync(dv, da, sizeof(double) * n * n, cudaMemcpyDeviceToDevice, s)); };
+  auto copy_in = [&] { OK(cudaMemcpyAsync(dv, da, sizeof(double) * n * n, cudaMemcpyDeviceToDevice, 0)); };
 
   auto check = [&](const char* what) {
     std::vector<double> w(n);
@@ -89,8 +72,8 @@ int main() {
     OK(cudaMemcpy(&inf, info, sizeof(int), cudaMemcpyDeviceToHost));
     double sum = 0, sq = 0;
     for (double x : w) sum += x, sq += x * x;
-    std::printf("  %-28s info %d, |sum w - trace| / trace %.1e, |sum w^2 - ||A||^2| / ||A||^2 %.1e\n", what, inf,
-                std::fabs(sum - trace) / trace, std::fabs(sq - frob2) / frob2);
+    std::printf("  %-28s info %d, |sum w - trace| / trace %.1e, |sum w^2 - ||A||^2| / ||A||^2 %.1e\n", what,
+                inf, std::fabs(sum - trace) / trace, std::fabs(sq - frob2) / frob2);
   };
 
   for (const bool vectors : {true, false}) {
@@ -98,18 +81,18 @@ int main() {
     std::printf("%s\n", vectors ? "eigenvalues and vectors" : "eigenvalues only");
     // Xsyevd: ndfuse's route.
     std::size_t d = 0, hb = 0;
-    OK(cusolverDnXsyevd_bufferSize(h, params, job, CUBLAS_FILL_MODE_LOWER, n, CUDA_R_64F, dv, n, CUDA_R_64F, dw,
-                                   CUDA_R_64F, &d, &hb));
+    OK(cusolverDnXsyevd_bufferSize(h, params, job, CUBLAS_FILL_MODE_LOWER, n, CUDA_R_64F, dv, n, CUDA_R_64F,
+                                   dw, CUDA_R_64F, &d, &hb));
     void* work;
     OK(cudaMalloc(&work, std::max<std::size_t>(d, 8)));
     std::vector<char> host(std::max<std::size_t>(hb, 1));
     auto xsyevd = [&] {
       copy_in();
-      OK(cusolverDnXsyevd(h, params, job, CUBLAS_FILL_MODE_LOWER, n, CUDA_R_64F, dv, n, CUDA_R_64F, dw, CUDA_R_64F,
-                          work, d, host.data(), hb, info));
+      OK(cusolverDnXsyevd(h, params, job, CUBLAS_FILL_MODE_LOWER, n, CUDA_R_64F, dv, n, CUDA_R_64F, dw,
+                          CUDA_R_64F, work, d, host.data(), hb, info));
     };
-    std::printf("copy + Xsyevd            %9.1f us (device workspace %zu B, host %zu B)\n", median_us(xsyevd), d,
-                hb);
+    std::printf("copy + Xsyevd            %9.1f us (device workspace %zu B, host %zu B)\n", median_us(xsyevd),
+                d, hb);
     check("Xsyevd");
     // Legacy Dsyevd: CuPy's route.
     int lwork = 0;
@@ -127,15 +110,17 @@ int main() {
     std::int64_t found = 0;
     std::size_t dx = 0, hx = 0;
     double vl = 0, vu = 0;
-    OK(cusolverDnXsyevdx_bufferSize(h, params, job, CUSOLVER_EIG_RANGE_ALL, CUBLAS_FILL_MODE_LOWER, n, CUDA_R_64F,
-                                    dv, n, &vl, &vu, 0, 0, &found, CUDA_R_64F, dw, CUDA_R_64F, &dx, &hx));
+    OK(cusolverDnXsyevdx_bufferSize(h, params, job, CUSOLVER_EIG_RANGE_ALL, CUBLAS_FILL_MODE_LOWER, n,
+                                    CUDA_R_64F, dv, n, &vl, &vu, 0, 0, &found, CUDA_R_64F, dw, CUDA_R_64F,
+                                    &dx, &hx));
     void* workx;
     OK(cudaMalloc(&workx, std::max<std::size_t>(dx, 8)));
     std::vector<char> hostx(std::max<std::size_t>(hx, 1));
     auto xsyevdx = [&] {
       copy_in();
-      OK(cusolverDnXsyevdx(h, params, job, CUSOLVER_EIG_RANGE_ALL, CUBLAS_FILL_MODE_LOWER, n, CUDA_R_64F, dv, n,
-                           &vl, &vu, 0, 0, &found, CUDA_R_64F, dw, CUDA_R_64F, workx, dx, hostx.data(), hx, info));
+      OK(cusolverDnXsyevdx(h, params, job, CUSOLVER_EIG_RANGE_ALL, CUBLAS_FILL_MODE_LOWER, n, CUDA_R_64F, dv,
+                           n, &vl, &vu, 0, 0, &found, CUDA_R_64F, dw, CUDA_R_64F, workx, dx, hostx.data(), hx,
+                           info));
     };
     std::printf("copy + Xsyevdx (all)     %9.1f us\n", median_us(xsyevdx));
     check("Xsyevdx");

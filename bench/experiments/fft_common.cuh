@@ -1,6 +1,6 @@
-// Shared by the FFT experiments (fft_paths.cu, fft_exec_calls.cu, fft_patient_jit.cu): cuFFT's
-// error check and bench/README.md's timing of one call (a 512 MiB device copy keeps the GPU busy
-// while the call is queued, CUDA events around it).
+// Shared by the FFT experiments (fft_paths.cu, fft_exec_calls.cu, fft_patient_jit.cu; eigh_large.cu
+// borrows the timing): cuFFT's error check and bench/README.md's timing of one call (a 512 MiB device
+// copy keeps the GPU busy while the call is queued, CUDA events around it).
 #pragma once
 #include <cufft.h>
 
