@@ -1,6 +1,7 @@
 // What the singular values give: pinv, lstsq, matrix_rank and cond (one SVD call each, then fused
 // elementwise work, reductions and matrix products, in NumPy's formulas).
 #include <cmath>
+#include <complex>
 #include <limits>
 #include <string>
 
@@ -33,6 +34,29 @@ array pseudo_inverse(const svd_result& f, const array& cutoff) {
   const array large = greater(f.S, cutoff);
   const array inv_s = where(large, divide(1, f.S), operand(0)).astype(f.S.dtype());
   return matmul(conj(matrix_t(f.Vh)), multiply(expand_dims(inv_s, -1), conj(matrix_t(f.U))));
+}
+
+// b / c for a real c, b's real and imaginary parts divided apart: the complex quotient (NumPy's
+// formula, Smith's) multiplies by 1 / c, which overflows for a subnormal c.
+array divide_parts(const array& b, const array& c) {
+  if (!is_complex(b.dtype())) return divide(b, c);
+  return add(divide(real(b), c), multiply(divide(imag(b), c), std::complex<double>(0, 1))).astype(b.dtype());
+}
+
+// x = V diag(1/s) U^H b over the singular values above cutoff, without forming 1/s, which overflows
+// for singular values below 1 / (the largest number): a matrix of subnormal entries, whose least-
+// squares solution is still of ordinary size (LAPACK's gelsd scales A and B into range for the same
+// reason). Each column of b is divided by its largest magnitude c_j (a NaN stays in its column) and s
+// by its largest, s_max; then x_j = c_j / s_max V ((U^H b_j / c_j) / (s / s_max)), every intermediate
+// of b's and A's own scales cancelled, the factor c_j / s_max as large as the answer.
+array least_squares_solution(const svd_result& f, const array& cutoff, const array& b) {
+  const array large = greater(f.S, cutoff);
+  const array s_max = amax(f.S, -1, true), c = amax(abs(b), 0, true);
+  const array s_scale = where(greater(s_max, 0), s_max, operand(1)),
+              b_scale = where(greater(c, 0), c, operand(1));
+  const array y = matmul(conj(matrix_t(f.U)), divide_parts(b, b_scale));
+  const array z = where(expand_dims(large, -1), divide(y, expand_dims(divide(f.S, s_scale), -1)), operand(0));
+  return multiply(matmul(conj(matrix_t(f.Vh)), z.astype(b.dtype())), divide(b_scale, s_scale));
 }
 
 }  // namespace
@@ -76,7 +100,7 @@ lstsq_result lstsq(const array& a, const array& b_in, double rcond) {
   }
   const svd_result f = svd(A, false, true);
   const array cutoff = multiply(amax(f.S, -1, true), rcond);
-  array x = matmul(pseudo_inverse(f, cutoff), B);
+  array x = least_squares_solution(f, cutoff, B);
   // NumPy's gelsd reports an SVD that did not converge where a singular value here is NaN (an
   // infinity in a gives NaN singular values): the rank and that check come from one plan.
   array ranked = count_nonzero(greater(f.S, cutoff)), nans = count_nonzero(isnan(f.S));

@@ -577,7 +577,8 @@ def range_cases(case):
     (the register kernel for real matrices; complex ones stay in shared memory) and 40 x 40 (cuSOLVER);
     the SVDs are of tall matrices (n + 2) x n. No single-precision SVD at the subnormal scale: its
     singular values are themselves subnormal, stored to 2^-149, so not even NumPy's factors
-    reconstruct the matrix to 1e-5. solve, inv, qr, eig and eigvals follow, in general_range_cases."""
+    reconstruct the matrix to 1e-5. What reads singular values follows in svd_family_cases, and solve,
+    inv, slogdet, cholesky, qr, eig and eigvals in general_range_cases."""
     scales = {4: {"edge": 2.0**127, "huge": 2.0**100, "tiny": 2.0**-120, "subnormal": 2.0**-135},
               8: {"edge": 2.0**1023, "huge": 2.0**997, "tiny": 2.0**-1000, "subnormal": 2.0**-1026}}
     seed = 1500
@@ -600,8 +601,23 @@ def range_cases(case):
                 case("eigvalsh", dt, g.shape, "UPLO=L;" + tag, [g], [np.linalg.eigvalsh(g)])
                 if real_size == 8 or tag != "subnormal":
                     svd_cases(case, dt, a * scale, tag)
+                    svd_family_cases(case, dt, a * scale, tag)
                 if n != 24 and tag != "subnormal":
                     general_range_cases(case, dt, n, seed, tag, scale)
+
+
+def svd_family_cases(case, dt, a, tag):
+    """What reads singular values, of range_cases' tall stack a: pinv, matrix_rank, norm ord 2, -2 and
+    nuc, cond, and lstsq of its first matrix (a right-hand side of its scale; lstsq takes one matrix)."""
+    case("pinv", dt, a.shape, tag, [a], [np.linalg.pinv(a)])
+    case("matrix_rank", dt, a.shape, tag, [a], [np.asarray(np.linalg.matrix_rank(a), dtype=np.int64)])
+    for ord_ in ("2", "-2", "nuc"):
+        p = "nuc" if ord_ == "nuc" else float(ord_)
+        case("norm", dt, a.shape, "ord=%s;%s" % (ord_, tag), [a], [np.linalg.norm(a, p, axis=(-2, -1))])
+    case("cond", dt, a.shape, tag, [a], [np.linalg.cond(a)])
+    b = (a[0][:, :2] + a[0][:, -2:]).astype(dt)  # of a's scale, not in its column space
+    x, res, rank, sv = np.linalg.lstsq(a[0], b)
+    case("lstsq", dt, a[0].shape, "b=matrix;" + tag, [a[0], b], [x, res, np.asarray(rank, np.int64), sv])
 
 
 def general_range_cases(case, dt, n, seed, tag, scale):
@@ -615,6 +631,11 @@ def general_range_cases(case, dt, n, seed, tag, scale):
     b = (rng_matrix((2, n, 3), dt, seed + 80) * scale).astype(dt)
     case("solve", dt, g.shape, "b=matrix;" + tag, [g, b], [np.linalg.solve(g, b)])
     case("inv", dt, g.shape, tag, [g], [np.linalg.inv(g)])
+    sl = np.linalg.slogdet(g)
+    case("slogdet", dt, g.shape, tag, [g], [sl.sign, sl.logabsdet])
+    h = hermitian_pd((2, n, n), dt, seed + 90)
+    h = (h / np.abs(h).max() * scale).astype(dt)
+    case("cholesky", dt, h.shape, "upper=0;" + tag, [h], [np.linalg.cholesky(h)])
     # NumPy's OpenBLAS squares without scaling in geqrf's norms (inf and NaN in R at 2^1023 in float64):
     # the expected factors are NumPy's of g 2^-e (exact: a power of two), with R scaled back by 2^e.
     e = int(np.frexp(np.abs(g.view(g.real.dtype)).max())[1])
