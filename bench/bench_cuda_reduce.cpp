@@ -4,7 +4,8 @@
 // written) at that bandwidth; for a full reduction that is t_copy / 2.
 //   1. full reductions of 2.5e8 float64 (2 GB): linalg::norm(x), sum(x), sum(a * b) (4 GB read);
 //   2. row (axis 1) and column (axis 0) sums of 1 GiB float32 in three shapes: square, tall with an
-//      inner extent of 4, wide with an outer extent of 4;
+//      inner extent of 4, wide with an outer extent of 4; both of the same values in 1 GiB of float64,
+//      and column sums of them in 1 GiB of float16 and of complex64;
 //   3. mean(y * 2 + 1, axis 1) of an evaluated y: the elementwise producer runs inside the reduction;
 //   and cub_direct/sum/float64_2GB: CUB's DeviceReduce::Sum of the same values (cub_reference.cu),
 //   what CuPy's sum runs, timed in the same process; and two views whose start is 8 bytes past a
@@ -39,6 +40,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <complex>
 #include <functional>
 #include <map>
 #include <optional>
@@ -332,6 +334,48 @@ workload axis_sum(std::int64_t rows, std::int64_t cols, int axis, nf::dtype dt =
   return w;
 }
 
+// v rounded to the nearest float16 (ties to even; v a normal float16 magnitude, as x's entries are).
+double float16_value(double v) {
+  int e = 0;
+  std::frexp(v, &e);
+  const double ulp = std::ldexp(1.0, e - 11);  // float16 keeps 11 significant bits
+  return std::nearbyint(v / ulp) * ulp;
+}
+
+// Column sums of x's values at the column kernel's other element sizes: 1 GiB of float16 (twice the
+// columns; a column sums to at most 16384 x 2.75, inside float16's range) and of complex64 (x times
+// 1 + 2i, exact; half the columns).
+workload column_sum_as(nf::dtype dt, std::int64_t cols) {
+  workload w;
+  const std::int64_t rows = square_extent;
+  w.input_key = std::string(nf::dtype_name(dt)) + "_" + std::to_string(rows) + "x" + std::to_string(cols);
+  w.make_inputs = [rows, cols, dt] {
+    nf::array x = make_matrix(rows, cols).astype(dt);
+    if (dt == nf::complex64) x = x * std::complex<double>(1, 2);
+    x.eval();
+    return std::vector<nf::array>{x};
+  };
+  w.input_bytes = static_cast<std::size_t>(rows * cols) * nf::itemsize(dt);
+  w.compute = [](const std::vector<nf::array>& in) { return nf::sum(in[0], 0); };
+  const bool half = dt == nf::float16;
+  auto column = [rows, half](std::int64_t j) {
+    return periodic_sum(rows, 7, [j, half](std::int64_t k) {
+      const double v = x_value(k, j);
+      return half ? float16_value(v) : v;
+    });
+  };
+  if (half) {
+    w.check = [cols, column](const nf::array& r) { return check_vector(r, cols, column); };
+  } else {  // the real parts, then the imaginary ones (twice the real)
+    w.check = [cols, column](const nf::array& r) {
+      std::string msg = check_vector(nf::real(r), cols, column);
+      if (msg.empty()) msg = check_vector(nf::imag(r), cols, [&](std::int64_t j) { return 2 * column(j); });
+      return msg;
+    };
+  }
+  return w;
+}
+
 // mean(y * 2 + 1, axis=1) with y evaluated: one pass over y, the producer fused into the reduction.
 workload lazy_mean() {
   workload w = axis_sum(square_extent, square_extent, 1);
@@ -390,6 +434,12 @@ void register_all() {
             "/fused",
         axis_sum(square_extent, wide_extent, axis, nf::float64), false, 10);
   }
+
+  // And the column sums of the same values in 1 GiB of float16 and of complex64.
+  add("sum_axis0/" + shape_name(square_extent, 2 * square_extent, nf::float16) + "/fused",
+      column_sum_as(nf::float16, 2 * square_extent), false, 10);
+  add("sum_axis0/" + shape_name(square_extent, wide_extent, nf::complex64) + "/fused",
+      column_sum_as(nf::complex64, wide_extent), false, 10);
 
   // 3. mean(y * 2 + 1, axis 1) of an evaluated y.
   const std::string mean_name = "mean_axis1_lazy/" + shape_name(square_extent, square_extent);

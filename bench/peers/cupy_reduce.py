@@ -5,6 +5,7 @@ Workloads (names match the C++ benchmark's "<op>/<input>" prefix):
   norm/float64_2GB, sum/float64_2GB, sum_a_times_b/float64_2x2GB        2.5e8 float64 per input
   sum_axis{1,0}/float32_{16384x16384, 67108864x4, 4x67108864}           1 GiB float32
   sum_axis{1,0}/float64_16384x8192                                      1 GiB float64
+  sum_axis0/float16_16384x32768, sum_axis0/complex64_16384x8192         1 GiB float16, complex64
   mean_axis1_lazy/float32_16384x16384                                   mean(y * 2 + 1, axis=1)
 Variants: eager CuPy calls, cupy.fuse (a fused kernel when CuPy's fusion accepts the expression),
 cupy.ReductionKernel and cuBLAS dot (cupy.dot) for sum(a * b).
@@ -27,6 +28,7 @@ import math
 import os
 import sys
 
+import reduce_spec as spec
 from cupy_timing import Timer, load
 
 FULL_ELEMENTS = 250_000_000  # 2 GB of float64
@@ -151,19 +153,8 @@ def main(argv):
         return check
 
     def check_vector(n, expected):
-        """Entries 0, n/2, n-1 of a float32 result against expected(index), loosely (float32 sums)."""
-
-        def check(result):
-            if result.shape != (n,):
-                return f"shape {result.shape}, expected ({n},)"
-            host = cp.asnumpy(result)
-            for i in (0, n // 2, n - 1):
-                want = expected(i)
-                if abs(float(host[i]) - want) > 1e-3 * abs(want):
-                    return f"entry {i}: got {float(host[i])!r}, expected {want!r}"
-            return None
-
-        return check
+        """Entries 0, n/2, n-1 of a result against expected(index), loosely (float32 sums)."""
+        return lambda result: spec.check_vector(cp.asnumpy(result), n, expected)
 
     full_bytes = FULL_ELEMENTS * 8
     matrix_bytes = SQUARE * SQUARE * 4
@@ -258,6 +249,18 @@ def main(argv):
             fused_mean = cp.fuse(fused_mean_fn)
             measure(w, "fuse", lambda: fused_mean(x), matrix_bytes, MATRIX_RUNS,
                     check_vector(SQUARE, mean_expected), optional=True)
+        del x
+        cp.cuda.Device().synchronize()
+        pool.free_all_blocks()
+    for rows_, cols_, dtype in spec.column_cases():  # the column kernel at 2- and 8-byte elements
+        x = matrix(rows_, cols_).astype(dtype)
+        if dtype == "complex64":
+            x *= 1 + 2j
+        cp.cuda.Device().synchronize()
+        pool.free_all_blocks()
+        m = spec.Matrix(np, rows_, cols_, dtype)
+        measure(f"sum_axis0/{spec.shape_name(rows_, cols_, dtype)}", "eager", lambda: cp.sum(x, axis=0), x.nbytes,
+                MATRIX_RUNS, check_vector(cols_, m.col_sum))
         del x
         cp.cuda.Device().synchronize()
         pool.free_all_blocks()

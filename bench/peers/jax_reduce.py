@@ -4,6 +4,7 @@
 Workloads (names match the C++ benchmark's "<op>/<input>" prefix):
   norm/float64_2GB, sum/float64_2GB, sum_a_times_b/float64_2x2GB        2.5e8 float64 per input
   sum_axis{1,0}/float32_{16384x16384, 67108864x4, 4x67108864}           1 GiB float32
+  sum_axis0/float16_16384x32768, sum_axis0/complex64_16384x8192         1 GiB float16, complex64
   mean_axis1_lazy/float32_16384x16384                                   mean(y * 2 + 1, axis=1)
 Variant: jit (jax.jit of jnp.linalg.norm, jnp.sum, jnp.mean; XLA fuses the producer into the
 reduction). No copy rows (JAX has no plain copy to time): the report takes the limit from ndfuse's.
@@ -74,12 +75,15 @@ def main(argv):
     del a, b
 
     # ---- 2. row and column sums of 1 GiB float32; 3. mean of a lazy expression ----
-    cases = [(r_, c_, "float32") for r_, c_ in spec.shapes()] + [(*spec.float64_shape(), "float64")]
-    for rows_, cols_, dtype in cases:
+    def matrix(rows_, cols_, dtype):
         col = (jnp.arange(rows_, dtype=jnp.int64) % 7).astype(jnp.float32) * jnp.float32(0.125)
         row = (jnp.arange(cols_, dtype=jnp.int64) % 1000 / 1000.0 + 1.0).astype(jnp.float32)
-        x = jax.block_until_ready((col[:, None] + row[None, :]).astype(getattr(jnp, dtype)))
-        del col, row
+        x = (col[:, None] + row[None, :]).astype(getattr(jnp, dtype))
+        return jax.block_until_ready(x * (1 + 2j) if dtype == "complex64" else x)
+
+    cases = [(r_, c_, "float32") for r_, c_ in spec.shapes()] + [(*spec.float64_shape(), "float64")]
+    for rows_, cols_, dtype in cases:
+        x = matrix(rows_, cols_, dtype)
         m = spec.Matrix(np, rows_, cols_)
         shape = spec.shape_name(rows_, cols_, dtype)
         matrix_bytes = x.size * x.dtype.itemsize
@@ -90,6 +94,12 @@ def main(argv):
         if (rows_, cols_) == (spec.SQUARE, spec.SQUARE):
             measure(f"mean_axis1_lazy/{shape}", lambda v: jnp.mean(v * 2 + 1, axis=1), (x,), matrix_bytes,
                     spec.MATRIX_RUNS, lambda r: spec.check_vector(r, rows_, m.lazy_mean))
+        del x
+    for rows_, cols_, dtype in spec.column_cases():  # the column kernel at 2- and 8-byte elements
+        x = matrix(rows_, cols_, dtype)
+        m = spec.Matrix(np, rows_, cols_, dtype)
+        measure(f"sum_axis0/{spec.shape_name(rows_, cols_, dtype)}", lambda v: jnp.sum(v, axis=0), (x,),
+                x.size * x.dtype.itemsize, spec.MATRIX_RUNS, lambda r: spec.check_vector(r, cols_, m.col_sum))
         del x
 
     print_table(rows)

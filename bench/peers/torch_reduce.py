@@ -6,6 +6,7 @@ Workloads (names match the C++ benchmark's "<op>/<input>" prefix):
   norm/float64_2GB, sum/float64_2GB, sum_a_times_b/float64_2x2GB        2.5e8 float64 per input
   sum_axis{1,0}/float32_{16384x16384, 67108864x4, 4x67108864}           1 GiB float32
   sum_axis{1,0}/float64_16384x8192                                      1 GiB float64
+  sum_axis0/float16_16384x32768, sum_axis0/complex64_16384x8192         1 GiB float16, complex64
   mean_axis1_lazy/float32_16384x16384                                   mean(y * 2 + 1, dim=1)
   d2d_copy/{2GB,4GB,1GiB}                                               the copies the limits come from
 Variants: eager (torch.linalg.vector_norm, torch.sum, torch.mean), compile (torch.compile of the same
@@ -126,12 +127,15 @@ def main(argv):
     def lazy_mean_fn(v):
         return torch.mean(v * 2 + 1, dim=1)
 
-    cases = [(r_, c_, "float32") for r_, c_ in spec.shapes()] + [(*spec.float64_shape(), "float64")]
-    for rows_, cols_, dtype in cases:
+    def matrix(rows_, cols_, dtype):
         col = (torch.arange(rows_, device="cuda") % 7).to(torch.float32) * 0.125
         row = (torch.arange(cols_, device="cuda", dtype=torch.float64) % 1000 / 1000.0 + 1.0).to(torch.float32)
         x = (col[:, None] + row[None, :]).contiguous().to(getattr(torch, dtype))
-        del col, row
+        return x * (1 + 2j) if dtype == "complex64" else x
+
+    cases = [(r_, c_, "float32") for r_, c_ in spec.shapes()] + [(*spec.float64_shape(), "float64")]
+    for rows_, cols_, dtype in cases:
+        x = matrix(rows_, cols_, dtype)
         m = spec.Matrix(np, rows_, cols_)
         shape = spec.shape_name(rows_, cols_, dtype)
         matrix_bytes = x.numel() * x.element_size()
@@ -142,6 +146,13 @@ def main(argv):
         if (rows_, cols_) == (spec.SQUARE, spec.SQUARE):
             both(f"mean_axis1_lazy/{shape}", lazy_mean_fn, (x,), matrix_bytes, spec.MATRIX_RUNS,
                  lambda r: spec.check_vector(r.cpu().numpy(), rows_, m.lazy_mean))
+        del x
+        torch.cuda.empty_cache()
+    for rows_, cols_, dtype in spec.column_cases():  # the column kernel at 2- and 8-byte elements
+        x = matrix(rows_, cols_, dtype)
+        m = spec.Matrix(np, rows_, cols_, dtype)
+        both(f"sum_axis0/{spec.shape_name(rows_, cols_, dtype)}", col_sum_fn, (x,), x.numel() * x.element_size(),
+             spec.MATRIX_RUNS, lambda r: spec.check_vector(r.cpu().numpy(), cols_, m.col_sum))
         del x
         torch.cuda.empty_cache()
 
