@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "frontend/reduce_build.hpp"
+#include "ndfuse/creation.hpp"
 #include "ndfuse/linalg.hpp"
 #include "ndfuse/manipulation.hpp"
 #include "ndfuse/math.hpp"
@@ -53,7 +54,13 @@ array matrix_norm(const array& x, const norm_order& ord, int row, int col, bool 
     // From the singular values of the (row, col) matrices: the largest, the smallest, their sum.
     array m = moveaxis(x, {row, col}, {-2, -1});
     array s = svdvals(m);
-    array r = ord.is_named() ? sum(s, -1) : ord.p() == 2 ? amax(s, -1) : amin(s, -1);
+    // NumPy takes the largest with initial=0, so an empty matrix's 2-norm is 0, and the smallest
+    // without one: amin of nothing raises, here as in any reduction with no identity.
+    const shape_t batch(s.shape().begin(), s.shape().end() - 1);
+    array r = ord.is_named()          ? sum(s, -1)
+              : ord.p() == -2         ? amin(s, -1)
+              : s.shape().back() == 0 ? zeros(batch, s.dtype())
+                                      : amax(s, -1);
     return keepdims ? expand_dims(r, {std::min(row, col), std::max(row, col)}) : r;
   }
   const double p = ord.p();

@@ -258,6 +258,7 @@ def main(outdir):
     eigh_stack_cases(w, case)
     svd_stack_cases(w, case)
     range_cases(case)
+    empty_cases(w, case)
     tensor_cases(w, case)
     cutoff_cases(w, case)
 
@@ -604,6 +605,69 @@ def range_cases(case):
                     svd_family_cases(case, dt, a * scale, tag)
                 if n != 24 and tag != "subnormal":
                     general_range_cases(case, dt, n, seed, tag, scale)
+
+
+def empty_cases(w, case):
+    """Every np.linalg function on matrices with no elements and on empty stacks, in float64 and
+    complex64: NumPy's empty (or identity, or unit, or zero) results, and its errors where it raises
+    (cond of an empty matrix, norm ord -2 of one)."""
+    square = [(0, 0), (2, 0, 0), (0, 3, 3), (0, 0, 0)]
+    rect = [(3, 0), (0, 3), (2, 3, 0), (2, 0, 3), (0, 2, 3), (0, 0), (2, 0, 0)]
+    for dt in ("float64", "complex64"):
+        for s in square:
+            a = np.zeros(s, dt)
+            e = np.linalg.eigh(a)
+            sl = np.linalg.slogdet(a)
+            ev = np.linalg.eig(a)
+            results = [("inv", "-", lambda: [np.linalg.inv(a)]), ("det", "-", lambda: [np.linalg.det(a)]),
+                       ("slogdet", "-", lambda: [sl.sign, sl.logabsdet]),
+                       ("cholesky", "upper=0", lambda: [np.linalg.cholesky(a)]),
+                       ("eigh", "UPLO=L", lambda: [e.eigenvalues, e.eigenvectors]),
+                       ("eigvalsh", "UPLO=L", lambda: [np.linalg.eigvalsh(a)]),
+                       ("eig", "-", lambda: [complex_of(ev.eigenvalues), complex_of(ev.eigenvectors)]),
+                       ("eigvals", "-", lambda: [complex_of(np.linalg.eigvals(a))]),
+                       ("matrix_power", "n=-1", lambda: [np.linalg.matrix_power(a, -1)]),
+                       ("matrix_power", "n=3", lambda: [np.linalg.matrix_power(a, 3)]),
+                       ("cond", "ord=None", lambda: [np.linalg.cond(a)])]
+            for op, params, f in results:
+                empty_case(w, case, op, dt, s, params, [a], f)
+            b = np.zeros(s[:-1] + (2,), dt)
+            empty_case(w, case, "solve", dt, s, "b=matrix", [a, b], lambda: [np.linalg.solve(a, b)])
+        for s in rect:
+            a = np.zeros(s, dt)
+            for full in (0, 1):
+                empty_case(w, case, "svd", dt, s, "full=%d" % full, [a], lambda: list(np.linalg.svd(a, bool(full))))
+            empty_case(w, case, "svdvals", dt, s, "-", [a], lambda: [np.linalg.svd(a, compute_uv=False)])
+            for mode in ("reduced", "complete", "r"):
+                empty_case(w, case, "qr", dt, s, "mode=" + mode, [a],
+                           lambda: [np.linalg.qr(a, mode)] if mode == "r" else list(np.linalg.qr(a, mode)))
+            empty_case(w, case, "pinv", dt, s, "-", [a], lambda: [np.linalg.pinv(a)])
+            empty_case(w, case, "matrix_rank", dt, s, "-", [a],
+                       lambda: [np.asarray(np.linalg.matrix_rank(a), dtype=np.int64)])
+            for ord_ in ("2", "-2", "nuc", "fro", "1", "inf"):
+                p = ord_ if ord_ in ("nuc", "fro") else float(ord_)
+                empty_case(w, case, "norm", dt, s, "ord=" + ord_, [a],
+                           lambda: [np.linalg.norm(a, p, axis=(-2, -1))])
+            if len(s) == 2:
+                b = np.zeros((s[0], 2), dt)
+                empty_case(w, case, "lstsq", dt, s, "b=matrix", [a, b],
+                           lambda: [x if k != 2 else np.asarray(x, np.int64) for k, x in enumerate(np.linalg.lstsq(a, b))])
+
+
+def empty_case(w, case, op, dt, shape, params, inputs, results):
+    """NumPy's results of one empty case, or the error it raises (LinAlgError: linalg_error; ValueError,
+    a reduction with no identity: shape_error, as ndfuse's reductions raise it)."""
+    try:
+        out = results()
+    except np.linalg.LinAlgError:
+        raises_np(w, "%s/%s/%s/%s;empty" % (op, dt, shape_id(shape), params), op, params, inputs, "linalg_error",
+                  results)
+        return
+    except ValueError:
+        raises_np(w, "%s/%s/%s/%s;empty" % (op, dt, shape_id(shape), params), op, params, inputs, "shape_error",
+                  results)
+        return
+    case(op, dt, shape, params + ";empty", inputs, out)
 
 
 def svd_family_cases(case, dt, a, tag):
