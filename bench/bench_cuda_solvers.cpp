@@ -4,7 +4,8 @@
 //   inv/float64_1000        nf::linalg::inv(a)
 //   solve/float64_1000      nf::linalg::solve(a, b) with one right-hand side
 //   solve/float64_1000x1000 ... with 1000 right-hand sides
-//   inv/float64_10000x8x8   a stack of 10000 small matrices (cuBLAS's batched LU)
+//   inv/float64_10000x8x8   a stack of 10000 small matrices (ndfuse's Gauss-Jordan kernel)
+//   solve/float64_10000x8x8 the same stack against ones((10000, 8, 1)) (cuBLAS's batched LU)
 //   eigh/, eigvalsh/, cholesky/, svd/float64_10000x8x8   the same stack (made symmetric positive
 //                           definite for eigh, eigvalsh and cholesky): ndfuse's Jacobi kernels
 //                           (small_eigh.cu, small_svd.cu) and cuSOLVER's potrfBatched
@@ -352,6 +353,17 @@ void BM_qr(benchmark::State& state) {
   });
 }
 
+// The same stack as 10000 systems with one right-hand side each, b of shape (10000, 8, 1): cuBLAS's
+// batched LU and solve, the stack copied in by range_scale.cu's kernel (it scales a matrix outside
+// LAPACK's safe range, and its right-hand side with it).
+void BM_solve_stack(benchmark::State& state) {
+  const nf::array& stack = small_stack();
+  const nf::array b = nf::ones({10000, 8, 1}).eval();
+  nf::array x;
+  timed(state, [&] { x = la::solve(stack, b).eval(); });
+  record_error(state, (la::norm(nf::matmul(stack, x) - b) / la::norm(b)).item<double>());
+}
+
 void BM_det(benchmark::State& state) {
   timed(state, [&] { la::det(matrix()).eval(); });
 }
@@ -367,6 +379,7 @@ void register_all() {
   reps(benchmark::RegisterBenchmark("solve/float64_1000", BM_solve, 1));
   reps(benchmark::RegisterBenchmark("solve/float64_1000x1000", BM_solve, n));
   reps(benchmark::RegisterBenchmark("inv/float64_10000x8x8", BM_inv_stack));
+  reps(benchmark::RegisterBenchmark("solve/float64_10000x8x8", BM_solve_stack));
   reps(benchmark::RegisterBenchmark("cublas_direct/inv_float64_10000x8x8/getrf_getri", BM_inv_stack_direct,
                                     direct_inverse::getrf_getri));
   reps(benchmark::RegisterBenchmark("cublas_direct/inv_float64_10000x8x8/matinv", BM_inv_stack_direct,

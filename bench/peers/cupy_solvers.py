@@ -2,7 +2,8 @@
 """CuPy peer of bench/bench_cuda_solvers.cpp: the same solvers, inputs and sizes, timed the same way.
 
 Workloads (names match the C++ benchmark): svd, svdvals, inv, solve (1 and 1000 right-hand sides),
-eigh, cholesky, qr and det of 1000 x 1000 float64 matrices; inv and svd of a stack of 10000 8 x 8 ones,
+eigh, cholesky, qr and det of 1000 x 1000 float64 matrices; inv, solve (against ones((10000, 8, 1)))
+and svd of a stack of 10000 8 x 8 ones,
 eigh, eigvalsh and cholesky of its symmetric positive definite form (CuPy: batched LU, gesvdjBatched,
 syevjBatched, potrfBatched), and eigh of 10000 such 32 x 32 matrices. a is ((i*7919 + 13) % 10007) / 10007 - 0.5 plus 4 on the diagonal, the
 symmetric positive definite one a a^T + n I.
@@ -39,6 +40,7 @@ def main(argv):
     j = cp.arange(10000 * 64, dtype=cp.int64)
     stack = (((j * 7919 + 13) % 10007).astype(cp.float64) / 10007.0 - 0.5).reshape(10000, 8, 8) + 4.0 * cp.eye(8)
     spd_stack = stack @ cp.swapaxes(stack, -1, -2) + 8.0 * cp.eye(8)
+    stack_b = cp.ones((10000, 8, 1))
     k = cp.arange(10000 * 32 * 32, dtype=cp.int64)
     stack32 = (((k * 7919 + 13) % 10007).astype(cp.float64) / 10007.0 - 0.5).reshape(10000, 32, 32) + 4.0 * cp.eye(32)
     spd_stack32 = stack32 @ cp.swapaxes(stack32, -1, -2) + 32.0 * cp.eye(32)
@@ -49,6 +51,7 @@ def main(argv):
         "solve/float64_1000": lambda: cp.linalg.solve(a, b1),
         "solve/float64_1000x1000": lambda: cp.linalg.solve(a, bn),
         "inv/float64_10000x8x8": lambda: cp.linalg.inv(stack),
+        "solve/float64_10000x8x8": lambda: cp.linalg.solve(stack, stack_b),
         "eigh/float64_10000x8x8": lambda: cp.linalg.eigh(spd_stack),
         "eigvalsh/float64_10000x8x8": lambda: cp.linalg.eigvalsh(spd_stack),
         "eigh/float64_10000x32x32": lambda: cp.linalg.eigh(spd_stack32),
@@ -70,6 +73,7 @@ def main(argv):
 
     for name in (
         "inv/float64_1000", "solve/float64_1000", "solve/float64_1000x1000", "inv/float64_10000x8x8",
+        "solve/float64_10000x8x8",
         "cholesky/float64_1000", "cholesky/float64_10000x8x8",
     ):
         fn = work[name]

@@ -52,6 +52,7 @@ def main(argv):
     stack = pattern(spec.STACK * spec.SIDE**2).reshape(spec.STACK, spec.SIDE, spec.SIDE) + 4.0 * eye8
     m = dict(a=a, spd=a @ a.T + n * eye, b1=jnp.ones(n, dtype=jnp.float64), bn=jnp.ones((n, n), dtype=jnp.float64),
              stack=stack, spd_stack=stack @ jnp.swapaxes(stack, -1, -2) + 8.0 * eye8)
+    m["stack_b"] = jnp.ones((spec.STACK, spec.SIDE, 1), dtype=jnp.float64)
     k = spec.SIDE_LARGE
     eye32 = jnp.eye(k, dtype=jnp.float64)
     stack32 = pattern(spec.STACK * k * k).reshape(spec.STACK, k, k) + 4.0 * eye32
@@ -63,6 +64,8 @@ def main(argv):
             return float(la.norm((u * s) @ vh - a) / la.norm(a))
         if name == "inv/float64_1000":
             return float(la.norm(a @ r - eye) / n**0.5)
+        if name == "solve/float64_10000x8x8":
+            return float(la.norm(stack @ r - m["stack_b"]) / la.norm(m["stack_b"]))
         if name.startswith("solve/"):
             b = m["b1"] if r.ndim == 1 else m["bn"]
             return float(la.norm(a @ r - b) / la.norm(b))
