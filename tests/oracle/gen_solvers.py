@@ -257,6 +257,7 @@ def main(outdir):
     hermitian_cases(w, case, seed)
     eigh_stack_cases(w, case)
     svd_stack_cases(w, case)
+    solve_stack_cases(w, case)
     range_cases(case)
     empty_cases(w, case)
     tensor_cases(w, case)
@@ -566,6 +567,42 @@ def svd_stack_cases(w, case):
         st = st.copy()
         st[2, 1, 1] = np.inf
         case("svdvals", dt, st.shape, "inf_stack", [st], [np.linalg.svd(st, compute_uv=False)])
+
+
+def solve_stack_cases(w, case):
+    """solve of stacks of small matrices: on the GPU one kernel (solver_kernels.cu's solve_small) that
+    packs 32 / seg matrices into a warp with their right-hand sides, or cuBLAS's batched LU where a
+    matrix and its right-hand sides outgrow the kernel's shared memory (n = 32, k = 200). Rows
+    shuffled, so partial pivoting exchanges them all the way down; 1, 3 and 20 right-hand sides; a NaN
+    in one right-hand side (its column of X is NaN, the rest exact); a stack past one grid (8192 blocks
+    of 8 warps of 16 2 x 2 systems: 40 x 26215 of them); and a singular matrix in a stack, which
+    raises."""
+    seed = 1700
+    for dt in DTYPES:
+        for s in [(40, 1, 1), (35, 2, 2), (9, 5, 5), (5, 8, 8), (3, 17, 17), (2, 32, 32)]:
+            seed += 1
+            rows = np.random.default_rng(seed).permutation(s[-1])
+            a = np.ascontiguousarray(well_conditioned(s, dt, seed)[..., rows, :])
+            for k in (1, 3, 20):
+                b = rng_matrix(s[:-1] + (k,), dt, seed + 100 + k)
+                case("solve", dt, s, "b=matrix;k=%d;stack" % k, [a, b], [np.linalg.solve(a, b)])
+        seed += 1
+        a = well_conditioned((3, 6, 6), dt, seed)
+        b = rng_matrix((3, 6, 2), dt, seed + 1)
+        b[1, 4, 1] = np.nan
+        case("solve", dt, a.shape, "b=matrix;k=2;stack;nan_b", [a, b], [np.linalg.solve(a, b)])
+    for dt in ("float64", "complex128"):
+        seed += 1
+        a = well_conditioned((2, 32, 32), dt, seed)
+        b = rng_matrix((2, 32, 200), dt, seed + 1)
+        case("solve", dt, a.shape, "b=matrix;k=200;stack", [a, b], [np.linalg.solve(a, b)])
+    a = well_conditioned((40, 2, 2), "float64", seed + 2)
+    b = rng_matrix((40, 2, 1), "float64", seed + 3)
+    case("solve", "float64", a.shape, "b=matrix;k=1;stack;tile=26215", [a, b], [np.linalg.solve(a, b)])
+    sing = well_conditioned((3, 4, 4), "float64", seed + 4)
+    sing[1, 2] = sing[1, 0]
+    raises_np(w, "solve/float64/3x4x4/singular_stack", "solve", "-", [sing, np.ones((3, 4, 1))], "linalg_error",
+              lambda: np.linalg.solve(sing, np.ones((3, 4, 1))))
 
 
 def range_cases(case):

@@ -26,6 +26,12 @@ void pivot_destinations(const int* ipiv, std::int64_t n, bool backward, int* des
 // The inverses of `count` C-order n x n matrices (n <= 32; dt float32 ... complex128) into `out`,
 // with getrf's info code for each (> 0: singular), in one kernel of solver_kernels.cu.
 void invert_small_stack(dtype dt, std::int64_t count, std::int64_t n, const void* a, void* out, int* info);
+// X = A^-1 B for `count` C-order n x n matrices at `a` and n x k right-hand sides at `b` (C order),
+// into `x`, with getrf's info code each, in one kernel of solver_kernels.cu, where solve_small_fits
+// (n <= 32, and a matrix with its right-hand sides fits a share of shared memory).
+bool solve_small_fits(dtype dt, std::int64_t n, std::int64_t k);
+void solve_small_stack(dtype dt, std::int64_t count, std::int64_t n, std::int64_t k, const void* a,
+                       const void* b, void* x, int* info);
 
 // The sweeps ndfuse's Jacobi kernels (eigh and svd of small stacks, below) make before a matrix counts
 // as not converged (info 1; they take 5 to 10 on random matrices of n <= 32): 40, or

@@ -1,5 +1,7 @@
 // solve, inv and lu through cuSOLVER (the LU family of cusolver.cpp's run_solver): one factorization
-// per matrix and cuBLAS's triangular solves, or cuBLAS's batched LU for a stack of small matrices.
+// per matrix and cuBLAS's triangular solves; for a stack of small matrices, one kernel of
+// solver_kernels.cu (solve, inv), or cuBLAS's batched LU where a matrix and its right-hand sides
+// would not fit that kernel's shared memory.
 //
 // Non-finite matrices. cuSOLVER's getrf (legacy and 64-bit, all four dtypes) returns factors with
 // no NaN for a matrix that holds one (every such matrix tried up to n = 256, most at n = 513), and a
@@ -99,8 +101,9 @@ class lu_factorizer32 {
   scratch work_;
 };
 
-// A stack of matrices this small solves as one batched cuBLAS LU rather than one cuSOLVER call each,
-// and inverts (one matrix or a stack) in one Gauss-Jordan kernel (solver_kernels.cu).
+// A stack of matrices this small solves in one kernel (solve_small, or one batched cuBLAS LU for many
+// right-hand sides) rather than one cuSOLVER call each, and inverts (one matrix or a stack) in one
+// Gauss-Jordan kernel (solver_kernels.cu).
 constexpr std::int64_t small_n = 32;
 bool batched_lu(const ir::library_call& c) {
   return c.rows > 1 && c.linalg.n <= small_n;
@@ -120,6 +123,10 @@ void lu_solve(const ir::library_call& c, const std::vector<const void*>& in, con
   const std::int64_t n = c.linalg.n, k = c.linalg.k;
   const std::size_t sz = itemsize(c.dt);
   int* info = static_cast<int*>(out[1]);
+  if (batched_lu(c) && solve_small_fits(c.dt, n, k)) {  // one kernel, A and B as they lie
+    solve_small_stack(c.dt, c.rows, n, k, in[0], in[1], out[0], info);
+    return;
+  }
   // The LU factors are A^T's (the C-order buffer as it lies). B and X are wanted column-major: the
   // whole stack transposed at once (one column needs no transpose).
   const bool batched = batched_lu(c);

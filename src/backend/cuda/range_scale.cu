@@ -25,6 +25,7 @@
 
 #include "backend/cuda/cusolver.hpp"
 #include "backend/cuda/grid_launch.cuh"
+#include "backend/cuda/range_exponent.cuh"
 #include "ndfuse/error.hpp"
 
 namespace ndfuse::backend::cuda {
@@ -47,17 +48,6 @@ __device__ R from_bits(bits_t b) {
     return __longlong_as_double(static_cast<long long>(b));
 }
 
-// The e that scales a matrix of largest part `big`: 0 inside LAPACK's safe range (and for a zero,
-// infinite or NaN big), else the one with big 2^-e in [1/2, 1).
-template <class R>
-__device__ int range_exponent(R big) {
-  constexpr int safe = sizeof(R) == 4 ? 51 : 484;
-  if (!(big > 0) || !isfinite(big)) return 0;
-  int e = 0;
-  frexp(big, &e);  // big = f 2^e, f in [1/2, 1)
-  return e > safe || e <= -safe ? e : 0;
-}
-
 // *largest = max of |x[i]|'s bits: each block reduces its share, then one atomicMax.
 template <class R>
 __global__ void largest_magnitude(const R* x, int64_t len, bits_t* largest) {
@@ -76,7 +66,7 @@ __global__ void largest_magnitude(const R* x, int64_t len, bits_t* largest) {
 // x[i] *= 2^(sign e), e from *largest.
 template <class R>
 __global__ void scale_by_exponent(R* x, int64_t len, const bits_t* largest, int sign) {
-  const int e = sign * range_exponent(from_bits<R>(*largest));
+  const int e = sign * safe_range_exponent(from_bits<R>(*largest));
   if (e == 0) return;
   for (int64_t i = thread_index(); i < len; i += thread_count()) x[i] = ldexp(x[i], e);
 }
@@ -104,7 +94,7 @@ __global__ void copy_pair_into_range(const R* a, R* out, int64_t count, int per_
     R big = 0;
     for (int i = lane; i < per_a; i += 32) big = fmax(big, fabs(am[i]));
     for (int off = 16; off > 0; off /= 2) big = fmax(big, __shfl_xor_sync(~0u, big, off));
-    const int e = range_exponent(big);  // the same in every lane
+    const int e = safe_range_exponent(big);  // the same in every lane
     R* om = out + m * per_a;
     for (int i = lane; i < per_a; i += 32) om[i] = e ? ldexp(am[i], -e) : am[i];
     if (e)
