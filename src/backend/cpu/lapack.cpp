@@ -57,10 +57,10 @@ lapack_int heevd(char j, char u, lapack_int n, float* a, float* w) { return LAPA
 lapack_int heevd(char j, char u, lapack_int n, double* a, double* w) { return LAPACKE_dsyevd(col, j, u, n, a, n, w); }
 lapack_int heevd(char j, char u, lapack_int n, c64* a, float* w) { return LAPACKE_cheevd(col, j, u, n, a, n, w); }
 lapack_int heevd(char j, char u, lapack_int n, c128* a, double* w) { return LAPACKE_zheevd(col, j, u, n, a, n, w); }
-lapack_int gesdd(char j, lapack_int m, lapack_int n, float* a, float* s, float* u, lapack_int lu, float* v, lapack_int lv) { return LAPACKE_sgesdd(row, j, m, n, a, n, s, u, lu, v, lv); }
-lapack_int gesdd(char j, lapack_int m, lapack_int n, double* a, double* s, double* u, lapack_int lu, double* v, lapack_int lv) { return LAPACKE_dgesdd(row, j, m, n, a, n, s, u, lu, v, lv); }
-lapack_int gesdd(char j, lapack_int m, lapack_int n, c64* a, float* s, c64* u, lapack_int lu, c64* v, lapack_int lv) { return LAPACKE_cgesdd(row, j, m, n, a, n, s, u, lu, v, lv); }
-lapack_int gesdd(char j, lapack_int m, lapack_int n, c128* a, double* s, c128* u, lapack_int lu, c128* v, lapack_int lv) { return LAPACKE_zgesdd(row, j, m, n, a, n, s, u, lu, v, lv); }
+lapack_int gesdd(char j, lapack_int m, lapack_int n, float* a, float* s, float* u, lapack_int lu, float* v, lapack_int lv) { return LAPACKE_sgesdd(col, j, m, n, a, m, s, u, lu, v, lv); }
+lapack_int gesdd(char j, lapack_int m, lapack_int n, double* a, double* s, double* u, lapack_int lu, double* v, lapack_int lv) { return LAPACKE_dgesdd(col, j, m, n, a, m, s, u, lu, v, lv); }
+lapack_int gesdd(char j, lapack_int m, lapack_int n, c64* a, float* s, c64* u, lapack_int lu, c64* v, lapack_int lv) { return LAPACKE_cgesdd(col, j, m, n, a, m, s, u, lu, v, lv); }
+lapack_int gesdd(char j, lapack_int m, lapack_int n, c128* a, double* s, c128* u, lapack_int lu, c128* v, lapack_int lv) { return LAPACKE_zgesdd(col, j, m, n, a, m, s, u, lu, v, lv); }
 // Real geev returns real and imaginary parts apart; complex geev the eigenvalues themselves.
 lapack_int geev(char j, lapack_int n, float* a, float* wr, float* wi, float* v) { return LAPACKE_sgeev(row, 'N', j, n, a, n, wr, wi, nullptr, 1, v, n); }
 lapack_int geev(char j, lapack_int n, double* a, double* wr, double* wi, double* v) { return LAPACKE_dgeev(row, 'N', j, n, a, n, wr, wi, nullptr, 1, v, n); }
@@ -273,10 +273,16 @@ void svd(const ir::library_call& c, const std::vector<const void*>& in, const st
   const lapack_int m = dim(p.m, c), n = dim(p.n, c), k = std::min(m, n);
   const lapack_int u_cols = p.full_matrices ? m : k, v_rows = p.full_matrices ? n : k;
   const char job = !p.compute_uv ? 'N' : p.full_matrices ? 'A' : 'S';
-  std::vector<T> a(static_cast<std::size_t>(m) * n);
+  // Column-major, as LAPACK runs it, so LAPACKE copies nothing: the C-order m x n matrix is the
+  // column-major n x m A^T, and A^T = U' S V'^H gives A = conj(V') S U'^T, whose U (conj(V')) and Vh
+  // (U'^T) are V'^H and U' read in C order. The copy of A has room past its end: OpenBLAS's zgemv
+  // kernels read up to a vector past a matrix (under AddressSanitizer, gesdd of a complex128 26 x 24
+  // matrix in LAPACKE's own unpadded copy faulted there, at the end of a heap region).
+  const std::size_t elements = static_cast<std::size_t>(m) * n;
+  std::vector<T> a(elements + 8);
   auto* info = static_cast<std::int32_t*>(out[p.compute_uv ? 3 : 1]);
   for (std::int64_t b = 0; b < c.rows; ++b) {
-    std::memcpy(a.data(), static_cast<const T*>(in[0]) + b * m * n, a.size() * sizeof(T));
+    std::memcpy(a.data(), static_cast<const T*>(in[0]) + b * m * n, elements * sizeof(T));
     T* u = p.compute_uv ? static_cast<T*>(out[1]) + b * m * u_cols : nullptr;
     T* vt = p.compute_uv ? static_cast<T*>(out[2]) + b * v_rows * n : nullptr;
     if (has_non_finite(a, true)) {  // one scan of a finite matrix; a second only for a bad one
@@ -295,8 +301,8 @@ void svd(const ir::library_call& c, const std::vector<const void*>& in, const st
       info[b] = 0;
       continue;
     }
-    info[b] = checked(gesdd(job, m, n, a.data(), static_cast<real_t<T>*>(out[0]) + b * k, u,
-                            std::max<lapack_int>(u_cols, 1), vt, std::max<lapack_int>(n, 1)),
+    info[b] = checked(gesdd(job, n, m, a.data(), static_cast<real_t<T>*>(out[0]) + b * k, vt,
+                            std::max<lapack_int>(n, 1), u, std::max<lapack_int>(u_cols, 1)),
                       c);
   }
 }
