@@ -184,9 +184,10 @@ int scale_into_range(T* a, std::size_t n) {
   real_t<T> big = 0;
   const auto* r = reinterpret_cast<const real_t<T>*>(a);  // std::complex is an array of two reals
   const std::size_t reals = n * (std::is_same_v<T, real_t<T>> ? 1 : 2);
-  for (std::size_t i = 0; i < reals; ++i) big = std::max(big, std::abs(r[i]));  // a NaN stays out
-  for (std::size_t i = 0; i < reals; ++i)
+  for (std::size_t i = 0; i < reals; ++i) {
     if (std::isnan(r[i])) return 0;
+    big = std::max(big, std::abs(r[i]));
+  }
   int e = 0;
   if (big > 0 && std::isfinite(big)) std::frexp(big, &e);
   if (e <= safe && e > -safe) return 0;
