@@ -15,6 +15,15 @@
     }                                                                          \
   } while (0)
 
+// The first line of every FFT experiment's output: which GPU, which cuFFT.
+inline void print_gpu_and_cufft() {
+  int version = 0;
+  cufftGetVersion(&version);
+  cudaDeviceProp prop;
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("%s, cuFFT %d\n", prop.name, version);
+}
+
 struct busy_copy {
   static constexpr std::size_t bytes = std::size_t{512} << 20;
   void *src = nullptr, *dst = nullptr;

@@ -52,11 +52,7 @@ struct variant {
 }  // namespace
 
 int main() {
-  int version = 0;
-  cufftGetVersion(&version);
-  cudaDeviceProp prop;
-  CHECK(cudaGetDeviceProperties(&prop, 0));
-  std::printf("%s, cuFFT %d\n", prop.name, version);
+  print_gpu_and_cufft();
   const busy_copy busy;
   cudaMemPool_t pool;
   CHECK(cudaDeviceGetDefaultMemPool(&pool, 0));

@@ -54,11 +54,7 @@ __global__ void tone(cufftDoubleComplex* x, long long count) {
 }  // namespace
 
 int main() {
-  int version = 0;
-  cufftGetVersion(&version);
-  cudaDeviceProp prop;
-  CHECK(cudaGetDeviceProperties(&prop, 0));
-  std::printf("%s, cuFFT %d\n", prop.name, version);
+  print_gpu_and_cufft();
   const busy_copy busy;
   // Keep freed pool memory (as ndfuse's backend and CuPy's pool do).
   cudaMemPool_t pool;

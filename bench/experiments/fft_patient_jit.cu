@@ -111,11 +111,7 @@ double relative_difference(const problem& p, const void* a, const void* b) {
 }  // namespace
 
 int main() {
-  int version = 0;
-  cufftGetVersion(&version);
-  cudaDeviceProp prop;
-  CHECK(cudaGetDeviceProperties(&prop, 0));
-  std::printf("%s, cuFFT %d\n", prop.name, version);
+  print_gpu_and_cufft();
   const busy_copy busy;
 
   constexpr long long n24 = 1ll << 24;

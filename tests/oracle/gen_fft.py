@@ -2,7 +2,8 @@
 """NumPy 2 oracle for nf::fft (tests/test_fft.cpp): fft, ifft, rfft, irfft, hfft, ihfft, fftn, ifftn,
 rfftn, irfftn, fft2, ifft2, rfft2, irfft2, fftfreq, rfftfreq, fftshift and ifftshift.
 
-Usage: gen_fft.py OUTDIR. Writes OUTDIR/fft/manifest.tsv and the .npy files it names.
+Usage: gen_fft.py OUTDIR. Writes OUTDIR/fft/manifest.tsv and the .npy files it names, and
+OUTDIR/fft_large/manifest.tsv (large_cases says what it holds).
 
 manifest.tsv, one case per line, tab-separated, five columns:
   id      unique, readable: <op>/<dtype>/<shape>/<params>
@@ -244,6 +245,52 @@ def helper_cases(c):
         c.add(op, (4, 5), "float32", view="T", axes="0")
 
 
+def hashed_operand(shape):
+    """The operand of the large cases, which the C++ side rebuilds from the same formula rather than
+    reading 256 MiB. Point j of the flattened array, from h = mix(j) (64-bit arithmetic modulo 2^64):
+        h = j * 0x9E3779B97F4A7C15; h ^= h >> 29; h *= 0xBF58476D1CE4E5B9; h ^= h >> 32
+        x[j] = (h >> 11) / 2^52 - 1  +  i ((h mod 2^32) / 2^31 - 1)
+    exact in float64 on both sides, and mixed enough that the transform has no peaks (its largest
+    magnitude is a few times sqrt(n), so the tolerance rtol * max|result| stays tight)."""
+    h = np.arange(int(np.prod(shape)), dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    h ^= h >> np.uint64(29)
+    h *= np.uint64(0xBF58476D1CE4E5B9)
+    h ^= h >> np.uint64(32)
+    re = (h >> np.uint64(11)).astype(np.float64) / 2.0**52 - 1
+    im = (h & np.uint64(0xFFFFFFFF)).astype(np.float64) / 2.0**31 - 1
+    return (re + 1j * im).reshape(shape)
+
+
+def large_cases(outdir):
+    """fft_large/manifest.tsv: transforms of 2^23 and 2^24 complex128 points, the sizes the CUDA
+    backend's two-pass kernel takes (src/backend/cuda/four_step_fft.cu), batched and along axis 0,
+    and of 2^22 points, which goes to cuFFT. Storing whole results would
+    take gigabytes, so each row keeps NumPy's result at 4112 flattened indices (the first and last 8,
+    and 4096 drawn at random) and its largest magnitude. Columns, tab-separated:
+      id  op  shape (comma-separated)  params (as in fft/manifest.tsv)  indices.npy (int64)
+      expect.npy (complex128, NumPy's result at those indices)  largest (repr of max |result|)"""
+    w = OracleWriter(outdir, "fft_large")
+    rng = np.random.default_rng(2026)
+    try:
+        for op, shape, params in (("fft", (1 << 24,), {}), ("ifft", (1 << 24,), {}),
+                                  ("fft", (1 << 23,), {}), ("ifft", (1 << 23,), {"norm": "ortho"}),
+                                  ("fft", (2, 1 << 23), {"norm": "forward"}), ("ifft", (3, 1 << 23), {}),
+                                  ("fft", (1 << 23, 2), {"axis": "0"}),
+                                  ("fft", (1 << 22,), {})):
+            x = hashed_operand(shape)
+            r = call(op, x, params)
+            size = r.size
+            idx = np.unique(np.concatenate([np.arange(8), np.arange(size - 8, size),
+                                            rng.integers(0, size, 4096)])).astype(np.int64)
+            pstr = ";".join("%s=%s" % kv for kv in sorted(params.items())) or "-"
+            shape_s = ",".join(map(str, shape))
+            w.row("%s/complex128/%s/%s" % (op, "x".join(map(str, shape)), pstr), op, shape_s, pstr,
+                  w.array(idx), w.array(r.ravel()[idx]), repr(float(np.abs(r).max())))
+        w.finish()
+    finally:
+        shutil.rmtree(w.root, ignore_errors=True)
+
+
 def main():
     outdir = sys.argv[1]
     w = OracleWriter(outdir, "fft")
@@ -255,6 +302,7 @@ def main():
         w.finish()
     finally:
         shutil.rmtree(w.root, ignore_errors=True)
+    large_cases(outdir)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-// Fourier transforms through cuFFT: one cufftMakePlanMany64 plan per transform (the batched 1-d,
+// Fourier transforms through cuFFT (except the 1-d complex128 sizes that four_step_fft.hpp takes, in
+// two passes of ndfuse's own kernel): one cufftMakePlanMany64 plan per transform (the batched 1-d,
 // 2-d or 3-d transform of the C-order operand's trailing dims, basic data layout), cached in an LRU
 // cache per host thread (a plan holds the stream it last ran on, so threads must not share one),
 // keyed by every plan parameter including the device it was made on.
@@ -24,6 +25,7 @@
 #include <tuple>
 
 #include "backend/cuda/cuda_api.hpp"
+#include "backend/cuda/four_step_fft.hpp"
 #include "backend/cuda/memory.hpp"
 #include "backend/lru_cache.hpp"
 #include "ndfuse/error.hpp"
@@ -157,6 +159,12 @@ void fft(const ir::library_call& c, const std::vector<const void*>& in, void* ou
   if (p.kind == fft_kind::fft_kind_c2r && p.rank != 1)
     throw error("fft: internal error, a complex-to-real call transforms one axis");
   if (p.batch == 0) return;
+  const bool complex_to_complex =
+      p.kind == fft_kind::fft_kind_forward || p.kind == fft_kind::fft_kind_inverse;
+  if (complex_to_complex && p.rank == 1 && four_step_fits(c.dt, p.dims[0], p.batch)) {
+    four_step_fft(in[0], out, p.dims[0], p.batch, p.kind == fft_kind::fft_kind_inverse);
+    return;
+  }
   const cudaStream_t stream = current_stream();
   plan& pl = plan_for(c, current_device());
   check_fft(cufftSetStream(pl.handle, stream), "cufftSetStream");
