@@ -4,6 +4,7 @@
 #include <cfloat>
 
 #include "backend/cuda/device_complex.cuh"
+#include "backend/cuda/range_exponent.cuh"
 
 namespace ndfuse::backend::cuda {
 
@@ -16,20 +17,7 @@ __device__ constexpr R smallest_normal_of() {
   return sizeof(R) == 4 ? R(FLT_MIN) : R(DBL_MIN);
 }
 
-// The even exponent e that puts a matrix whose largest part is `big` at big 2^-e in [1/4, 1) (0 for a
-// zero, infinite or NaN big). The eigh kernels iterate on A 2^-e and scale the eigenvalues back, as
-// LAPACK's syevd scales into range first: unscaled, a_qq - a_pp of two diagonal entries of opposite
-// signs near the largest number overflowed (tau infinite, t = 0: wrong eigenvalues with info 0), and
-// the rotation threshold eps sqrt|a_pp| sqrt|a_qq| underflowed to zero near the smallest. Scaling by a
-// power of two is exact, and an even one keeps every square root exact too (sqrt(4^k x) = 2^k
-// sqrt(x)), so a matrix already in range takes the same rotations, bit for bit.
-template <class R>
-__device__ int even_range_exponent(R big) {
-  if (!(big > 0) || !isfinite(big)) return 0;
-  int e = 0;
-  frexp(big, &e);      // big = f 2^e, f in [1/2, 1)
-  return e + (e & 1);  // an odd e rounds up (two's complement: -3 & 1 is 1 too)
-}
+// even_range_exponent (range_exponent.cuh) scales each matrix into range first.
 
 // Each Jacobi kernel takes the sweeps it may make before it gives up (info 1) as its max_sweeps
 // argument: jacobi_sweep_limit() (cusolver.hpp).

@@ -24,6 +24,7 @@
 #include <string>
 
 #include "backend/cuda/cusolver.hpp"
+#include "backend/cuda/floating_element_types.hpp"
 #include "backend/cuda/grid_launch.cuh"
 #include "backend/cuda/range_exponent.cuh"
 #include "ndfuse/error.hpp"
@@ -102,30 +103,24 @@ __global__ void copy_pair_into_range(const R* a, R* out, int64_t count, int per_
   }
 }
 
-bool single_precision(dtype dt) {
-  if (dt == dtype::float32 || dt == dtype::complex64) return true;
-  if (dt == dtype::float64 || dt == dtype::complex128) return false;
-  throw dtype_error("range scaling: no solver kernel for " + std::string(dtype_name(dt)));
-}
-
 }  // namespace
 
 void scale_into_range(dtype dt, std::int64_t count, void* a, void* largest) {
   const std::int64_t reals = count * (is_complex(dt) ? 2 : 1);
   if (reals <= 0) return;
-  if (single_precision(dt))
-    into_range_as(reals, static_cast<float*>(a), largest);
-  else
-    into_range_as(reals, static_cast<double*>(a), largest);
+  by_element_type(dt, "range scaling", [&](auto e) {
+    using R = real_t<decltype(e)>;
+    into_range_as(reals, static_cast<R*>(a), largest);
+  });
 }
 
 void scale_back(dtype dt, std::int64_t reals, void* values, const void* largest) {
   const auto* l = static_cast<const bits_t*>(largest);
   if (reals <= 0) return;
-  if (single_precision(dt))
-    launch("scale_by_exponent", reals, scale_by_exponent<float>, static_cast<float*>(values), reals, l, 1);
-  else
-    launch("scale_by_exponent", reals, scale_by_exponent<double>, static_cast<double*>(values), reals, l, 1);
+  by_element_type(dt, "range scaling", [&](auto e) {
+    using R = real_t<decltype(e)>;
+    launch("scale_by_exponent", reals, scale_by_exponent<R>, static_cast<R*>(values), reals, l, 1);
+  });
 }
 
 void copy_systems_into_range(dtype dt, std::int64_t count, std::int64_t n, std::int64_t k, const void* a,
@@ -133,12 +128,11 @@ void copy_systems_into_range(dtype dt, std::int64_t count, std::int64_t n, std::
   const int reals = is_complex(dt) ? 2 : 1, per_a = int(n * n) * reals;  // n <= 32
   const std::int64_t per_b = n * k * reals;
   if (count <= 0 || per_a == 0) return;
-  if (single_precision(dt))
-    launch("copy_pair_into_range", count * 32, copy_pair_into_range<float>, static_cast<const float*>(a),
-           static_cast<float*>(out), count, per_a, static_cast<float*>(b), per_b);
-  else
-    launch("copy_pair_into_range", count * 32, copy_pair_into_range<double>, static_cast<const double*>(a),
-           static_cast<double*>(out), count, per_a, static_cast<double*>(b), per_b);
+  by_element_type(dt, "range scaling", [&](auto e) {
+    using R = real_t<decltype(e)>;
+    launch("copy_pair_into_range", count * 32, copy_pair_into_range<R>, static_cast<const R*>(a),
+           static_cast<R*>(out), count, per_a, static_cast<R*>(b), per_b);
+  });
 }
 
 }  // namespace ndfuse::backend::cuda
