@@ -5,8 +5,8 @@
 // A line's points may lie at any stride: the column pass of the four-step split reads and writes
 // columns of a row-major matrix. The B lines of a block are neighbouring columns, so each row of a
 // strided access is B points side by side: with B = 2 and complex128, one whole 32-byte sector. A
-// sector written in part costs the L2 a read of the rest from memory (B = 1 made every pass of a
-// 2^24-point transform 4x slower on an H100; bench/experiments/fft_two_pass.cu).
+// sector written in part costs the L2 a read of the rest from memory (B = 1 made the passes of a
+// 2^24-point transform 2.4 and 3.6 times slower on an H100; bench/experiments/fft_two_pass.cu).
 //
 // Device code only; bench/experiments/fft_two_pass.cu includes it as well.
 #pragma once
@@ -161,15 +161,15 @@ struct twiddles {
 };
 
 template <int L, int B>
-constexpr int threads = L / points_per_thread* B;
+constexpr int threads = (L / points_per_thread) * B;
 template <class V, int L, int B>
-constexpr int shared_bytes = B* line_stride<L>* int(sizeof(V));
+constexpr int shared_bytes = int(sizeof(V)) * (B * line_stride<L>);
 
 // Transforms B lines a block, blockIdx.y the batch item: line l's point i at in[l * in_ls + i *
 // in_es], its output k written to out[l * out_ls + k * out_es], times W_N^(l k) when four_step.
 // At most 128 registers a thread, so that with B * L = 4096 two blocks share a multiprocessor.
 template <class V, int L, int B, bool inv, bool four_step>
-__global__ __launch_bounds__(threads<L, B>, B* L >= 8192 ? 1 : 8192 / (B * L)) void transform_lines(
+__global__ __launch_bounds__(threads<L, B>, (B * L >= 8192 ? 1 : 8192 / (B * L))) void transform_lines(
     const V* __restrict__ in, V* __restrict__ out, long long in_es, long long in_ls, long long out_es,
     long long out_ls, long long item, twiddles<V> tw) {
   constexpr int T = L / points_per_thread, S = stages(L), r0 = first_radix(L);
