@@ -14,15 +14,14 @@
 
 #include <utility>
 
-#include "backend/cuda/floating_element_types.hpp"
+#include "backend/cuda/device_complex.cuh"  // mul, add, sub, conj; real_t
 
 namespace ndfuse::backend::cuda::fft_lines {
 
 // a * w, or a * conj(w) for the inverse transform (the tables hold the forward twiddles).
 template <bool inv, class V>
 __device__ __forceinline__ V twiddle(V a, V w) {
-  if constexpr (inv) return {a.x * w.x + a.y * w.y, a.y * w.x - a.x * w.y};
-  return {a.x * w.x - a.y * w.y, a.y * w.x + a.x * w.y};
+  return mul(a, inv ? conj(w) : w);
 }
 
 // a * W_16^e16 (forward: exp(-2 pi i e16 / 16)) for a compile-time e16 in [0, 8): the twiddles
@@ -80,8 +79,8 @@ __device__ __forceinline__ void dft(V (&v)[16]) {
       static_for<half>([&](auto k) {
         V& a = v[base + (2 * half * blk + k) * step];
         V& b = v[base + (2 * half * blk + k + half) * step];
-        const V sum = {a.x + b.x, a.y + b.y}, diff = {a.x - b.x, a.y - b.y};
-        a = sum;
+        const V diff = sub(a, b);
+        a = add(a, b);
         b = rotate16<(k * (R / (2 * half))) * 16 / R, inv>(diff);
       });
     });

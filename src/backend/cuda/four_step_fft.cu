@@ -117,7 +117,7 @@ const tables& tables_for(std::int64_t n, split s) {
   struct key_hash {
     std::size_t operator()(const key& k) const { return std::hash<std::int64_t>{}(k.n * 64 + k.device); }
   };
-  // Per thread, as cuFFT's plans are (cufft.cpp); three sizes on a few devices.
+  // Per thread, as cuFFT's plans are (cufft.cpp); two sizes on a few devices.
   thread_local lru_cache<key, std::unique_ptr<tables>, key_hash> cache(8);
   return *cache.get({current_device(), n}, [&] {
     // More than 48 KiB of shared memory a block must be allowed per kernel (and per device).
@@ -156,7 +156,7 @@ void run(const double2* x, double2* y, double2* out, std::int64_t batch, bool in
 }  // namespace
 
 bool four_step_fits(dtype dt, std::int64_t n, std::int64_t batch) {
-  // (a batch beyond a grid's y dimension goes to cuFFT: 65535 transforms of 2^22 points are 4 TiB)
+  // (a batch beyond a grid's y dimension goes to cuFFT: 65535 transforms of 2^23 points are 8 TiB)
   return dt == dtype::complex128 && split_of(n).l1 != 0 && batch >= 1 && batch <= 65535 && enabled();
 }
 
