@@ -189,7 +189,7 @@ void BM_direct(benchmark::State& state, workload w) {
       (w == workload::fft_z2z ? 16 : 8) * elems;  // Z2Z: complex128; D2Z, C2C: 8 bytes
   const std::size_t out_bytes = w == workload::rfft_d2z ? 16 * (elems / 2 + 1) : in_bytes;
   // The tone ndfuse's row transforms: a memset input read about 1 us slower on the H100
-  // (bench/experiments/fft_exec_calls.cu), so the reference differs from ndfuse's row only in the call.
+  // (research/fft_exec_calls.cu), so the reference differs from ndfuse's row only in the call.
   const nf::host_array tone_values = input(w).to_host();
   if (tone_values.bytes.size() != in_bytes) {
     state.SkipWithError("the direct call's input size differs from ndfuse's");

@@ -20,9 +20,9 @@
 //                           pinned host memory itself, so no copy is needed). Address arrays are
 //                           built untimed.
 //   cusolver_direct/eigh_float64_10000x32x32/<how>   the 32 x 32 stack by cuSOLVER alone, what CuPy
-//                           runs (ndfuse's row runs its own kernel, register_eigh.cu, since session
-//                           23): copy_syevj (a copy of the stack, which syevjBatched overwrites with
-//                           the vectors, and the call) and copy_syevj_info (plus the info codes read
+//                           runs (ndfuse's row runs its own kernel, register_eigh.cu): copy_syevj
+//                           (a copy of the stack, which syevjBatched overwrites with the vectors,
+//                           and the call) and copy_syevj_info (plus the info codes read
 //                           back by a DMA).
 // Each call includes what the user's call costs: the factorization, the layout changes, and the
 // read-back of LAPACK's info codes (one small device-to-host copy, which waits for the device).

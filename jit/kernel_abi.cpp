@@ -198,10 +198,8 @@ reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64
   if (blocks_of_lanes < target) {
     // Too few outputs to fill the device: split each output's elements over grid_y blocks, but
     // leave every thread at least four elements. Outer folds split into at most half a wave of
-    // resident blocks, each lane walking further down its columns: on an H100 a column sum of
-    // 16384 x 16384 float32, one 4-byte load per lane, took 0.389 ms in 1536 blocks (1.45 waves
-    // of 1056, the split before), 0.375 in 1024 to 4096 and 0.365 in 512; in units of four
-    // outputs, 0.356 in 512 blocks and 0.358-0.362 in 1024 (bench/experiments/reduce_columns.cu).
+    // resident blocks, each lane walking further down its columns, which read fastest on an H100
+    // (research/reduce_columns.cu).
     const std::int64_t useful = (n_red + r_lanes * 4 - 1) / (r_lanes * 4);
     const std::int64_t split = r.strategy == ir::reduce_strategy::reduce_strategy_outer
                                    ? target / 2 / blocks_of_lanes
@@ -214,12 +212,10 @@ reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64
   c.block_y =
       static_cast<unsigned>(r.strategy == ir::reduce_strategy::reduce_strategy_outer ? r_lanes : o_lanes);
   c.grid_y = static_cast<unsigned>(grid_y);
-  // One block per o_lanes outputs, as launch_dims gives elementwise kernels: rows of four (one
-  // thread per output) ran 0.453 ms on an H100 with the grid capped at eight devices of resident
-  // blocks, each looping, and 0.437 with the whole grid (hand-written kernels,
-  // bench/experiments/reduce_shapes.cu); in bench_cuda_reduce, sum over axis 1 of 67108864 x 4
-  // float32 went from 0.457 to 0.447 ms. With a split, blockIdx.x must cover each output exactly
-  // once anyway (one arrival counter per column).
+  // One block per o_lanes outputs, as launch_dims gives elementwise kernels: the whole grid read rows
+  // of four faster than a grid capped at a few waves of looping blocks (research/reduce_shapes.cu).
+  // With a split, blockIdx.x must cover each output exactly once anyway (one arrival counter per
+  // column).
   c.grid_x = static_cast<unsigned>(std::clamp<std::int64_t>(blocks_x, 1, max_grid));
   if (grid_y > 1) {
     c.partial_bytes = static_cast<std::size_t>(grid_y * n_out) * reduce_acc_bytes(k);

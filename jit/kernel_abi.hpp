@@ -50,7 +50,7 @@ inline constexpr int blocks_per_sm = 8;
 // Staged folds (kernel_reduction::staged) split few outputs over two blocks per SM: each keeps up to
 // reduce_stages_max chunks in flight, so two fill the device's memory pipe (an H100 summed 2 GB of
 // float64 in 0.639 ms that way, 0.645-0.652 with four to eight smaller blocks per SM;
-// bench/experiments/reduce_bulk.cu).
+// research/reduce_bulk.cu).
 inline constexpr int staged_blocks_per_sm = 2;
 inline constexpr unsigned reduce_stages_max = 4;  // NF_STAGES_MAX in nf_reduce.cuh
 

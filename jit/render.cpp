@@ -114,7 +114,7 @@ std::string kernel_signature(const ir::kernel_ir& k, const std::string& name) {
   // Wider accumulators (float64, complex, arg pairs) keep ptxas's choice: capped, they spilled. So
   // does a lane folding neighbouring outputs side by side (kernel_reduction::output_units), whose
   // accumulator is all of them: capped, var's column pass over float32 spilled and took 0.45 ms
-  // on an H100 against 0.357 uncapped (bench/experiments/reduce_columns.cu).
+  // on an H100 against 0.357 uncapped (research/reduce_columns.cu).
   // A reduction's pointers are __restrict__: its outputs are fresh buffers (the fuser never donates
   // an input to a reduction), so no input is written while the kernel runs, and its loads may take
   // the read-only data path (LDG.CONSTANT), as CUB's do.

@@ -38,7 +38,7 @@ __device__ __forceinline__ unsigned nf_stage_shift(const nf_reduce_args& p, unsi
 // output's units starting at the same address mod 16, sm_90 or newer), the bulk copy engine brings
 // chunks into a ring of `stages` shared-memory buffers ahead of the fold: on an H100 a full float64
 // sum of 2 GB read 3.13 TB/s that way, against 3.04 with loads into registers and 3.06 for CUB
-// (bench/experiments/reduce_bulk.cu).
+// (research/reduce_bulk.cu).
 #define NF_STAGE_UNITS 1024
 #define NF_STAGES_MAX 4
 
@@ -442,7 +442,7 @@ __device__ __forceinline__ void nf_reduce_staged(const nf_reduce_args& p, const 
 // elements in order and writes the result; no shared memory, no barrier, no split. The order is
 // the one nf_reduce gives an output with a single lane. For rows of four float32 (one 16-byte load
 // per thread) the block-level set-up of nf_reduce cost 2% (0.446 against 0.438 ms for 67108864 x 4
-// on an H100, bench/experiments/reduce_paths.cu). N_RED > 0 is the fold's length (p.n_red) as a
+// on an H100, research/reduce_paths.cu). N_RED > 0 is the fold's length (p.n_red) as a
 // constant of the kernel (kernel_reduction::per_thread_n_red): the same folds in the same order,
 // with the loops unrolled away.
 template <class Acc, class Idx, int N_RED = 0, class Combine, class Element, class Finish,

@@ -91,7 +91,7 @@ struct kernel_reduction {
   bool output_units = false;  // outer folds: each lane folds reduce_output_width() neighbouring outputs
   // Per-thread folds: the units (or elements) each output folds, a constant of the kernel, so that
   // its loop unrolls into straight loads and combines (2 us of 437 for rows of four float32 on an
-  // H100, bench/experiments/reduce_rows4_hints.cu); at most 15, so at most 15 kernels a structure.
+  // H100, research/reduce_rows4_hints.cu); at most 15, so at most 15 kernels a structure.
   // 0 for every other layout, whose folds read their length from nf_reduce_args.
   std::int32_t per_thread_n_red = 0;
 };
@@ -120,7 +120,7 @@ bool reduce_staged(reduce_strategy s, bool units, std::int64_t n_red_units);
 // Outer folds may give each lane this many neighbouring outputs (reduce_output_width: 16 bytes of
 // the accumulator, at most 4), folded side by side, so that where the inputs allow it one wide load
 // per row brings a lane all of them: a column sum of 16384 x 16384 float32 read 0.359 ms on an H100
-// that way, against 0.389 with a 4-byte load per lane (bench/experiments/reduce_columns.cu). Taken
+// that way, against 0.389 with a 4-byte load per lane (research/reduce_columns.cu). Taken
 // when the innermost kept extent divides into them (sizes alone) and the fold is not per thread.
 // Each output keeps its own fold, whose order the launch shape fixes from the sizes and this width
 // alone (jit::reduce_dims), so it does not depend on whether the units are taken or loaded wide.

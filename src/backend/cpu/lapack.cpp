@@ -291,7 +291,7 @@ void svd(const ir::library_call& c, const std::vector<const void*>& in, const st
         info[b] = 1;
         continue;
       }
-      // An infinity: gesdd's bdsqr can loop forever on it (Reference-LAPACK issue 1409; NumPy's
+      // An infinity: gesdd's bdsqr can loop forever on it (Reference-LAPACK's GitHub #1409; NumPy's
       // svd hangs there too). Where NumPy returns, its answer is NaN: so is this one.
       const T nan_t = T(std::numeric_limits<real_t<T>>::quiet_NaN());
       std::fill_n(static_cast<real_t<T>*>(out[0]) + b * k, k, std::numeric_limits<real_t<T>>::quiet_NaN());

@@ -22,7 +22,7 @@
 // and factor through cuSOLVER's potrfBatched (cholesky), ndfuse's Jacobi kernels of small_eigh.cu and
 // register_eigh.cu (eigh, in place of syevjBatched), or ndfuse's one-sided Jacobi kernel of
 // small_svd.cu (svd: 0.12 ms for 10000 8 x 8 float64 matrices on an H100, where
-// gesvdjBatched took 8.3; faster at every size measured, bench/experiments/svd_batched.cu). Larger
+// gesvdjBatched took 8.3; faster at every size measured, research/svd_batched.cu). Larger
 // ones, and qr (cuSOLVER has no batched orgqr), loop over the 64-bit calls, which are then the bigger
 // cost.
 //
@@ -264,20 +264,12 @@ void qr(const ir::library_call& c, const std::vector<const void*>& in, const std
 
 // --- eigh, eig ----------------------------------------------------------------------------------
 
-// Stacks of n <= 32 take ndfuse's own Jacobi kernels, faster than cuSOLVER's syevjBatched at the
-// sizes and dtypes measured on an H100 but one (stacks of 10000 with vectors; syevjBatched timed with
-// the copy of the stack it overwrites; ms, bench/experiments/eigh_batched.cu and eigh_registers.cu):
-//   small_eigh.cu (a warp's lanes on one to 32 matrices, in shared memory) against syevjBatched:
-//     float64    n = 8 0.096 / 0.475, 16 0.77 / 0.86, 17 1.43 / 3.73;
-//     float32    n = 16 0.36 / 0.55;
-//     complex128 n = 16 1.81 / 1.86, 24 4.91 / 12.4, 32 11.9 / 16.1;
-//     complex64  n = 16 0.68 / 1.00, 24 2.45 / 6.27, 32 6.40 / 6.45;
-//   register_eigh.cu (real n from 21 in float64, 17 in float32: a matrix in a warp's registers):
-//     float64 n = 24 2.06 / 4.55, 28 2.12 / 5.02, 32 2.15 / 5.54 (small_eigh 2.82, 4.62, 7.10);
-//     float32 n = 17 0.84 / 2.35, 24 0.90 / 2.57, 32 0.95 / 2.73 (small_eigh 0.86, 1.44, 2.91).
-// The exception: float64 16 x 16 took 0.78 ms in small_eigh.cu against syevjBatched's 0.64 in session
-// 23's run (session 20 measured 0.77 against 0.86). It stays with small_eigh.cu, which gives NaNs for a
-// matrix holding a NaN where syevjBatched converged around it to finite values (info 0).
+// Stacks of n <= 32 take ndfuse's own Jacobi kernels (small_eigh.cu, and register_eigh.cu for real
+// n from 21 in float64 and 17 in float32): on an H100 they beat syevjBatched, timed with the copy of
+// the stack it overwrites, at every size and dtype measured but float64 16 x 16, where the two are
+// within noise of each other (research/eigh_batched.cu and eigh_registers.cu). That size stays here
+// too, because small_eigh.cu gives NaNs for a matrix holding a NaN where syevjBatched converged
+// around it to finite values with info 0.
 
 // cuSOLVER's eigenvectors come out column-major, which is the contract's layout (ir/library.hpp:
 // eigenvector k in row k), so the factorization runs in place in the output and nothing is

@@ -7,7 +7,7 @@
 // no NaN for a matrix that holds one (every such matrix tried up to n = 256, most at n = 513), and a
 // finite number where an infinity makes a NaN (inf - inf): det([[2, 1], [1, nan]]) came out -1,
 // where LAPACK's U has the NaN and NumPy answers NaN. cuBLAS's batched getrf kept every NaN and
-// matched a host getf2 on 62 of 64 such matrices of n <= 32 (bench/experiments/getrf_non_finite.cu,
+// matched a host getf2 on 62 of 64 such matrices of n <= 32 (research/getrf_non_finite.cu,
 // on an H100). So each call scans its stack, and each matrix that holds a NaN or an infinity is
 // redone after the usual work, as NumPy's LAPACK does it: A itself factored (transposed into
 // column-major, where the usual path factors A^T as it lies) and solved by cuBLAS's batched getrf

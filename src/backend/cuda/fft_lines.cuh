@@ -6,9 +6,9 @@
 // columns of a row-major matrix. The B lines of a block are neighbouring columns, so each row of a
 // strided access is B points side by side: with B = 2 and complex128, one whole 32-byte sector. A
 // sector written in part costs the L2 a read of the rest from memory (B = 1 made the passes of a
-// 2^24-point transform 2.4 and 3.6 times slower on an H100; bench/experiments/fft_two_pass.cu).
+// 2^24-point transform 2.4 and 3.6 times slower on an H100; research/fft_two_pass.cu).
 //
-// Device code only; bench/experiments/fft_two_pass.cu includes it as well.
+// Device code only; research/fft_two_pass.cu includes it as well.
 #pragma once
 #include <cuda_runtime.h>
 

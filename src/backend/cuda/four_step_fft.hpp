@@ -1,6 +1,6 @@
 // 1-d complex128 transforms of 2^23 and 2^24 points in two passes of ndfuse's own kernel
 // (four_step_fft.cu), where cuFFT makes three: on an H100, 2^24 points took 554-566 us against
-// cuFFT's 593-594, 2^23 points 282-289 against 298-299 (bench/experiments/fft_two_pass.cu). Every
+// cuFFT's 593-594, 2^23 points 282-289 against 298-299 (research/fft_two_pass.cu). Every
 // other transform goes to cuFFT.
 #pragma once
 #include <cstdint>

@@ -61,7 +61,7 @@ const device_pool& pool_of(int device) {
 // device, stream and size, for that stream's next allocation of the same size: cudaFreeAsync costs
 // the GPU about 0.7 us each time the stream reaches it (cudaMallocAsync costs it nothing), so in an
 // eager chain of small ops one free per op took a tenth to a quarter of the GPU's time
-// (bench/experiments/stream_alloc_cost.cu). A block freed on a stream is ordered after every use
+// (research/stream_alloc_cost.cu). A block freed on a stream is ordered after every use
 // queued on it before the free, and only work queued on that stream later gets it back, which is
 // the order the pool's own reuse keeps. What is kept never leaves the process anyway: the pool's
 // release threshold keeps every freed byte. It is given back to the pool when an allocation fails,

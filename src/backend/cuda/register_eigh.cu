@@ -4,7 +4,7 @@
 // stores ~96 elements a step), no element of A or V touches memory here between the input and the
 // output. On an H100, 10000 float64 32 x 32 matrices with vectors: 2.15 ms, against syevjBatched's
 // 5.54 (with the copy of the stack it overwrites) and small_eigh.cu's 7.10; float32 0.945 against
-// 2.73 and 2.91 (bench/experiments/eigh_registers.cu, which has the method's derivation and timings).
+// 2.73 and 2.91 (research/eigh_registers.cu, which has the method's derivation and timings).
 //
 // The method is small_eigh.cu's (Golub & Van Loan 8.5: each step rotates disjoint pairs (p, q) by the
 // J that zeroes a_pq, A <- J^T A J, V <- V J, while |a_pq| > eps sqrt|a_pp a_qq|; done after a sweep

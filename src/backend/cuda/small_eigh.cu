@@ -2,7 +2,7 @@
 // Jacobi in shared memory, a warp's lanes working on one to thirty-two matrices side by side.
 //
 // Why not cuSOLVER's syevjBatched: on an H100 it took 384 us for 10000 8 x 8 float64 matrices
-// (bench/experiments/eigh_batched.cu), which is a few hundred floating-point operations per matrix
+// (research/eigh_batched.cu), which is a few hundred floating-point operations per matrix
 // spread over a whole kernel's time; its newer XsyevBatched took 1265 us. Both also wanted the stack
 // copied first (they overwrite it). Here each matrix is read once, in C order, and its eigenvalues
 // and eigenvectors written once (eigenvector k in row k, ir/library.hpp's layout).

@@ -2,7 +2,7 @@
 // Jacobi in shared memory, a warp's lanes working on one to thirty-two matrices side by side.
 //
 // Why not cuSOLVER's gesvdjBatched: on an H100 it took 8.3 ms for 10000 8 x 8 float64 matrices (CuPy
-// calls it too), where this kernel takes 0.13 (bench/experiments/svd_batched.cu, faster at every
+// calls it too), where this kernel takes 0.13 (research/svd_batched.cu, faster at every
 // shape and dtype timed there); it also wants the stack copied (it overwrites it) or transposed
 // first, and its factors transposed after.
 //

@@ -23,7 +23,7 @@ namespace {
 // ---- LU's row interchanges (solve's answer and inv's right-hand side) ------------------------------
 //
 // getrs applies the pivots with laswp, one swap after another on every column: 113 us of a 1000 x
-// 1000 inverse and 135 us of a one-column solve on an H100 (bench/experiments/lu_inverse_parts.cu).
+// 1000 inverse and 135 us of a one-column solve on an H100 (research/lu_inverse_parts.cu).
 // Walking the swaps once over the row numbers gives the whole permutation, which the identity or
 // the final transpose then applies for free.
 

@@ -1,8 +1,8 @@
 // Experiment (not part of the build), session 18: (1) rows of four (sum over axis 1 of 67108864 x 4
 // float32) with a per-thread driver, no shared memory and no barrier, written as ndfuse renders it
 // since then (nf_reduce_per_thread); (2) layouts of the full float64 sum (2^28) against CUB's.
-//   nvcc -O3 -std=c++17 --fmad=false -arch=sm_90 -Ijit/prelude -Ibench/experiments/generated \
-//     bench/experiments/reduce_paths.cu -o reduce_paths && ./reduce_paths
+//   nvcc -O3 -std=c++17 --fmad=false -arch=sm_90 -Ijit/prelude -Iresearch/generated \
+//     research/reduce_paths.cu -o reduce_paths && ./reduce_paths
 // generated/gen_rows4.cuh and gen_full.cuh were rendered before this session (both paths in one
 // kernel); gen_rows4_s18.cuh and gen_full_s18.cuh by the renderer since (only the layout the sizes
 // take: units with one thread per output, and units over a block's lanes).

@@ -15,7 +15,7 @@
 //                         chain: each step's intermediate dies once the next step is queued)
 //   eager 16 (reuse)      the same with the blocks taken from and returned to a host-side list
 //   eager 16 (kept)       the same kernels into two kept buffers, no allocation at all
-//   nvcc -O3 -std=c++17 -arch=sm_90 bench/experiments/stream_alloc_cost.cu -o stream_alloc_cost \
+//   nvcc -O3 -std=c++17 -arch=sm_90 research/stream_alloc_cost.cu -o stream_alloc_cost \
 //     && ./stream_alloc_cost
 // H100 80GB HBM3, two runs of three rounds (us): nothing 1.25-1.28; alloc 1.25-1.28; free 1.92;
 // alloc + free 1.92; kernel 9.50-9.63; alloc + kernel 9.57-9.70; free before + alloc + kernel

@@ -10,7 +10,7 @@
 //   make1d_fixed  CuPy's Plan1d: cufftMakePlan1d without auto-allocation, a work area set once
 //   *_async_io    input and output from cudaMallocAsync instead of cudaMalloc
 //   *_fresh_out   a new output buffer from the pool every call, as an eager library returns one
-//   nvcc -O3 -std=c++17 -arch=sm_90 bench/experiments/fft_paths.cu -lcufft -o fft_paths && ./fft_paths
+//   nvcc -O3 -std=c++17 -arch=sm_90 research/fft_paths.cu -lcufft -o fft_paths && ./fft_paths
 // H100 80GB HBM3, cuFFT 12000 (12.0.0.61), session 23, two runs of three rounds (medians of 21, us):
 //   plan1d 594.5-595.3; many64_pool 595.8-596.8; many64_fixed 594.2-594.7; make1d_fixed 594.5-596.0;
 //   plan1d_async_io 593.2-593.8; many64_pool_async_io 593.5-594.7; make1d_fixed_async_io 592.5-593.5;

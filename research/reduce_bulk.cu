@@ -4,7 +4,7 @@
 // (reduce_paths.cu's full_strided, N = 8). Every block takes chunks b, b + G, b + 2G, ... (G blocks),
 // a ring of STAGES chunk buffers kept full by thread 0; each thread folds its double2's of a chunk
 // in a fixed order, so the bits depend on the sizes and grid alone, as in ndfuse's driver.
-//   nvcc -O3 -std=c++17 --fmad=false -arch=sm_90 bench/experiments/reduce_bulk.cu -o reduce_bulk \
+//   nvcc -O3 -std=c++17 --fmad=false -arch=sm_90 research/reduce_bulk.cu -o reduce_bulk \
 //     && ./reduce_bulk
 // H100 80GB HBM3 (session 21), medians of 21, two rounds alike; ms for 2.5e8 float64, then 2^28:
 //   CUB 0.6530-0.6537, 0.7012-0.7023; strided registers (ndfuse before) 0.6577-0.6589, 0.7047-0.7070;

@@ -5,7 +5,7 @@
 // default, once patient. The plan time is host wall time of cufftMakePlanMany64; the transform is
 // timed as bench/README.md times every row (a 512 MiB copy keeps the GPU busy, events around the
 // call, median of 21), in rounds that interleave the two plans. Both plans' outputs are compared.
-//   nvcc -O3 -std=c++17 -arch=sm_90 bench/experiments/fft_patient_jit.cu -lcufft -o fft_patient_jit
+//   nvcc -O3 -std=c++17 -arch=sm_90 research/fft_patient_jit.cu -lcufft -o fft_patient_jit
 // H100 80GB HBM3, cuFFT 12000, session 26, three rounds (medians of 21, us; default / patient):
 //   fft/complex128_2^24       594.1-594.6 / 593.7-594.3     rfft/float64_2^24   392.7-393.4 / 392.1-392.7
 //   fft2/complex64_4096       241.9-242.7 / 241.6-241.7     fft/complex128_10^7 387.4-388.6 / 386.6-387.8

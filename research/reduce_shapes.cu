@@ -4,8 +4,8 @@
 // of 2 GB (0.664 against CUB's 0.657). Each variant is timed with events (median of 15 or 21) next
 // to a device-to-device copy and CUB. Part 3 runs ndfuse's own generated kernels (dumped with
 // nf::jit::source into generated/, compiled here with NVRTC's options) beside the hand-written ones.
-//   nvcc -O3 -std=c++17 --fmad=false -arch=sm_90 -Ijit/prelude -Ibench/experiments/generated \
-//     bench/experiments/reduce_shapes.cu -o reduce_shapes && ./reduce_shapes
+//   nvcc -O3 -std=c++17 --fmad=false -arch=sm_90 -Ijit/prelude -Iresearch/generated \
+//     research/reduce_shapes.cu -o reduce_shapes && ./reduce_shapes
 // Session 17, H100 80GB HBM3:
 //   - rows of four, hand-written: 0.453 ms with the grid capped at 8 devices of resident blocks
 //     (ndfuse's reduce_dims then), 0.437 with one block per 256 rows; 2 or 4 rows per thread

@@ -8,7 +8,7 @@
 // holding a NaN (1: NumPy's "SVD did not converge"), and the same for a stack of rank-one matrices
 // (the kernel's basis completion).
 //
-//   nvcc -O3 -std=c++20 -arch=sm_90 -Isrc -Iinclude bench/experiments/svd_batched.cu -lcusolver
+//   nvcc -O3 -std=c++20 -arch=sm_90 -Isrc -Iinclude research/svd_batched.cu -lcusolver
 //   ./a.out
 //
 // H100 80GB HBM3, CUDA 13.0, 2026-11-24 (10000 matrices, full factors unless marked, in us; ndfuse /

@@ -6,7 +6,7 @@
 // ||A V - V diag(w)||_F / ||A||_F and orthogonality error ||V^H V - I||_F over the stack, and what
 // each routine's info says for a matrix holding a NaN.
 //
-//   nvcc -O3 -std=c++20 -arch=sm_90 -Isrc -Iinclude bench/experiments/eigh_batched.cu -lcusolver
+//   nvcc -O3 -std=c++20 -arch=sm_90 -Isrc -Iinclude research/eigh_batched.cu -lcusolver
 //   ./a.out [x]   (x: time XsyevBatched too)
 //
 // H100 80GB HBM3, CUDA 13.0, 2026-11-24, the kernel with columns in lanes (10000 matrices with

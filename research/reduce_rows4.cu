@@ -6,7 +6,7 @@
 // persistent blocks that bring 1024-row chunks into a shared-memory ring and write their sums back
 // with a bulk store. Floors in the same process: a read of the input alone, a write of the output
 // alone, and a device-to-device copy.
-//   nvcc -O3 -std=c++17 --fmad=false -arch=sm_90 bench/experiments/reduce_rows4.cu -o reduce_rows4 \
+//   nvcc -O3 -std=c++17 --fmad=false -arch=sm_90 research/reduce_rows4.cu -o reduce_rows4 \
 //     && ./reduce_rows4
 // H100 80GB HBM3 (session 22), medians of 21, two rounds alike (ms):
 //   floors: a read of the 1 GiB input alone 0.339, a write of the 256 MiB output alone 0.163, a

@@ -1,7 +1,7 @@
 // Experiment (not part of the build): eigh of one 1000 x 1000 float64 symmetric matrix through each
 // cuSOLVER route, to see whether linalg.eigh's (the copy into the output, then Xsyevd, the 64-bit
 // API) leaves time to CuPy's (legacy Dsyevd) or to another routine.
-//   nvcc -O2 -std=c++17 -arch=sm_90 bench/experiments/eigh_large.cu -lcusolver -o eigh_large
+//   nvcc -O2 -std=c++17 -arch=sm_90 research/eigh_large.cu -lcusolver -o eigh_large
 // Protocol of bench/README.md: a 512 MiB copy keeps the GPU busy while the host enqueues, events
 // around the work, the median of 21 runs after 3 warm-ups. Each route's eigenvalues are checked
 // against the trace and the sum of squares (the Frobenius norm) of A.

@@ -1,6 +1,6 @@
 // Experiment (not part of the build): the parts of a 1000 x 1000 float64 inverse through cuSOLVER and
 // cuBLAS, timed alone and in three whole pipelines, to choose how linalg.inv runs on the cuda backend.
-//   nvcc -O2 -std=c++17 -arch=sm_90 bench/experiments/lu_inverse_parts.cu -lcusolver -lcublas -o parts
+//   nvcc -O2 -std=c++17 -arch=sm_90 research/lu_inverse_parts.cu -lcusolver -lcublas -o parts
 // Protocol of bench/README.md: a 512 MiB copy keeps the GPU busy while the host enqueues, events
 // around the work, the median of 21 runs after 3 warm-ups. Each pipeline's result is checked on the
 // host (max |M X - I|).

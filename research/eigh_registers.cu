@@ -64,7 +64,7 @@
 // (syevjBatched, the accuracy of one decomposition, special matrices).
 //
 // From the repository root:
-//   nvcc -O3 -std=c++20 -arch=sm_90 -Isrc -Iinclude bench/experiments/eigh_registers.cu -lcusolver
+//   nvcc -O3 -std=c++20 -arch=sm_90 -Isrc -Iinclude research/eigh_registers.cu -lcusolver
 //     -o /tmp/eigh_registers   (one command line)
 //   /tmp/eigh_registers
 // (-Xptxas -v shows every eigh_registers instantiation with a 0 byte stack frame and no spills:

@@ -8,7 +8,7 @@ inductor's autotuning choice (XBLOCK, num_warps) is in its cache's .best_config 
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "peers"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "bench", "peers"))
 import torch  # noqa: E402
 from torch_timing import Timer  # noqa: E402
 

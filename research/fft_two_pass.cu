@@ -5,7 +5,7 @@
 // lines a block as a parameter, timed against cufftExecZ2Z / C2C as bench/README.md times every row
 // (a 512 MiB copy keeps the GPU busy, events around the call, median of 21) and compared with
 // cuFFT's output and with the input after a round trip.
-//   nvcc -O3 -std=c++20 -arch=sm_90 -I src -I include bench/experiments/fft_two_pass.cu -lcufft -o
+//   nvcc -O3 -std=c++20 -arch=sm_90 -I src -I include research/fft_two_pass.cu -lcufft -o
 //   fft_two_pass
 //
 // H100 80GB HBM3, cuFFT 12000, session 29 (us; "pass 1 / pass 2" timed alone; a copy of the same

@@ -9,7 +9,7 @@
 // cufftSetStream and cufftSetWorkArea take while the GPU is busy (a call that waited for the GPU
 // would put host time between the events). PyTorch's call (cufftXtMakePlanMany, cufftXtExec) is
 // timed too: it read 591.6-592.2 us in the same bench rounds as CuPy's 595 and the direct 593-595.
-//   nvcc -O3 -std=c++17 -arch=sm_90 bench/experiments/fft_exec_calls.cu -lcufft -o fft_exec_calls
+//   nvcc -O3 -std=c++17 -arch=sm_90 research/fft_exec_calls.cu -lcufft -o fft_exec_calls
 // H100 80GB HBM3, cuFFT 12000, session 26, two runs of three rounds (medians of 21, us):
 //   memset_in (the direct row's buffers and input) 595.5-597.4; tone_in 594.8-596.1; tone_in pool io
 //   593.5-594.3; set stream each call 594.0-594.4; same work area each call 593.2-594.0; stream + area

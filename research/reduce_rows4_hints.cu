@@ -13,8 +13,8 @@
 //                       renders at this session's start), launched as ndfuse launches it
 //   generated body, driver V   the same kernel body over variants of nf_reduce_per_thread (below)
 //   hand, generated arguments  hand 1x with the generated kernel's arguments and grid-stride loop
-//   nvcc -O3 -std=c++17 --fmad=false -arch=sm_90 -Ijit/prelude -Ibench/experiments/generated \
-//     bench/experiments/reduce_rows4_hints.cu -lcuda -o rows4_hints && ./rows4_hints [triton.cubin]
+//   nvcc -O3 -std=c++17 --fmad=false -arch=sm_90 -Ijit/prelude -Iresearch/generated \
+//     research/reduce_rows4_hints.cu -lcuda -o rows4_hints && ./rows4_hints [triton.cubin]
 // H100 80GB HBM3, five runs of three rounds, range and median over the rounds (ms); the spread
 // between runs, 2-3 us, is as large as most differences here, so compare within a run too:
 //   triton cubin 0.4350-0.4364 (one run); triton-like 0.4346-0.4399, median 0.4359-0.4366 with or

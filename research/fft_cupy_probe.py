@@ -6,7 +6,7 @@ import hashlib
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "peers"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "bench", "peers"))
 import cupy as cp  # noqa: E402
 from cupy_timing import Timer  # noqa: E402
 

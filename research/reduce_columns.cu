@@ -19,8 +19,8 @@
 //     uncapped, split into half a wave; generated/ keeps only that rendering (64f11d2).
 //     bench_cuda_reduce then: sum_axis0/float32_16384x16384 0.391 -> 0.362 ms (torch.compile 0.365,
 //     CuPy 0.486), sum_axis0/float32_67108864x4 0.378 -> 0.362.
-//   nvcc -O3 -std=c++17 --fmad=false -arch=sm_90 -Ijit/prelude -Ibench/experiments/generated \
-//     bench/experiments/reduce_columns.cu -o reduce_columns && ./reduce_columns
+//   nvcc -O3 -std=c++17 --fmad=false -arch=sm_90 -Ijit/prelude -Iresearch/generated \
+//     research/reduce_columns.cu -o reduce_columns && ./reduce_columns
 #include <cuda_runtime.h>
 
 #include <cmath>

@@ -2,7 +2,7 @@
 // an infinity, through an LU factorization as LAPACK's getf2 does? For float64 matrices of n = 2 ..
 // 100 with one NaN or infinity (in the last corner, the first, or at random), each factorization is
 // compared with a host getf2 (first largest |.| as the pivot; a NaN never wins unless it comes first).
-//   nvcc -O2 -std=c++17 -arch=sm_90 bench/experiments/getrf_non_finite.cu -lcusolver -lcublas -o nonfinite
+//   nvcc -O2 -std=c++17 -arch=sm_90 research/getrf_non_finite.cu -lcusolver -lcublas -o nonfinite
 // On an H100 with CUDA 13.0 (session 16): cuSOLVER's Dgetrf differed on 8 of 8 NaN matrices at every
 // n and left no NaN in the factors (its 64-bit Xgetrf, and S, C and Z, did the same up to n = 256),
 // and on those infinity matrices whose getf2 factors hold a NaN (inf - inf). cuBLAS's batched getrf
