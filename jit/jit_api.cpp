@@ -1,7 +1,8 @@
-// nf::jit::source and nf::jit::compile_check: plan -> render (-> compile), no device involved.
+// nf::jit::source, standalone_source and compile_check: plan -> render (-> compile), no device involved.
 #include "ndfuse/jit.hpp"
 
 #include "jit/nvrtc_compiler.hpp"
+#include "jit/prelude.hpp"
 #include "jit/render.hpp"
 #include "schedule/plan.hpp"
 
@@ -29,6 +30,10 @@ std::string source(const array& a) {
     out += render(p.steps[i].kernel, p.steps[i].name);
   }
   return out;
+}
+
+std::string standalone_source(const array& a) {
+  return inline_prelude(source(a));
 }
 
 int compile_check(const array& a, int sm) {

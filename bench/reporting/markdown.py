@@ -1,5 +1,5 @@
 """The markdown report: one table per benchmark family (workload x library/variant), the references
-(copies and direct library calls), and the lists the issue's closing note needs: where ndfuse fused
+(copies and direct library calls), and the lists a reader of the run needs: where ndfuse fused
 is behind a peer, and where it is above 1.1x its limit."""
 
 # Columns in this order when present; any other (library, variant) gets a column after them.

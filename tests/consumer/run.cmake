@@ -1,7 +1,7 @@
 # ctest install_consumer: install the build tree into a fresh prefix, then configure, build and run
 # tests/consumer against that prefix alone. Any failing step fails the test.
 # Inputs (-D): NDFUSE_BINARY_DIR, CONSUMER_SOURCE_DIR, WORK_DIR; optional BUILD_TYPE, GENERATOR,
-# MAKE_PROGRAM, CXX_COMPILER, CXX_COMPILER_LAUNCHER.
+# MAKE_PROGRAM, CXX_COMPILER, CXX_COMPILER_LAUNCHER, NVCC.
 cmake_minimum_required(VERSION 3.20)
 
 foreach(required IN ITEMS NDFUSE_BINARY_DIR CONSUMER_SOURCE_DIR WORK_DIR)
@@ -67,4 +67,16 @@ endforeach()
 if(NOT executable)
   message(FATAL_ERROR "install_consumer: no ndfuse_consumer executable under ${build}")
 endif()
-run_step("run ndfuse_consumer" "${executable}")
+# The consumer writes the kernel source of a chain (nf::jit::source) when ndfuse has CUDA; the user's
+# step of rebuilding it needs only nvcc and the installed prelude.
+set(kernel "${WORK_DIR}/kernel.cu")
+run_step("run ndfuse_consumer" "${executable}" "${kernel}")
+if(NOT EXISTS "${prefix}/include/ndfuse/prelude/nf_prelude.cuh")
+  message(FATAL_ERROR "install_consumer: the prelude is not installed under ${prefix}/include/ndfuse/prelude")
+endif()
+if(EXISTS "${kernel}" AND NVCC)
+  run_step("nvcc the kernel source against the installed prelude" "${NVCC}" -arch=sm_90 -cubin
+           -I "${prefix}/include/ndfuse/prelude" -o "${WORK_DIR}/kernel.cubin" "${kernel}")
+else()
+  message(STATUS "install_consumer: no CUDA in this build (or no nvcc): the kernel source step is not run")
+endif()
