@@ -27,8 +27,8 @@ int nvcc_cubin(const std::string& source, const std::string& stem, const std::st
   const fs::path cubin = dir / (stem + ".cubin");
   std::ofstream(cu) << source;
   fs::remove(cubin);
-  const std::string cmd = std::string("\"") + NDFUSE_TEST_NVCC + "\" -arch=sm_90 -cubin " + extra_flags + " -o \"" +
-                          cubin.string() + "\" \"" + cu.string() + "\"";
+  const std::string cmd = std::string("\"") + NDFUSE_TEST_NVCC + "\" -arch=sm_90 -cubin " + extra_flags +
+                          " -o \"" + cubin.string() + "\" \"" + cu.string() + "\"";
   INFO(cmd);
   const int rc = std::system(cmd.c_str());
   if (rc == 0) CHECK(fs::file_size(cubin) > 0);
@@ -53,7 +53,8 @@ TEST_CASE("jit::standalone_source inlines the prelude once, in place of its incl
   const std::string whole = nf::jit::standalone_source(seed_chain());
   CHECK(plain.find("#include \"nf_prelude.cuh\"") != std::string::npos);
   CHECK(whole.find("#include \"nf_") == std::string::npos);
-  for (const char* file : {"nf_types.cuh", "nf_arith.cuh", "nf_math.cuh", "nf_reduce.cuh", "nf_prelude.cuh"}) {
+  for (const char* file :
+       {"nf_types.cuh", "nf_arith.cuh", "nf_math.cuh", "nf_reduce.cuh", "nf_prelude.cuh"}) {
     const std::string mark = std::string("// ---- ") + file + " (ndfuse's device prelude) ----";
     const auto first = whole.find(mark);
     CHECK(first != std::string::npos);

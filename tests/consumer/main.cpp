@@ -1,8 +1,8 @@
 // Builds against the installed headers and library only; exits nonzero when the result is wrong.
 #include <exception>
 #include <fstream>
-#include <string>
 #include <iostream>
+#include <string>
 #include <vector>
 
 #include <ndfuse/ndfuse.hpp>
