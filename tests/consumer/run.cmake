@@ -58,14 +58,14 @@ endif()
 
 run_step("build tests/consumer" "${CMAKE_COMMAND}" --build "${build}" ${config_args})
 
-foreach(candidate IN ITEMS "${build}/ndfuse_consumer" "${build}/${BUILD_TYPE}/ndfuse_consumer")
+foreach(candidate IN ITEMS "${build}/app" "${build}/${BUILD_TYPE}/app")
   if(EXISTS "${candidate}" AND NOT IS_DIRECTORY "${candidate}")
     set(executable "${candidate}")
     break()
   endif()
 endforeach()
 if(NOT executable)
-  message(FATAL_ERROR "install_consumer: no ndfuse_consumer executable under ${build}")
+  message(FATAL_ERROR "install_consumer: no app executable under ${build}")
 endif()
 # The consumer writes the kernel source of a chain (nf::jit::source) when ndfuse has CUDA; the user's
 # step of rebuilding it needs only nvcc and the installed prelude.

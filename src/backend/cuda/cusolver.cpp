@@ -131,7 +131,7 @@ bool batched(const ir::library_call& c) {
 
 // --- cholesky, qr -------------------------------------------------------------------------------
 
-// cuSOLVER's lower-triangle Cholesky is its fast one. On an H100 (scripts/ncu-reasons, 2026-11-23)
+// cuSOLVER's lower-triangle Cholesky is its fast one. On an H100 (scripts/ncu-reasons cholesky)
 // the upper form of a 1000 x 1000 Xpotrf ran a column-at-a-time path of about a hundred small
 // kernels (1.08 ms; JAX, 0.47 ms), and potrfBatched's upper form transposed each matrix to lower and
 // back inside, 96 of its 134 us on 10000 8 x 8 matrices. So each C-order matrix is transposed into

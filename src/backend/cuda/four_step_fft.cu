@@ -14,7 +14,7 @@
 // Only complex128 of 2^23 and 2^24 points is taken. At 2^22 points cuFFT was as fast (147-151 against
 // 151 us), below that faster (it makes two passes too); with 8-byte points a strided row of two
 // lines is half a sector, and 2^24 complex64 points took 292 us against cuFFT's 280 with four lines
-// a block.
+// a block (research/fft_two_pass.cu).
 #include "backend/cuda/four_step_fft.hpp"
 
 #include <cmath>

@@ -25,10 +25,8 @@
 // columns cross is left out of both halves and written at the end as what the rotation makes of it
 // (a_pp - t g, a_qq + t g and zeros), each column's two entries by the lane whose half holds that
 // column, so no lane writes an entry its partner reads (or still has to read) in the same half-step.
-// Two __syncwarp per step. (The first version kept rows in lanes and each step's rotations in
-// shared arrays, with three passes and three __syncwarp per step: 127 us for 10000 8 x 8 float64
-// matrices on an H100 and 7.9 ms for 32 x 32; this one 96 us and 7.0 ms, syevjBatched 475 us and
-// 5.5 ms.)
+// Two __syncwarp per step, where keeping rows in lanes and each step's rotations in shared arrays
+// took three, and was slower (research/eigh_batched.cu).
 #include <cstdint>
 
 #include "backend/cuda/cusolver.hpp"
