@@ -123,8 +123,9 @@ def chain_subset(workloads):
 def page(rows, gpu, date, source, plot_links, why):
     families, _, _ = group(rows)
     out = ["# Performance", "", PAGE_MARK.format(source=source), "",
-           f"Measured on an **{gpu}**, {short_date(date)}, with `scripts/gpu-check --no-tests` (bench/README.md",
-           "gives the protocol). CuPy, PyTorch and JAX ran the same workloads on the same GPU in the same run.",
+           f"Measured on an **{gpu}**, {short_date(date)}, with `scripts/gpu-check --no-tests`",
+           "([bench/README.md](../bench/README.md) gives the protocol). CuPy, PyTorch and JAX ran the same",
+           "workloads on the same GPU in the same run.",
            "",
            "- Times are medians. **ndfuse fused** is the default, lazy mode; **ndfuse eager** is",
            "  `nf::eager_scope`, one kernel per op.",
