@@ -20,8 +20,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr char entry_magic[8] = {'N', 'D', 'F', 'C', 'U', 'B', '0', '1'};
-constexpr std::size_t header_bytes = 24;  // magic, payload length, checksum
+// Version 2 entries carry their own key: an entry is used only under the key it was written for, so
+// a file copied or renamed to another kernel's name reads as a miss and is rewritten, never loaded
+// as that kernel (version 1 entries, without it, read as damaged and are rewritten the same way).
+constexpr char entry_magic[8] = {'N', 'D', 'F', 'C', 'U', 'B', '0', '2'};
+constexpr std::size_t key_bytes = 32;
+constexpr std::size_t header_bytes = 24 + key_bytes;  // magic, payload length, checksum, key
 constexpr const char* entry_suffix = ".cubin";
 constexpr const char* temp_prefix = ".tmp.";
 // A temp file this old belongs to a writer that died; eviction sweeps it.
@@ -184,7 +188,8 @@ std::optional<std::string> disk_cache::load(const std::string& key) {
       static_cast<std::uint64_t>(st.st_size) >= header_bytes && read_all(fd, header, header_bytes) &&
       std::memcmp(header, entry_magic, sizeof entry_magic) == 0) {
     const std::uint64_t length = get_u64(header + 8);
-    if (length == static_cast<std::uint64_t>(st.st_size) - header_bytes) {
+    const bool own_key = std::string_view(header + 24, key_bytes) == key;
+    if (own_key && length == static_cast<std::uint64_t>(st.st_size) - header_bytes) {
       std::string data(length, '\0');
       if (read_all(fd, data.data(), length) && fnv1a64(data) == get_u64(header + 16))
         payload = std::move(data);
@@ -192,8 +197,9 @@ std::optional<std::string> disk_cache::load(const std::string& key) {
   }
   ::close(fd);
   if (!payload) {
-    // Damaged: remove it so the next store rewrites it. Renames are atomic, so this is never a
-    // half-written entry of a live writer; worst case we delete a good entry that just replaced it.
+    // Damaged, or another key's entry: remove it so the next store rewrites it. Renames are atomic,
+    // so this is never a half-written entry of a live writer; worst case we delete a good entry
+    // that just replaced it.
     ::unlink(path.c_str());
     return std::nullopt;
   }
@@ -227,6 +233,7 @@ bool disk_cache::store(const std::string& key, std::string_view payload) {
   std::memcpy(header, entry_magic, sizeof entry_magic);
   put_u64(header + 8, payload.size());
   put_u64(header + 16, fnv1a64(payload));
+  std::memcpy(header + 24, key.data(), key_bytes);
   bool ok = write_all(fd, header, header_bytes) && write_all(fd, payload.data(), payload.size());
   int write_errno = errno;
   if (::close(fd) != 0 && ok) {

@@ -1,9 +1,10 @@
 // The on-disk kernel cache: compiled CUBINs under NDFUSE_CACHE_DIR (default ~/.cache/ndfuse), so a
 // second process compiles nothing. Plain files and POSIX calls only: no CUDA, so CI tests it.
 //
-// Layout: <dir>/<first 2 hex of key>/<key>.cubin. Each entry is a 24-byte header (magic, payload
-// length, FNV-1a 64 checksum of the payload) followed by the payload. Writers fill a private temp
-// file and rename() it into place, so a reader sees a whole entry or none; a damaged entry (torn
+// Layout: <dir>/<first 2 hex of key>/<key>.cubin. Each entry is a 56-byte header (magic, payload
+// length, FNV-1a 64 checksum of the payload, the entry's own key) followed by the payload; an entry
+// whose key is not the one asked for is a miss, removed so that the next store rewrites it. Writers fill a
+// private temp file and rename() it into place, so a reader sees a whole entry or none; a damaged entry (torn
 // write, bit rot, truncation) fails the length or checksum test, is removed, and reads as a miss.
 // Total size is bounded (NDFUSE_CACHE_MAX_BYTES, default 1 GiB): past it the least recently used
 // entries (by mtime, which a hit refreshes) are deleted. A directory that cannot be written

@@ -27,6 +27,9 @@ using ndfuse::jit::disk_cache;
 
 namespace {
 
+// An entry's header: magic, payload length, checksum and the entry's own 32-hex key.
+constexpr std::size_t entry_header = 56;
+
 // A fresh directory per test case under NDFUSE_TEST_TMP.
 fs::path fresh_dir(const std::string& name) {
   const char* tmp = std::getenv("NDFUSE_TEST_TMP");
@@ -117,16 +120,16 @@ TEST_CASE("a damaged disk cache entry reads as a miss, is removed, and can be st
     REQUIRE(cache.store(k, data));
     {
       std::fstream f(entry, std::ios::in | std::ios::out | std::ios::binary);
-      f.seekg(24 + 1000);
+      f.seekg(entry_header + 1000);
       char c = 0;
       f.get(c);
-      f.seekp(24 + 1000);
+      f.seekp(entry_header + 1000);
       f.put(static_cast<char>(c ^ 0x10));
     }
   }
   SECTION("a truncated entry fails the length check") {
     REQUIRE(cache.store(k, data));
-    fs::resize_file(entry, 24 + 100);
+    fs::resize_file(entry, entry_header + 100);
   }
   SECTION("a header-only stub fails the length check") {
     REQUIRE(cache.store(k, data));
@@ -139,6 +142,19 @@ TEST_CASE("a damaged disk cache entry reads as a miss, is removed, and can be st
   SECTION("an empty file") {
     fs::create_directories(entry.parent_path());
     std::ofstream(entry, std::ios::binary).flush();
+  }
+  SECTION("another kernel's valid entry, copied under this key's name") {
+    const std::string other = key_of(2);
+    REQUIRE(cache.store(other, payload(4096, 3)));
+    fs::create_directories(entry.parent_path());
+    fs::copy_file(cache.entry_path(other), entry, fs::copy_options::overwrite_existing);
+    CHECK(cache.load(other) == payload(4096, 3));  // still good under its own key
+  }
+  SECTION("an entry of the format before keys were stored (version 1)") {
+    REQUIRE(cache.store(k, data));
+    std::fstream f(entry, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(7);
+    f.put('1');
   }
   CHECK_FALSE(cache.load(k).has_value());
   CHECK_FALSE(fs::exists(entry));  // removed, so it cannot be hit again
@@ -202,7 +218,7 @@ TEST_CASE("the disk cache stays under its size bound by evicting least recently 
           "[disk_cache][cpu]") {
   fs::path dir = fresh_dir("evict");
   const std::size_t n = 10000;
-  const std::uint64_t entry_bytes = 24 + n;
+  const std::uint64_t entry_bytes = entry_header + n;
   disk_cache cache(dir.string(), 3 * entry_bytes + 100);  // room for three entries
   for (unsigned i = 0; i < 3; ++i) {
     REQUIRE(cache.store(key_of(i), payload(n, i)));
@@ -263,7 +279,7 @@ TEST_CASE("disk cache writes are atomic: a reader sees a whole entry or none", "
   std::ofstream(temp, std::ios::binary) << "partial";
   CHECK_FALSE(reader.load(key_of(6)).has_value());
   set_mtime_seconds_ago(temp, 3600);
-  disk_cache sweeper(dir.string(), 24 + big.size() + 10);  // full: the next store scans and evicts
+  disk_cache sweeper(dir.string(), entry_header + big.size() + 10);  // full: the next store scans and evicts
   REQUIRE(sweeper.store(key_of(7), payload(8, 7)));
   CHECK_FALSE(fs::exists(temp));
 }

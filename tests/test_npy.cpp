@@ -1,6 +1,7 @@
 // nf::save and nf::load against NumPy 2: files ndfuse writes must np.load to arrays NumPy builds
 // (tests/oracle/check_npy.py), files NumPy writes (tests/oracle/gen_npy.py) must nf::load to the
-// values NumPy lists, and malformed files must throw nf::error naming the file.
+// values NumPy lists, and malformed files must throw nf::value_error (unreadable ones nf::io_error)
+// naming the file.
 #include <array>
 #include <cmath>
 #include <complex>
@@ -289,7 +290,9 @@ TEST_CASE("nf::load reads .npy files that NumPy wrote", "[npy][oracle]") {
   CHECK(checked > 50);
 }
 
-TEST_CASE("nf::load throws nf::error naming the file for malformed input", "[npy]") {
+// NumPy raises ValueError for a file that is not a valid .npy (nf::value_error) and OSError for one
+// that cannot be opened (nf::io_error).
+TEST_CASE("nf::load throws value_error or io_error naming the file for malformed input", "[npy]") {
   const fs::path dir = scratch_dir("npy_malformed");
   const std::string good_dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }";
   const std::string payload(48, '\0');
@@ -320,7 +323,7 @@ TEST_CASE("nf::load throws nf::error naming the file for malformed input", "[npy
     const fs::path p = dir / (c.name + ".npy");
     write_npy_bytes(p, c.dict, c.payload, c.major);
     INFO("case " << c.name);
-    CHECK_THROWS_AS(nf::load(p.string()), nf::error);
+    CHECK_THROWS_AS(nf::load(p.string()), nf::value_error);
     const std::string what = load_error(p);
     CHECK(what.find(p.string()) != std::string::npos);
     CHECK(what.rfind("dtype_error", 0) != 0);
@@ -336,14 +339,14 @@ TEST_CASE("nf::load throws nf::error naming the file for malformed input", "[npy
         raw("bad_magic.npy", std::string("\x93NUMPZ\x01\x00\x10\x00{}", 12) + std::string(60, ' ')),
         raw("short_header.npy", std::string("\x93NUMPY\x01\x00\xff\x00{'descr'", 17))}) {
     INFO("file " << p);
-    CHECK_THROWS_AS(nf::load(p.string()), nf::error);
+    CHECK_THROWS_AS(nf::load(p.string()), nf::value_error);
     CHECK(load_error(p).find(p.string()) != std::string::npos);
   }
 
   const fs::path missing = dir / "does_not_exist.npy";
-  CHECK_THROWS_AS(nf::load(missing.string()), nf::error);
+  CHECK_THROWS_AS(nf::load(missing.string()), nf::io_error);
   CHECK(load_error(missing).find(missing.string()) != std::string::npos);
-  CHECK_THROWS_AS(nf::load(dir.string()), nf::error);
+  CHECK_THROWS_AS(nf::load(dir.string()), nf::io_error);
 }
 
 TEST_CASE("nf::save round-trips every dtype and leaves no partial file when it fails", "[npy]") {
@@ -379,10 +382,10 @@ TEST_CASE("nf::save round-trips every dtype and leaves no partial file when it f
   }
 
   const nf::array a = nf::asarray(std::vector<double>{1, 2, 3});
-  CHECK_THROWS_AS(nf::save((dir / "no_such_dir" / "x.npy").string(), a), nf::error);
+  CHECK_THROWS_AS(nf::save((dir / "no_such_dir" / "x.npy").string(), a), nf::io_error);
   // The target is a directory: the data is written to a temporary file, then the rename fails.
   fs::create_directories(dir / "occupied.npy");
-  CHECK_THROWS_AS(nf::save((dir / "occupied.npy").string(), a), nf::error);
+  CHECK_THROWS_AS(nf::save((dir / "occupied.npy").string(), a), nf::io_error);
   for (const auto& entry : fs::directory_iterator(dir)) {
     INFO("left behind: " << entry.path());
     CHECK(entry.path().filename().string().find(".tmp") == std::string::npos);

@@ -161,6 +161,10 @@ class array {
   // The DAG node (library internals and tests). Inline: every op reads it, several times per step.
   const std::shared_ptr<ir::node>& node() const { return node_; }
 
+  // A copy of host data in C order: `count` elements of dtype t at `data`, which must be exactly
+  // what `shape` holds (value_error otherwise, or for a null `data` with elements to read).
+  static array from_host_copy(ndfuse::dtype t, const shape_t& shape, const void* data, std::size_t count);
+  // The same where the caller has sized `data` from `shape` itself.
   static array from_host_copy(ndfuse::dtype t, const shape_t& shape, const void* data);
 
  private:
@@ -194,7 +198,7 @@ E array::item() const {
 // Host data -> array (cp.asarray / np.asarray). The data is copied.
 template <element_type E>
 array asarray(std::span<const E> data, const shape_t& shape) {
-  return array::from_host_copy(dtype_of<E>, shape, data.data());
+  return array::from_host_copy(dtype_of<E>, shape, data.data(), data.size());
 }
 template <element_type E>
 array asarray(const std::vector<E>& data, const shape_t& shape) {

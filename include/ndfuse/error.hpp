@@ -34,5 +34,10 @@ struct device_error : error {
 struct out_of_memory : error {
   using error::error;
 };
+// A file that cannot be opened, read or written (NumPy's OSError). A file that opens but is not
+// what it claims to be (a malformed .npy) is a value_error, as NumPy's ValueError.
+struct io_error : error {
+  using error::error;
+};
 
 }  // namespace ndfuse

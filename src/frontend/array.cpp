@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "frontend/build.hpp"
+#include "ir/shape_math.hpp"
 #include "ndfuse/config.hpp"
 #include "ndfuse/math.hpp"
 #include "runtime/realize.hpp"
@@ -79,18 +80,25 @@ host_array array::to_host() const {
 }
 
 array array::from_host_copy(ndfuse::dtype t, const shape_t& shape, const void* data) {
-  for (auto d : shape)
-    if (d < 0)
-      throw shape_error("asarray: negative dimensions are not allowed, got shape " + shape_str(shape));
+  const std::int64_t n = ir::checked_size(shape, ndfuse::itemsize(t), "asarray");
+  if (n > 0 && data == nullptr) throw value_error("asarray: the host data pointer is null");
   return array(runtime::upload(t, shape, data));
 }
 
+array array::from_host_copy(ndfuse::dtype t, const shape_t& shape, const void* data, std::size_t count) {
+  const std::int64_t n = ir::checked_size(shape, ndfuse::itemsize(t), "asarray");
+  if (static_cast<std::uint64_t>(n) != count)
+    throw value_error("asarray: cannot reshape array of size " + std::to_string(count) + " into shape " +
+                      shape_str(shape));
+  return from_host_copy(t, shape, data);
+}
+
 array asarray(const host_array& h) {
-  if (h.bytes.size() != itemsize(h.dtype) * static_cast<std::size_t>(ir::shape_size(h.shape)))
-    throw shape_error("asarray: host_array holds " + std::to_string(h.bytes.size()) + " bytes, but shape " +
-                      shape_str(h.shape) + " of " + std::string(dtype_name(h.dtype)) + " needs " +
-                      std::to_string(itemsize(h.dtype) * ir::shape_size(h.shape)));
-  return array::from_host_copy(h.dtype, h.shape, h.bytes.data());
+  const std::size_t size = itemsize(h.dtype);
+  if (h.bytes.size() % size != 0)
+    throw value_error("asarray: host_array holds " + std::to_string(h.bytes.size()) +
+                      " bytes, not a whole number of " + std::string(dtype_name(h.dtype)) + " elements");
+  return array::from_host_copy(h.dtype, h.shape, h.bytes.data(), h.bytes.size() / size);
 }
 
 array& array::assign(const array& value, casting rule) {

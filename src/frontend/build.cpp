@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <span>
@@ -11,6 +12,7 @@
 #include "frontend/compare.hpp"
 #include "ir/host_types.hpp"
 #include "ir/op_info.hpp"
+#include "ir/shape_math.hpp"
 #include "ndfuse/config.hpp"
 #include "runtime/realize.hpp"
 
@@ -77,7 +79,7 @@ bool int_fits(const scalar& s) {
 }  // namespace
 
 void throw_empty_handle(const char* op) {
-  throw error(std::string(op) + ": the array handle is empty (default-constructed)");
+  throw value_error(std::string(op) + ": the array handle is empty (default-constructed)");
 }
 
 ir::scalar_bits scalar_to_bits(const scalar& s, dtype t, const char* op) {
@@ -150,6 +152,25 @@ ir::scalar_bits scalar_to_bits(const scalar& s, dtype t, const char* op) {
       break;
   }
   return b;
+}
+
+scalar stored_scalar(const scalar& s, dtype t, const char* op) {
+  const bool to_int = is_integer(t), to_real = is_floating(t);
+  if (s.kind == dtype_kind::dtype_kind_complex && (to_int || to_real))
+    throw dtype_error(std::string(op) + ": " + (to_int ? "int" : "float") +
+                      "() argument must be a real number, not 'complex' (storing " + scalar_text(s) +
+                      " into " + std::string(dtype_name(t)) + ")");
+  if (!to_int || s.kind != dtype_kind::dtype_kind_float) return s;
+  const double v = s.c.real();
+  if (std::isnan(v)) throw value_error(std::string(op) + ": cannot convert float NaN to integer");
+  if (std::isinf(v)) throw dtype_error(std::string(op) + ": cannot convert float infinity to integer");
+  const double whole = std::trunc(v);
+  // Python's int(v), then NumPy's range check of the Python integer (scalar_to_bits does that).
+  if (whole >= 18446744073709551616.0 || whole < -9223372036854775808.0)
+    throw dtype_error(std::string(op) + ": Python int too large to convert to C long (" + scalar_text(s) +
+                      " into " + std::string(dtype_name(t)) + ")");
+  if (whole >= 9223372036854775808.0) return scalar(static_cast<std::uint64_t>(whole));
+  return scalar(static_cast<std::int64_t>(whole));
 }
 
 node_ptr scalar_node(const scalar& s, dtype t, const shape_t& shape, const char* op) {
@@ -342,6 +363,9 @@ array binary(ir::op_code op, const operand& a, const operand& b) {
 }
 
 array finish(node_ptr n) {
+  // Every built node's size is checked once, here: a shape whose bytes pass what an offset can
+  // address raises at the call rather than wrapping to a small buffer at evaluation.
+  ir::checked_size(n->shape, itemsize(n->dt), ir::op_name(n->op));
   if (n->pending_ops > max_pending_ops || n->pending_leaves > max_pending_leaves) {
     std::vector<node_ptr> pending;
     for (const auto& in : n->inputs)

@@ -28,6 +28,11 @@ inline const node_ptr& checked(const array& a, const char* op) {
 // (NumPy raises OverflowError there).
 ir::scalar_bits scalar_to_bits(const scalar& s, dtype t, const char* op);
 node_ptr scalar_node(const scalar& s, dtype t, const shape_t& shape, const char* op);
+// A scalar stored into an array of dtype t (x(...) = s), converted as NumPy's setitem converts a
+// Python scalar: a float into an integer array is truncated to an integer first (NaN raises
+// value_error, infinity and values past 64 bits dtype_error, as NumPy's ValueError and
+// OverflowError), and a complex one into a real array raises dtype_error (NumPy's TypeError).
+scalar stored_scalar(const scalar& s, dtype t, const char* op);
 
 // Cast (and optionally broadcast) without evaluating; returns x itself when nothing changes.
 node_ptr cast_node(const node_ptr& x, dtype t, const shape_t& shape);

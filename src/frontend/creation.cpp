@@ -7,6 +7,7 @@
 
 #include "frontend/build.hpp"
 #include "ir/host_types.hpp"
+#include "ir/shape_math.hpp"
 #include "ndfuse/math.hpp"
 
 namespace ndfuse {
@@ -125,18 +126,30 @@ array arange(scalar start, scalar stop, scalar step) {
 
 array arange(scalar start, scalar stop, scalar step, dtype t) {
   double s0 = as_double(start), s1 = as_double(stop), st = as_double(step);
-  if (st == 0) throw error("arange: step must not be zero (Maximum allowed size exceeded)");
+  if (st == 0) throw value_error("arange: division by zero (the step is 0)");
   bool all_int = start.kind <= dtype_kind::dtype_kind_int && stop.kind <= dtype_kind::dtype_kind_int &&
                  step.kind <= dtype_kind::dtype_kind_int;
   std::int64_t len;
   if (all_int) {
-    std::int64_t a = start.i, b = stop.i, s = step.i;
-    std::int64_t span = b - a;
-    len = s > 0 ? (span + s - 1) / s : (span + s + 1) / s;
+    // In 128 bits: stop - start of two int64 values (or of uint64 ones) can pass 2^63.
+    const auto wide = [](const scalar& v) -> __int128 {
+      return v.kind == dtype_kind::dtype_kind_bool ? v.b : v.is_big_unsigned ? __int128(v.u) : __int128(v.i);
+    };
+    const __int128 a = wide(start), b = wide(stop), s = wide(step);
+    const __int128 n = s > 0 ? (b - a + s - 1) / s : (b - a + s + 1) / s;
+    if (n > __int128(INT64_MAX)) throw value_error("arange: Maximum allowed size exceeded");
+    len = n < 0 ? 0 : static_cast<std::int64_t>(n);
+    // An iota computes in float64, exact to 2^53; past that, start + i * step in int64 arithmetic
+    // (fused elementwise ops), as NumPy fills an integer arange.
+    constexpr __int128 exact = __int128(1) << 53;
+    const auto beyond = [&](__int128 v) { return v > exact || v < -exact; };
+    if (is_integer(t) && !start.is_big_unsigned && !step.is_big_unsigned &&
+        (beyond(a) || beyond(b) || beyond(s) || beyond(a + s * n)))
+      return (iota(dtype::int64, {len}, 0.0, 1.0, {1}) * scalar(std::int64_t(s)) + scalar(std::int64_t(a)))
+          .astype(t);
   } else {
-    len = static_cast<std::int64_t>(std::ceil((s1 - s0) / st));
+    len = ir::size_from_double(std::ceil((s1 - s0) / st), "arange");
   }
-  if (len < 0) len = 0;
   if (is_inexact(t)) {
     // NumPy writes start and start+step in the target dtype, then fills with their difference.
     double first = round_to(t, s0);
@@ -147,7 +160,8 @@ array arange(scalar start, scalar stop, scalar step, dtype t) {
 }
 
 array linspace(double start, double stop, std::int64_t num, bool endpoint, dtype t) {
-  if (num < 0) throw error("linspace: Number of samples, " + std::to_string(num) + ", must be non-negative.");
+  if (num < 0)
+    throw value_error("linspace: Number of samples, " + std::to_string(num) + ", must be non-negative.");
   std::int64_t div = endpoint ? num - 1 : num;
   double delta = stop - start;
   // NumPy computes i * step + start in float64 (i * delta / div when the step underflows to 0).

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "frontend/view.hpp"
+#include "ir/shape_math.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/manipulation.hpp"
 #include "ndfuse/math.hpp"
@@ -193,7 +194,7 @@ array pad(const array& a, const std::vector<std::pair<std::int64_t, std::int64_t
     std::vector<std::int64_t> start(nd);
     array inside;
     for (std::size_t d = 0; d < nd; ++d) {
-      shape[d] += w[d].first + w[d].second;
+      shape[d] = ir::add_sizes(ir::add_sizes(shape[d], w[d].first, "pad"), w[d].second, "pad");
       start[d] = w[d].first;
     }
     for (std::size_t d = 0; d < nd; ++d) {
@@ -207,7 +208,7 @@ array pad(const array& a, const std::vector<std::pair<std::int64_t, std::int64_t
     return frontend::select_region(inside, shifted(an, shape, start), fill);
   }
   if (mode != "edge" && mode != "reflect")
-    throw error("pad: mode '" + mode + "' is not supported (constant, edge and reflect are)");
+    throw value_error("pad: mode '" + mode + "' is not supported (constant, edge and reflect are)");
   array cur = a;
   for (std::size_t d = 0; d < nd; ++d) {
     if (w[d].first == 0 && w[d].second == 0) continue;

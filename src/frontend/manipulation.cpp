@@ -10,6 +10,7 @@
 #include "frontend/build.hpp"
 #include "frontend/reduce_build.hpp"
 #include "frontend/view.hpp"
+#include "ir/shape_math.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/math.hpp"
 #include "ndfuse/reduce.hpp"
@@ -62,8 +63,10 @@ array reshape(const array& a, const shape_t& shape) {
       unknown = static_cast<int>(d);
     } else if (out[d] < 0) {
       throw shape_error("reshape: negative dimensions not allowed (shape " + shape_str(shape) + ")");
-    } else {
-      known *= out[d];
+    } else if (__builtin_mul_overflow(known, out[d], &known)) {
+      // No array has that many elements, so none reshapes into it (NumPy says the same).
+      throw shape_error("reshape: cannot reshape array of size " + std::to_string(an->size()) +
+                        " into shape " + shape_str(shape));
     }
   }
   const std::int64_t size = an->size();
@@ -333,7 +336,7 @@ array triu(const array& m, std::int64_t k) {
 
 std::vector<array> meshgrid(const std::vector<array>& xi, const std::string& indexing) {
   if (indexing != "xy" && indexing != "ij")
-    throw error("meshgrid: Valid values for `indexing` are 'xy' and 'ij'.");
+    throw value_error("meshgrid: Valid values for `indexing` are 'xy' and 'ij'.");
   const std::size_t n = xi.size();
   shape_t shape;
   for (const auto& x : xi) shape.push_back(checked(x, "meshgrid")->size());
@@ -452,7 +455,7 @@ array tile(const array& a, const std::vector<std::int64_t>& reps) {
   for (std::size_t d = 0; d < nd; ++d) {
     interleaved.insert(interleaved.end(), {r[d], in[d]});
     with_ones.insert(with_ones.end(), {1, in[d]});
-    out.push_back(r[d] * in[d]);
+    out.push_back(ir::mul_sizes(r[d], in[d], "tile"));
   }
   return reshape(broadcast_to(reshape(a, with_ones), interleaved), out);
 }
@@ -470,7 +473,7 @@ array repeat(const array& a, std::int64_t repeats, std::optional<int> axis) {
   shape_t with_one = an->shape, widened = an->shape, out = an->shape;
   with_one.insert(with_one.begin() + ax + 1, 1);
   widened.insert(widened.begin() + ax + 1, repeats);
-  out[ax] *= repeats;
+  out[ax] = ir::mul_sizes(out[ax], repeats, "repeat");
   return reshape(broadcast_to(reshape(a, with_one), widened), out);
 }
 

@@ -79,7 +79,7 @@ namespace {
 
 array searchsorted_as(const array& a, const array& v, dtype t, std::string_view side) {
   if (side != "left" && side != "right")
-    throw error("searchsorted: side must be 'left' or 'right', got '" + std::string(side) + "'");
+    throw value_error("searchsorted: side must be 'left' or 'right', got '" + std::string(side) + "'");
   if (a.ndim() != 1)
     throw shape_error("searchsorted: the sorted array must be 1-dimensional, got shape " +
                       shape_str(a.shape()));

@@ -183,12 +183,18 @@ basic_index resolve_index(const shape_t& in, const std::vector<index_item>& item
         };
         const std::int64_t start = bound(it.range.start, step > 0 ? 0 : n - 1);
         const std::int64_t stop = bound(it.range.stop, step > 0 ? n : -1);
+        // The step's magnitude in 64 unsigned bits (INT64_MIN has none in signed), and the length
+        // as 1 + (span - 1) / |step|: neither can overflow, whatever the step.
+        const std::uint64_t magnitude =
+            step > 0 ? std::uint64_t(step) : std::uint64_t(0) - std::uint64_t(step);
         std::int64_t len = 0;
-        if (step > 0 && stop > start) len = (stop - start + step - 1) / step;
-        if (step < 0 && start > stop) len = (start - stop - step - 1) / -step;
+        if (step > 0 && stop > start) len = 1 + std::int64_t(std::uint64_t(stop - start - 1) / magnitude);
+        if (step < 0 && start > stop) len = 1 + std::int64_t(std::uint64_t(start - stop - 1) / magnitude);
         r.shape.push_back(len);
         r.base[d] = len > 0 ? start : 0;
-        r.source.emplace_back(d++, step);
+        // A step that never reaches a second element is no stride at all: 1 keeps the view's
+        // stride arithmetic (step x the input's stride) in range.
+        r.source.emplace_back(d++, len > 1 ? step : 1);
         break;
       }
       case index_kind::index_kind_ellipsis:

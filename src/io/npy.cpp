@@ -94,12 +94,12 @@ void write_npy(const std::string& path, const host_array& h) {
 
   const std::size_t nbytes = byte_count(h);
   if (h.bytes.size() < nbytes)
-    throw error("save: '" + path + "': the host data is smaller than its shape says");
+    throw value_error("save: '" + path + "': the host data is smaller than its shape says");
 
   const std::string tmp = temporary_path(path);
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw error("save: cannot create '" + tmp + "' (for '" + path + "'): " + errno_text());
+    if (!out) throw io_error("save: cannot create '" + tmp + "' (for '" + path + "'): " + errno_text());
     out.write(header.data(), static_cast<std::streamsize>(header.size()));
     out.write(reinterpret_cast<const char*>(h.bytes.data()), static_cast<std::streamsize>(nbytes));
     out.flush();
@@ -107,28 +107,28 @@ void write_npy(const std::string& path, const host_array& h) {
       const std::string why = errno_text();
       out.close();
       std::remove(tmp.c_str());
-      throw error("save: writing '" + path + "' failed: " + why);
+      throw io_error("save: writing '" + path + "' failed: " + why);
     }
   }
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
   if (ec) {
     std::remove(tmp.c_str());
-    throw error("save: cannot move the written data into '" + path + "': " + ec.message());
+    throw io_error("save: cannot move the written data into '" + path + "': " + ec.message());
   }
 }
 
 host_array read_npy(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw error("load: cannot open '" + path + "': " + errno_text());
+  if (!in) throw io_error("load: cannot open '" + path + "': " + errno_text());
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
-    throw error("load: '" + path + "' is a directory, not a .npy file");
+    throw io_error("load: '" + path + "' is a directory, not a .npy file");
   in.seekg(0, std::ios::end);
   const auto file_size = static_cast<std::size_t>(in.tellg());
   in.seekg(0);
   auto malformed = [&](const std::string& what) {
-    return error("load: '" + path + "' is not a valid .npy file: " + what);
+    return value_error("load: '" + path + "' is not a valid .npy file: " + what);
   };
 
   char prefix[magic_len + 2];

@@ -43,8 +43,8 @@ class literal_parser {
 
  private:
   [[noreturn]] void fail(const std::string& what) const {
-    throw error("load: '" + file_ + "' is not a valid .npy file: malformed header (" + what + " at offset " +
-                std::to_string(pos_) + "): " + excerpt(text_));
+    throw value_error("load: '" + file_ + "' is not a valid .npy file: malformed header (" + what +
+                      " at offset " + std::to_string(pos_) + "): " + excerpt(text_));
   }
   void skip_space() {
     while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
@@ -175,7 +175,7 @@ class literal_parser {
 };
 
 [[noreturn]] void bad_header(const std::string& file, const std::string& what) {
-  throw error("load: '" + file + "' is not a valid .npy file: " + what);
+  throw value_error("load: '" + file + "' is not a valid .npy file: " + what);
 }
 
 struct descr_info {

@@ -253,14 +253,14 @@ eager_scope::~eager_scope() {
 void eval(std::vector<array*> arrays) {
   std::vector<std::shared_ptr<ir::node>> roots;
   for (auto* a : arrays) {
-    if (!a->node()) throw error("eval: the array handle is empty (default-constructed)");
+    if (!a->node()) throw value_error("eval: the array handle is empty (default-constructed)");
     roots.push_back(a->node());
   }
   runtime::realize(roots);
 }
 
 std::string explain(const array& a) {
-  if (!a.node()) throw error("explain: the array handle is empty (default-constructed)");
+  if (!a.node()) throw value_error("explain: the array handle is empty (default-constructed)");
   return runtime::explain({a.node()});
 }
 

@@ -1,7 +1,13 @@
 #include "backend/cpu/thread_pool.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <system_error>
+
+#include "ndfuse/error.hpp"
 
 namespace ndfuse::backend::cpu {
 
@@ -14,16 +20,30 @@ std::pair<std::int64_t, std::int64_t> share(std::int64_t n, unsigned parts, unsi
 }  // namespace
 
 thread_pool::thread_pool(unsigned threads) {
-  for (unsigned i = 1; i < std::max(1u, threads); ++i) workers_.emplace_back([this, i] { work(i); });
+  try {
+    for (unsigned i = 1; i < std::max(1u, threads); ++i) workers_.emplace_back([this, i] { work(i); });
+  } catch (const std::system_error& e) {
+    // The threads already started wait for work: stop and join them, or their std::thread objects
+    // would end the process as the vector unwinds.
+    const std::size_t started = workers_.size() + 1;
+    stop_and_join();
+    throw device_error("cpu backend: could not start thread " + std::to_string(started) + " of " +
+                       std::to_string(threads) + " (" + e.what() + "); set NDFUSE_THREADS lower");
+  }
 }
 
 thread_pool::~thread_pool() {
+  stop_and_join();
+}
+
+void thread_pool::stop_and_join() {
   {
     std::lock_guard lock(mutex_);
     stop_ = true;
   }
   wake_.notify_all();
   for (auto& t : workers_) t.join();
+  workers_.clear();
 }
 
 void thread_pool::work(unsigned index) {
@@ -69,12 +89,28 @@ void thread_pool::parallel_for(std::int64_t n,
   done_.wait(lock, [&] { return pending_ == 0; });
 }
 
+unsigned pool_size(const char* setting, unsigned hardware) {
+  hardware = std::max(1u, hardware);
+  const unsigned most = 4 * hardware;
+  if (!setting || !*setting) return hardware;
+  char* end = nullptr;
+  errno = 0;
+  const long long asked = std::strtoll(setting, &end, 10);
+  if (end == setting || *end != '\0' || asked <= 0) {
+    std::fprintf(stderr, "ndfuse: NDFUSE_THREADS=%s is not a positive integer; using %u threads\n", setting,
+                 hardware);
+    return hardware;
+  }
+  if (errno == ERANGE || asked > most) {
+    std::fprintf(stderr, "ndfuse: NDFUSE_THREADS=%s is more than 4 x the %u hardware threads; using %u\n",
+                 setting, hardware, most);
+    return most;
+  }
+  return static_cast<unsigned>(asked);
+}
+
 thread_pool& global_pool() {
-  static thread_pool pool([] {
-    if (const char* v = std::getenv("NDFUSE_THREADS"); v && std::atoi(v) > 0)
-      return static_cast<unsigned>(std::atoi(v));
-    return std::max(1u, std::thread::hardware_concurrency());
-  }());
+  static thread_pool pool(pool_size(std::getenv("NDFUSE_THREADS"), std::thread::hardware_concurrency()));
   return pool;
 }
 

@@ -12,6 +12,7 @@ namespace ndfuse::backend::cpu {
 
 class thread_pool {
  public:
+  // Starts threads - 1 workers (the caller is the last); nf::device_error when the system refuses one.
   explicit thread_pool(unsigned threads);
   ~thread_pool();
   unsigned size() const { return static_cast<unsigned>(workers_.size()) + 1; }
@@ -20,6 +21,7 @@ class thread_pool {
 
  private:
   void work(unsigned index);
+  void stop_and_join();
   std::vector<std::thread> workers_;
   std::mutex call_mutex_;  // one parallel_for at a time, whichever thread calls
   std::mutex mutex_;
@@ -31,7 +33,12 @@ class thread_pool {
   bool stop_ = false;
 };
 
-// NDFUSE_THREADS, else the hardware concurrency.
+// The pool's size for an NDFUSE_THREADS of `setting` (null: unset) on `hardware` threads: the hardware
+// concurrency unless set, at most 4 x it (more only contend for the cores, and a runaway value
+// would start tens of thousands of threads), with a warning on stderr for a value it does not take.
+unsigned pool_size(const char* setting, unsigned hardware);
+
+// The process's pool, of pool_size(NDFUSE_THREADS, hardware) threads.
 thread_pool& global_pool();
 
 }  // namespace ndfuse::backend::cpu
