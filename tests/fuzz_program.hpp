@@ -3,6 +3,7 @@
 // random inputs, fully determined by a seed.
 #pragma once
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -71,6 +72,20 @@ inline const std::vector<std::pair<const char*, builder>>& ops() {
       {"transpose", [](auto& a, auto&, double) { return nf::transpose(a); }},
       {"every_other_reversed", [](auto& a, auto&, double) { return a(nf::ellipsis, nf::slice(nf::none, nf::none, -2)); }},
       {"drop_first", [](auto& a, auto&, double) { return a(nf::slice(1, nf::none)); }},
+      // Steps and bounds at the ends of int64: Python's slice.indices, one element or all of them.
+      {"step_int64_max",
+       [](auto& a, auto&, double) { return a(nf::slice(nf::none, nf::none, INT64_MAX)); }},
+      {"step_int64_min",
+       [](auto& a, auto&, double) { return a(nf::ellipsis, nf::slice(INT64_MAX, INT64_MIN, INT64_MIN)); }},
+      {"bounds_int64", [](auto& a, auto&, double) { return a(nf::slice(INT64_MIN, INT64_MAX)); }},
+      // A shape past what an offset can address: throws value_error at the call, which the
+      // generator records and skips, every array before it intact.
+      {"broadcast_too_big",
+       [](auto& a, auto&, double) {
+         nf::shape_t huge = a.shape();
+         huge.insert(huge.begin(), {std::int64_t{1} << 40, std::int64_t{1} << 40});
+         return nf::broadcast_to(a, huge);
+       }},
       {"ravel_reshape", [](auto& a, auto&, double) { return a.T().ravel().reshape(a.shape()); }},
       {"roll", [](auto& a, auto&, double) { return nf::roll(a, 1, 0); }},
       {"concatenate", [](auto& a, auto& b, double) { return nf::concatenate({a, b}, -1); }},

@@ -30,7 +30,8 @@ TEST_CASE("random programs agree fused and eager", "[fuzz]") {
     outcome eager = run_program(case_seed, true);
     // The same program again builds DAGs of the same signatures: its plans come from the plan memo.
     outcome again = run_program(case_seed, false);
-    INFO("replay: NDFUSE_FUZZ_SEED=" << case_seed << " NDFUSE_FUZZ_CASES=1; ops: " << fused.log);
+    INFO("replay: NDFUSE_FUZZ_SEED=" << case_seed << " NDFUSE_FUZZ_CASES=1; ops: " << fused.log
+                                     << "; eager: " << eager.log);
     for (const outcome* o : {&fused, &again}) {
       REQUIRE(o->results.size() == eager.results.size());
       for (std::size_t r = 0; r < o->results.size(); ++r) {

@@ -1,11 +1,13 @@
 // Views and basic indexing. Every view is one node (or, of an evaluated array, one new set of
 // strides over the same storage); nothing is copied and nothing runs.
 #include "frontend/view.hpp"
+
 #include "frontend/gather.hpp"
 
 #include <algorithm>
 #include <string>
 
+#include "ir/shape_math.hpp"
 #include "ndfuse/index.hpp"
 #include "ndfuse/math.hpp"
 #include "ndfuse/reduce.hpp"
@@ -28,6 +30,8 @@ array lazy_copy(const array& x) {
 
 array make_view(const array& x, ir::view_params p, const shape_t& shape) {
   node_ptr xn = checked(x, "view");
+  // A view of a buffer is built here rather than through finish: its size is checked the same way.
+  ir::checked_size(shape, itemsize(xn->dt), "view");
   if (xn->materialized()) {
     auto strides = xn->strides;
     std::int64_t offset = xn->offset;
