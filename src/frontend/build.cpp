@@ -27,16 +27,18 @@ constexpr std::uint32_t max_pending_leaves = 64;
 
 // Recomputes a new node's growth counters from its inputs.
 void count_growth(ir::node& n) {
-  n.pending_ops = 1;
-  n.pending_leaves = n.inputs.empty() ? 1 : 0;
+  constexpr auto relaxed = std::memory_order_relaxed;
+  std::uint32_t ops = 1, leaves = n.inputs.empty() ? 1 : 0;
   for (const auto& in : n.inputs) {
     if (in->materialized()) {
-      n.pending_leaves += 1;
+      leaves += 1;
     } else {
-      n.pending_ops += in->pending_ops;
-      n.pending_leaves += in->pending_leaves;
+      ops += in->pending_ops.load(relaxed);
+      leaves += in->pending_leaves.load(relaxed);
     }
   }
+  n.pending_ops.store(ops, relaxed);
+  n.pending_leaves.store(leaves, relaxed);
 }
 
 template <class T>

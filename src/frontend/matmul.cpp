@@ -15,6 +15,7 @@
 #include "ndfuse/manipulation.hpp"
 #include "ndfuse/math.hpp"
 #include "ndfuse/reduce.hpp"
+#include "schedule/plan.hpp"
 
 namespace ndfuse {
 
@@ -209,8 +210,11 @@ array matmul(const array& a, const array& b) {
     product = zeros(out_shape, t);  // an empty sum is 0, and BLAS is not called for nothing
   } else {
     // cast_node is the operand itself when its dtype is the product's: read in place.
+    // The operands' analysis looks through lazy nodes' inputs, which an evaluation elsewhere may drop.
+    std::unique_lock graph(schedule::graph_mutex());
     const auto sa = gemm_operand_of(array(cast_node(a2.node(), t)), batch);
     const auto sb = gemm_operand_of(array(cast_node(b2.node(), t)), batch);
+    graph.unlock();
     ir::library_call c;
     c.op = ir::library_op::library_op_gemm;
     c.dt = t;

@@ -108,6 +108,7 @@ array weights_along(const array& weights, int axis, std::int64_t ndim) {
   view->strides[static_cast<std::size_t>(axis)] = wn->strides[0];
   view->offset = wn->offset;
   view->storage = wn->storage;
+  view->publish();
   return array(view);
 }
 

@@ -43,6 +43,7 @@ array make_view(const array& x, ir::view_params p, const shape_t& shape) {
       n->storage = xn->storage;
       n->strides = std::move(strides);
       n->offset = offset;
+      n->publish();
       return array(std::move(n));
     }
     xn = lazy_copy(x).node();  // a reshape the strides cannot express: view a copy

@@ -76,22 +76,31 @@ struct node {
   bool range_known = false;
   std::int64_t range_min = 0, range_max = -1;
 
-  // Storage of a materialized node: element strides and offset into `storage`.
+  // Storage of a materialized node: element strides and offset into `storage`. Written once, before
+  // publish(); a thread that sees materialized() then reads them whole (see docs/architecture.md,
+  // "Threads").
   std::shared_ptr<buffer> storage;
   std::vector<std::int64_t> strides;
   std::int64_t offset = 0;
 
   // Bounded DAG growth: pending elementwise ops upstream until the nearest materialized nodes
-  // (an over-estimate when the DAG shares nodes, which only splits earlier).
-  std::uint32_t pending_ops = 0;
+  // (an over-estimate when the DAG shares nodes, which only splits earlier). Atomic (relaxed) because
+  // a builder on one thread reads them while an evaluation on another zeroes them.
+  std::atomic<std::uint32_t> pending_ops{0};
   // Leaves (buffers, scalars, iotas) those pending ops read: a bound on a fused kernel's inputs.
-  std::uint32_t pending_leaves = 1;
+  std::atomic<std::uint32_t> pending_leaves{1};
   // Number of nf::array handles pointing here. A held node is written when a plan consumes it.
   std::atomic<int> handles{0};
 
   std::unique_ptr<rare_params> rare;  // params()'s storage: null on most nodes
 
-  bool materialized() const { return storage != nullptr; }
+ private:
+  std::atomic<bool> ready_{false};
+
+ public:
+  bool materialized() const { return ready_.load(std::memory_order_acquire); }
+  // Makes storage, strides and offset, written before, visible with materialized() to every thread.
+  void publish() { ready_.store(true, std::memory_order_release); }
   std::int64_t size() const;
 
   node() = default;

@@ -55,8 +55,9 @@ void finish(ir::node& node, std::shared_ptr<ir::buffer> storage) {
   node.storage = std::move(storage);
   ir::set_contiguous_strides(node.strides, node.shape);
   node.offset = 0;
-  node.pending_ops = 0;
-  node.inputs.clear();
+  node.pending_ops.store(0, std::memory_order_relaxed);
+  node.publish();
+  node.inputs.clear();  // under the evaluation lock, which every reader of another node's inputs holds
 }
 
 void run_library_step(backend::device_backend& b, const schedule::kernel_step& step) {
@@ -127,6 +128,9 @@ void realize(std::span<const std::shared_ptr<ir::node>> roots, bool automatic_sp
   bool any = false;
   for (const auto& r : roots) any = any || !r->materialized();
   if (!any) return;
+  // One plan at a time: a node shared with another thread is computed once, by whichever thread
+  // plans it first; the other's plan then finds it materialized.
+  const std::lock_guard lock(schedule::graph_mutex());
   const schedule::plan_lease lease(roots);
   const schedule::plan& p = lease.get();
   if (debug_level() >= 2)
@@ -141,6 +145,7 @@ std::string explain(const std::vector<std::shared_ptr<ir::node>>& roots) {
   bool any = false;
   for (const auto& r : roots) any = any || !r->materialized();
   if (!any) return "plan: nothing to compute (already evaluated)\n";
+  const std::lock_guard lock(schedule::graph_mutex());
   return schedule::describe(schedule::make_plan(roots));
 }
 
@@ -174,6 +179,7 @@ std::vector<std::shared_ptr<ir::node>> run_library_now(
       b.copy_from_host(n->storage->data, zeros.data(), nbytes);
     }
     out.push_back(n->storage->data);
+    n->publish();
     result.push_back(std::move(n));
   }
   if (!empty) {
@@ -193,6 +199,7 @@ std::shared_ptr<ir::node> upload(dtype t, const shape_t& shape, const void* data
   auto& b = backend::current();
   n->storage = std::make_shared<ir::buffer>(&b, nbytes);
   if (nbytes) b.copy_from_host(n->storage->data, data, nbytes);
+  n->publish();
   return n;
 }
 

@@ -381,4 +381,9 @@ plan plan_from_passes(std::span<const node_ptr> roots) {
   return p;
 }
 
+std::recursive_mutex& graph_mutex() {
+  static std::recursive_mutex mutex;
+  return mutex;
+}
+
 }  // namespace ndfuse::schedule
