@@ -353,6 +353,7 @@ nf::array strided_view(const nf::array& base, const nf::shape_t& shape,
   n->storage = base.node()->storage;
   n->strides = strides;
   n->offset = offset;
+  n->publish();  // storage, strides and offset are set: the node is materialized
   return nf::array(n);
 }
 
