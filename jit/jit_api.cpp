@@ -12,7 +12,7 @@ namespace {
 
 const std::shared_ptr<ir::node>& checked_node(const array& a, const char* what) {
   const auto& n = a.node();
-  if (!n) throw error(std::string("nf::jit::") + what + ": empty array handle");
+  if (!n) throw value_error(std::string("nf::jit::") + what + ": empty array handle");
   return n;
 }
 

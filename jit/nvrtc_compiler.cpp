@@ -73,7 +73,7 @@ struct program {
 void write_file(const fs::path& path, std::string_view text) {
   std::ofstream f(path, std::ios::binary);
   f.write(text.data(), static_cast<std::streamsize>(text.size()));
-  if (!f) throw error("cannot write " + path.string());
+  if (!f) throw io_error("cannot write " + path.string());
 }
 
 // Writes the prelude headers into `dir` once per process and directory, so dumps compile alone.

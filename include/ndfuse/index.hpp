@@ -158,7 +158,7 @@ class indexed : public array {
   template <class V>
   indexed& write(const V& v) {
     if (!target_)
-      throw error("indexing: this view has no array to assign through (it indexed a const array)");
+      throw value_error("indexing: this view has no array to assign through (it indexed a const array)");
     assign_index(*target_, items_, v);
     array::operator=(index(*target_, items_));
     return *this;

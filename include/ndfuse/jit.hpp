@@ -10,7 +10,7 @@ namespace ndfuse::jit {
 // The CUDA source of the kernel(s) that would compute `a`, in plan order, each a complete NVRTC
 // program that includes the device prelude (nf_prelude.cuh, installed under include/ndfuse/prelude/).
 // Runs nothing. For an evaluated array, a one-line comment saying there is nothing to compute.
-// Throws nf::error in a build without CUDA.
+// Throws nf::device_error in a build without CUDA.
 std::string source(const array& a);
 
 // source(a) with the prelude pasted in place of its #include, so that `nvcc -arch=sm_90 -cubin`

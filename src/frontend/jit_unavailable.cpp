@@ -5,13 +5,13 @@
 namespace ndfuse::jit {
 
 std::string source(const array&) {
-  throw error("nf::jit::source: ndfuse was built without CUDA (NDFUSE_WITH_CUDA=OFF)");
+  throw device_error("nf::jit::source: ndfuse was built without CUDA (NDFUSE_WITH_CUDA=OFF)");
 }
 std::string standalone_source(const array&) {
-  throw error("nf::jit::standalone_source: ndfuse was built without CUDA (NDFUSE_WITH_CUDA=OFF)");
+  throw device_error("nf::jit::standalone_source: ndfuse was built without CUDA (NDFUSE_WITH_CUDA=OFF)");
 }
 int compile_check(const array&, int) {
-  throw error("nf::jit::compile_check: ndfuse was built without CUDA (NDFUSE_WITH_CUDA=OFF)");
+  throw device_error("nf::jit::compile_check: ndfuse was built without CUDA (NDFUSE_WITH_CUDA=OFF)");
 }
 
 }  // namespace ndfuse::jit
