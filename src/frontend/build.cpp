@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "frontend/compare.hpp"
+#include "frontend/gather.hpp"
 #include "ir/host_types.hpp"
 #include "ir/op_info.hpp"
 #include "ir/shape_math.hpp"
@@ -353,6 +354,12 @@ array binary(ir::op_code op, const operand& a, const operand& b) {
   // NumPy raises for a negative integer exponent; a scalar one is visible here, at the call.
   if (op == ir::op_code::op_code_power && is_integer(loop->in) && !b.arr &&
       b.value.kind == dtype_kind::dtype_kind_int && !b.value.is_big_unsigned && b.value.i < 0)
+    throw dtype_error("power: Integers to negative integer powers are not allowed: " +
+                      describe_operands(info.name, a, b));
+  // An array exponent's values decide it, as NumPy decides at the call: its smallest is computed
+  // once (a wait for the device, as for an index array) and remembered on its node.
+  if (op == ir::op_code::op_code_power && is_integer(loop->in) && b.arr &&
+      is_signed_integer(b.arr->dtype()) && b.arr->size() > 0 && value_range(*b.arr).first < 0)
     throw dtype_error("power: Integers to negative integer powers are not allowed: " +
                       describe_operands(info.name, a, b));
   // A weak scalar converts straight to the loop's dtype; an int that does not fit raises there, as

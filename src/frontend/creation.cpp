@@ -139,6 +139,7 @@ array arange(scalar start, scalar stop, scalar step, dtype t) {
     const __int128 n = s > 0 ? (b - a + s - 1) / s : (b - a + s + 1) / s;
     if (n > __int128(INT64_MAX)) throw value_error("arange: Maximum allowed size exceeded");
     len = n < 0 ? 0 : static_cast<std::int64_t>(n);
+    ir::checked_size({len}, itemsize(t), "arange");
     // An iota computes in float64, exact to 2^53; past that, start + i * step in int64 arithmetic
     // (fused elementwise ops), as NumPy fills an integer arange.
     constexpr __int128 exact = __int128(1) << 53;
@@ -149,6 +150,7 @@ array arange(scalar start, scalar stop, scalar step, dtype t) {
           .astype(t);
   } else {
     len = ir::size_from_double(std::ceil((s1 - s0) / st), "arange");
+    ir::checked_size({len}, itemsize(t), "arange");
   }
   if (is_inexact(t)) {
     // NumPy writes start and start+step in the target dtype, then fills with their difference.
@@ -162,6 +164,7 @@ array arange(scalar start, scalar stop, scalar step, dtype t) {
 array linspace(double start, double stop, std::int64_t num, bool endpoint, dtype t) {
   if (num < 0)
     throw value_error("linspace: Number of samples, " + std::to_string(num) + ", must be non-negative.");
+  ir::checked_size({num}, itemsize(dtype::float64), "linspace");
   std::int64_t div = endpoint ? num - 1 : num;
   double delta = stop - start;
   // NumPy computes i * step + start in float64 (i * delta / div when the step underflows to 0).
@@ -177,6 +180,7 @@ array linspace(double start, double stop, std::int64_t num, bool endpoint, dtype
 array eye(std::int64_t n, std::int64_t m, std::int64_t k, dtype t) {
   if (m < 0) m = n;
   check_shape({n, m}, "eye");
+  ir::checked_size({n, m}, itemsize(t), "eye");
   // value = (column - row - k == 0)
   return iota(t, {n, m}, 0.0, 0.0, {-1, 1}, -k, true);
 }
