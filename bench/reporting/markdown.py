@@ -207,4 +207,3 @@ def write(path, rows, gpu, date, sources, commit=None):
         out.append("")
     with open(path, "w") as f:
         f.write("\n".join(out))
-    return families

@@ -120,8 +120,7 @@ def chain_subset(workloads):
     return [w for w in workloads if not (m := CHAIN.match(w.name)) or int(m["n"]) in CHAIN_SIZES]
 
 
-def page(rows, gpu, date, source, plot_links, why):
-    families, _, _ = group(rows)
+def page(families, gpu, date, source, plot_links, why):
     out = ["# Performance", "", PAGE_MARK.format(source=source), "",
            f"Measured on an **{gpu}**, {short_date(date)}, with `scripts/gpu-check --no-tests`",
            "([bench/README.md](../bench/README.md) gives the protocol). CuPy, PyTorch and JAX ran the same",
@@ -167,7 +166,7 @@ def render(json_path, repo_root, why_path=None):
                   for d in ("float32", "float64") if os.path.exists(f"{base}-chains-{d}.png")]
     why = load_why(why_path or os.path.join(os.path.dirname(json_path), "why.json"))
     families, _, _ = group(rows)
-    return page(rows, gpu, date, source, plot_links, why), readme_block(families, gpu, date)
+    return page(families, gpu, date, source, plot_links, why), readme_block(families, gpu, date)
 
 
 def replace_block(text, block):

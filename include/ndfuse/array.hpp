@@ -191,7 +191,8 @@ std::vector<E> array::to_vector() const {
 template <element_type E>
 E array::item() const {
   if (size() != 1)
-    throw value_error("item: can only convert an array of size 1 to a scalar, got shape " + shape_str(shape()));
+    throw value_error("item: can only convert an array of size 1 to a scalar, got shape " +
+                      shape_str(shape()));
   return to_vector<E>()[0];
 }
 

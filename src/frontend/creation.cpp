@@ -14,13 +14,6 @@ namespace ndfuse {
 
 namespace {
 
-void check_shape(const shape_t& shape, const char* op) {
-  for (auto d : shape)
-    if (d < 0)
-      throw shape_error(std::string(op) + ": negative dimensions are not allowed, got shape " +
-                        shape_str(shape));
-}
-
 dtype default_dtype(const scalar& v) {
   switch (v.kind) {
     case dtype_kind::dtype_kind_bool:
@@ -74,7 +67,7 @@ array iota(dtype t, const shape_t& shape, std::complex<double> start, std::compl
 using frontend::iota;
 
 array full(const shape_t& shape, scalar value, dtype t) {
-  check_shape(shape, "full");
+  ir::checked_size(shape, itemsize(t), "full");  // named here: finish would name the scalar node
   return frontend::finish(frontend::scalar_node(value, t, shape, "full"));
 }
 array full(const shape_t& shape, scalar value) {
@@ -179,7 +172,6 @@ array linspace(double start, double stop, std::int64_t num, bool endpoint, dtype
 
 array eye(std::int64_t n, std::int64_t m, std::int64_t k, dtype t) {
   if (m < 0) m = n;
-  check_shape({n, m}, "eye");
   ir::checked_size({n, m}, itemsize(t), "eye");
   // value = (column - row - k == 0)
   return iota(t, {n, m}, 0.0, 0.0, {-1, 1}, -k, true);
