@@ -15,6 +15,11 @@
 #include "ndfuse/device.hpp"
 #include "ndfuse/ndfuse.hpp"
 
+#if defined(NDFUSE_WITH_CUDA)
+#include "backend/cuda/cuda_api.hpp"
+#include "jit/nvrtc_compiler.hpp"
+#endif
+
 namespace {
 
 using ndfuse_test::is_child;
@@ -367,4 +372,58 @@ TEST_CASE("small and large arrays, aligned or at an offset, take the scalar and 
       CHECK(wrong == 0);
     }
   }
+}
+
+TEST_CASE("a sticky CUDA error is reported, by name, by every later call instead of its consequences",
+          "[cuda]") {
+  if (!cuda_active()) NDFUSE_SKIP("needs the cuda backend");
+  // In a child: the error leaves the process's context on the device unusable.
+  CHECK(run_self("cuda child: a kernel writes to an illegal address", {"NDFUSE_BACKEND=cuda"}) == 0);
+}
+
+TEST_CASE("cuda child: a kernel writes to an illegal address", "[.][cuda_child]") {
+#if defined(NDFUSE_WITH_CUDA)
+  namespace cuda = ndfuse::backend::cuda;
+  nf::array before = nf::arange(8).astype(nf::float64) * 2;
+  before.eval();
+  const int device = cuda::current_device();
+  const auto binary = ndfuse::jit::compile_to_cubin(
+      "extern \"C\" __global__ void write_far(double* p) { p[1ll << 40] = 1.0; }", "write_far",
+      std::stoi(cuda::info(device).arch.substr(3)));
+  CUmodule module = nullptr;
+  CUfunction fn = nullptr;
+  cuda::check(cuda::driver().module_load_data(&module, binary.cubin.data()), "cuModuleLoadData");
+  cuda::check(cuda::driver().module_get_function(&fn, module, "write_far"), "cuModuleGetFunction");
+  double* bad = nullptr;
+  void* params[] = {&bad};
+  cuda::check(cuda::driver().launch_kernel(fn, 1, 1, 1, 1, 1, 1, 0, cuda::current_stream(), params, nullptr),
+              "cuLaunchKernel");
+  auto names_the_error = [](const nf::device_error& e) {
+    const std::string m = e.what();
+    return m.find("ILLEGAL_ADDRESS") != std::string::npos || m.find("IllegalAddress") != std::string::npos;
+  };
+  auto says_sticky = [](const nf::device_error& e) {
+    return std::string(e.what()).find("sticky") != std::string::npos;
+  };
+  try {
+    nf::cuda::synchronize();
+    FAIL("the illegal address went unreported");
+  } catch (const nf::device_error& e) {
+    CHECK(names_the_error(e));
+    CHECK(says_sticky(e));
+  }
+  // Every later call, a fused kernel, a library call or a read, reports the first error.
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    try {
+      if (attempt == 0) nf::sum(before * 3).eval();
+      if (attempt == 1) nf::matmul(nf::ones({4, 4}), nf::ones({4, 4})).eval();
+      if (attempt == 2) (void)before.to_vector<double>();
+      FAIL("call " << attempt << " after the sticky error succeeded");
+    } catch (const nf::device_error& e) {
+      INFO(e.what());
+      CHECK(names_the_error(e));
+      CHECK(says_sticky(e));
+    }
+  }
+#endif
 }

@@ -103,65 +103,6 @@ lapack_int checked(lapack_int info, const ir::library_call& c) {
   return info;
 }
 
-template <class T>
-void solve(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
-  const auto& p = c.linalg;
-  const lapack_int n = dim(p.n, c), k = dim(p.k, c);
-  std::vector<T> a(static_cast<std::size_t>(n) * n);
-  std::vector<lapack_int> piv(static_cast<std::size_t>(n));
-  auto* info = static_cast<std::int32_t*>(out[1]);
-  for (std::int64_t b = 0; b < c.rows; ++b) {
-    std::memcpy(a.data(), static_cast<const T*>(in[0]) + b * n * n, a.size() * sizeof(T));
-    T* x = static_cast<T*>(out[0]) + b * n * k;
-    std::memcpy(x, static_cast<const T*>(in[1]) + b * n * k, sizeof(T) * n * k);
-    info[b] = checked(gesv(n, k, a.data(), piv.data(), x), c);
-  }
-}
-
-// gesv on an identity, as NumPy's inv calls it, rather than getrf + getri: the two order their
-// arithmetic differently, which moves the NaNs an infinity makes (inv([[1, 2], [2, inf]]) is
-// [[nan, nan], [-0, 0]] in NumPy, and its first row came out [0, 0.5] through getri).
-template <class T>
-void inv(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
-  const lapack_int n = dim(c.linalg.n, c);
-  std::vector<T> a(static_cast<std::size_t>(n) * n);
-  std::vector<lapack_int> piv(static_cast<std::size_t>(n));
-  auto* info = static_cast<std::int32_t*>(out[1]);
-  for (std::int64_t b = 0; b < c.rows; ++b) {
-    std::memcpy(a.data(), static_cast<const T*>(in[0]) + b * n * n, a.size() * sizeof(T));
-    T* x = static_cast<T*>(out[0]) + b * n * n;
-    std::fill_n(x, a.size(), T(0));
-    for (lapack_int i = 0; i < n; ++i) x[i * n + i] = T(1);
-    info[b] = checked(gesv(n, n, a.data(), piv.data(), x), c);
-  }
-}
-
-template <class T>
-void lu(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
-  const lapack_int n = dim(c.linalg.n, c);
-  std::vector<lapack_int> piv(static_cast<std::size_t>(n));
-  auto* info = static_cast<std::int32_t*>(out[2]);
-  for (std::int64_t b = 0; b < c.rows; ++b) {
-    T* a = static_cast<T*>(out[0]) + b * n * n;
-    std::memcpy(a, static_cast<const T*>(in[0]) + b * n * n, sizeof(T) * n * n);
-    info[b] = checked(getrf(n, a, piv.data()), c);
-    std::copy(piv.begin(), piv.end(), static_cast<std::int64_t*>(out[1]) + b * n);
-  }
-}
-
-template <class T>
-void cholesky(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
-  const lapack_int n = dim(c.linalg.n, c);
-  auto* info = static_cast<std::int32_t*>(out[1]);
-  for (std::int64_t b = 0; b < c.rows; ++b) {
-    T* a = static_cast<T*>(out[0]) + b * n * n;
-    std::memcpy(a, static_cast<const T*>(in[0]) + b * n * n, sizeof(T) * n * n);
-    info[b] = checked(potrf(n, a), c);
-    // potrf leaves A's strict upper triangle in place; the factor has zeros there.
-    for (lapack_int i = 0; i + 1 < n; ++i) std::fill(a + i * n + i + 1, a + (i + 1) * n, T(0));
-  }
-}
-
 // v[i] *= 2^e for the n elements at v (exact, unless a result leaves the normal range).
 template <class T>
 void times_power_of_two(T* v, std::size_t n, int e) {
@@ -193,6 +134,113 @@ int scale_into_range(T* a, std::size_t n) {
   if (e <= safe && e > -safe) return 0;
   times_power_of_two(a, n, -e);
   return e;
+}
+
+// The columns of the row-major n x n matrix at a whose largest real or imaginary part lies below the
+// safe range are scaled up by a power of two, putting it in [1/2, 1); the exponents come back (0 for
+// a column left alone). Debian 12's OpenBLAS (0.3.21) multiplies by the reciprocal of each pivot, which
+// is infinite for a subnormal one: det([[1, 2], [3, 4]] * 1e-310) came out +inf and det(diag(1e-310,
+// 1)) NaN, where NumPy's OpenBLAS divides. Scaling a column scales the same elements of every step's
+// pivot column alike, so partial pivoting picks the same rows and the factors are exact powers of two
+// of the unscaled ones: U's column j carries column j's factor, L none.
+template <class T>
+std::vector<int> scale_small_columns(T* a, lapack_int n) {
+  constexpr int safe = sizeof(real_t<T>) == 4 ? 51 : 484;
+  const std::size_t cols = static_cast<std::size_t>(n);
+  std::vector<real_t<T>> big(cols, 0);    // NaN once a column holds one (max keeps a NaN it starts from)
+  for (std::size_t i = 0; i < cols; ++i)  // row by row, as the matrix lies
+    for (std::size_t j = 0; j < cols; ++j) {
+      const T v = a[i * cols + j];
+      for (const real_t<T> part : {std::real(v), std::imag(v)})
+        big[j] = std::isnan(part) ? part : std::max(big[j], std::abs(part));
+    }
+  std::vector<int> e(cols, 0);
+  bool any = false;
+  for (std::size_t j = 0; j < cols; ++j) {
+    if (!(big[j] > 0)) continue;  // zero or NaN
+    int exponent = 0;
+    std::frexp(big[j], &exponent);
+    if (exponent <= -safe) e[j] = exponent, any = true;
+  }
+  if (any)
+    for (std::size_t i = 0; i < cols; ++i)
+      for (std::size_t j = 0; j < cols; ++j) times_power_of_two(a + i * cols + j, 1, -e[j]);
+  return e;
+}
+
+// Row j of the row-major n x k matrix at x times 2^-e[j]: A' = A 2^-E, so A x = b gives x = 2^-E x'
+// for A' x' = b.
+template <class T>
+void scale_rows_back(T* x, lapack_int k, const std::vector<int>& e) {
+  for (std::size_t j = 0; j < e.size(); ++j)
+    times_power_of_two(x + j * k, static_cast<std::size_t>(k), -e[j]);
+}
+
+template <class T>
+void solve(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+  const auto& p = c.linalg;
+  const lapack_int n = dim(p.n, c), k = dim(p.k, c);
+  std::vector<T> a(static_cast<std::size_t>(n) * n);
+  std::vector<lapack_int> piv(static_cast<std::size_t>(n));
+  auto* info = static_cast<std::int32_t*>(out[1]);
+  for (std::int64_t b = 0; b < c.rows; ++b) {
+    std::memcpy(a.data(), static_cast<const T*>(in[0]) + b * n * n, a.size() * sizeof(T));
+    T* x = static_cast<T*>(out[0]) + b * n * k;
+    std::memcpy(x, static_cast<const T*>(in[1]) + b * n * k, sizeof(T) * n * k);
+    const std::vector<int> e = scale_small_columns(a.data(), n);
+    info[b] = checked(gesv(n, k, a.data(), piv.data(), x), c);
+    scale_rows_back(x, k, e);
+  }
+}
+
+// gesv on an identity, as NumPy's inv calls it, rather than getrf + getri: the two order their
+// arithmetic differently, which moves the NaNs an infinity makes (inv([[1, 2], [2, inf]]) is
+// [[nan, nan], [-0, 0]] in NumPy, and its first row came out [0, 0.5] through getri).
+template <class T>
+void inv(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+  const lapack_int n = dim(c.linalg.n, c);
+  std::vector<T> a(static_cast<std::size_t>(n) * n);
+  std::vector<lapack_int> piv(static_cast<std::size_t>(n));
+  auto* info = static_cast<std::int32_t*>(out[1]);
+  for (std::int64_t b = 0; b < c.rows; ++b) {
+    std::memcpy(a.data(), static_cast<const T*>(in[0]) + b * n * n, a.size() * sizeof(T));
+    T* x = static_cast<T*>(out[0]) + b * n * n;
+    std::fill_n(x, a.size(), T(0));
+    for (lapack_int i = 0; i < n; ++i) x[i * n + i] = T(1);
+    const std::vector<int> e = scale_small_columns(a.data(), n);
+    info[b] = checked(gesv(n, n, a.data(), piv.data(), x), c);
+    scale_rows_back(x, n, e);
+  }
+}
+
+template <class T>
+void lu(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+  const lapack_int n = dim(c.linalg.n, c);
+  std::vector<lapack_int> piv(static_cast<std::size_t>(n));
+  auto* info = static_cast<std::int32_t*>(out[2]);
+  for (std::int64_t b = 0; b < c.rows; ++b) {
+    T* a = static_cast<T*>(out[0]) + b * n * n;
+    std::memcpy(a, static_cast<const T*>(in[0]) + b * n * n, sizeof(T) * n * n);
+    const std::vector<int> e = scale_small_columns(a, n);
+    info[b] = checked(getrf(n, a, piv.data()), c);
+    for (lapack_int j = 0; j < n; ++j)  // U's column j: its rows 0..j
+      for (lapack_int i = 0; i <= j; ++i)
+        times_power_of_two(a + static_cast<std::size_t>(i) * n + j, 1, e[j]);
+    std::copy(piv.begin(), piv.end(), static_cast<std::int64_t*>(out[1]) + b * n);
+  }
+}
+
+template <class T>
+void cholesky(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
+  const lapack_int n = dim(c.linalg.n, c);
+  auto* info = static_cast<std::int32_t*>(out[1]);
+  for (std::int64_t b = 0; b < c.rows; ++b) {
+    T* a = static_cast<T*>(out[0]) + b * n * n;
+    std::memcpy(a, static_cast<const T*>(in[0]) + b * n * n, sizeof(T) * n * n);
+    info[b] = checked(potrf(n, a), c);
+    // potrf leaves A's strict upper triangle in place; the factor has zeros there.
+    for (lapack_int i = 0; i + 1 < n; ++i) std::fill(a + i * n + i + 1, a + (i + 1) * n, T(0));
+  }
 }
 
 // Each matrix is scaled by a power of two into range first, and R back (Q does not change): Debian

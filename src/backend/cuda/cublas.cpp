@@ -24,11 +24,12 @@ namespace ndfuse::backend::cuda {
 namespace {
 
 void check_blas(cublasStatus_t s, const char* call) {
-  if (s != CUBLAS_STATUS_SUCCESS)
-    throw s == CUBLAS_STATUS_ALLOC_FAILED
-        ? static_cast<const error&>(out_of_memory(std::string("cuBLAS: ") + call + " could not allocate"))
-        : device_error(std::string("cuBLAS: ") + call + " failed: " + cublasGetStatusName(s) + " (" +
-                       cublasGetStatusString(s) + ")");
+  if (s == CUBLAS_STATUS_SUCCESS) return;
+  throw_if_unusable();  // a failure after a sticky error is its consequence
+  if (s == CUBLAS_STATUS_ALLOC_FAILED)
+    throw out_of_memory(std::string("cuBLAS: ") + call + " could not allocate");
+  throw device_error(std::string("cuBLAS: ") + call + " failed: " + cublasGetStatusName(s) + " (" +
+                     cublasGetStatusString(s) + ")");
 }
 
 struct handle_deleter {

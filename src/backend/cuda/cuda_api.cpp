@@ -1,6 +1,7 @@
 #include "backend/cuda/cuda_api.hpp"
 
 #include <array>
+#include <atomic>
 #include <mutex>
 
 #include "ndfuse/error.hpp"
@@ -40,13 +41,96 @@ void resolve(const char* symbol, F& fn) {
   fn = reinterpret_cast<F>(p);
 }
 
+// A sticky error (a kernel's illegal address, a trap, an assert) leaves the device's context unusable
+// for the rest of the process: every later call on it fails, most with the same code, some with
+// unrelated-looking ones (a cuBLAS "execution failed", a launch "not initialized"). The first one is
+// kept per device, and every later failure on that device, and every launch there, reports it.
+struct sticky_errors {
+  std::atomic<bool> any{false};
+  std::mutex mutex;
+  std::array<std::string, max_devices> first;
+};
+sticky_errors& sticky() {
+  static sticky_errors* s = new sticky_errors;  // never destroyed: read by buffers freed at exit
+  return *s;
+}
+
+int device_now() {
+  int d = 0;
+  if (cudaGetDevice(&d) != cudaSuccess || d < 0 || d >= max_devices) d = 0;
+  return d;
+}
+
+bool is_sticky(cudaError_t s) {
+  switch (s) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorAssert:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorECCUncorrectable:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool is_sticky(CUresult s) {
+  switch (s) {
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+    case CUDA_ERROR_LAUNCH_FAILED:
+    case CUDA_ERROR_HARDWARE_STACK_ERROR:
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+    case CUDA_ERROR_MISALIGNED_ADDRESS:
+    case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+    case CUDA_ERROR_INVALID_PC:
+    case CUDA_ERROR_ASSERT:
+    case CUDA_ERROR_LAUNCH_TIMEOUT:
+    case CUDA_ERROR_ECC_UNCORRECTABLE:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Records `message` as the device's sticky error (unless one is already kept) and throws it.
+[[noreturn]] void throw_sticky(const std::string& message) {
+  const int d = device_now();
+  sticky_errors& s = sticky();
+  {
+    std::lock_guard lock(s.mutex);
+    if (s.first[d].empty())
+      s.first[d] = message + ". The error is sticky: device " + std::to_string(d) +
+                   "'s CUDA context cannot be used again in this process, and every later call on it "
+                   "fails; restart the process (compute-sanitizer --tool memcheck names the faulting "
+                   "kernel)";
+    s.any.store(true, std::memory_order_release);
+  }
+  throw_if_unusable();
+  throw device_error(message);  // not reached: the record above is there
+}
+
 }  // namespace
+
+void throw_if_unusable() {
+  sticky_errors& s = sticky();
+  if (!s.any.load(std::memory_order_acquire)) return;
+  const int d = device_now();
+  std::lock_guard lock(s.mutex);
+  if (!s.first[d].empty()) throw device_error(s.first[d]);
+}
 
 void check(cudaError_t status, const char* call) {
   if (status == cudaSuccess) return;
   cudaGetLastError();  // clear a non-sticky error so later calls do not report it again
   std::string message = std::string("CUDA error in ") + call + ": " + cudaGetErrorName(status) + " (" +
                         cudaGetErrorString(status) + ")";
+  if (is_sticky(status)) throw_sticky(message);
+  throw_if_unusable();
   if (status == cudaErrorMemoryAllocation) throw out_of_memory(message);
   throw device_error(message);
 }
@@ -61,6 +145,8 @@ void check(CUresult status, const char* call) {
   std::string message = std::string("CUDA driver error in ") + call + ": " +
                         (name ? name : "CUresult " + std::to_string(static_cast<int>(status))) + " (" +
                         (text ? text : "no description") + ")";
+  if (is_sticky(status)) throw_sticky(message);
+  throw_if_unusable();
   if (status == CUDA_ERROR_OUT_OF_MEMORY) throw out_of_memory(message);
   throw device_error(message);
 }

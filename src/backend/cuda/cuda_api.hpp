@@ -16,9 +16,14 @@ namespace ndfuse::backend::cuda {
 
 constexpr int max_devices = 64;
 
-// Each throws device_error naming `call`, the error name and its description.
+// Each throws device_error naming `call`, the error name and its description; out_of_memory for an
+// allocation. A sticky error (an illegal address in a kernel, a trap) is kept, and from then on
+// every failure on that device, and throw_if_unusable, report it instead of its consequences.
 void check(cudaError_t status, const char* call);
 void check(CUresult status, const char* call);
+// Throws the current device's sticky error, if it has had one: called before work is queued there and
+// by the library wrappers (cuBLAS, cuSOLVER, cuFFT) when a call fails.
+void throw_if_unusable();
 
 // The driver functions the backend calls, resolved once. Throws device_error when the driver lacks one.
 struct driver_api {

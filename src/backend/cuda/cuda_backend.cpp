@@ -155,6 +155,7 @@ class cuda_backend final : public device_backend {
     // mutex-guarded map, so the cast is confined to that path.
     auto& k = const_cast<cuda_kernel&>(static_cast<const cuda_kernel&>(ck));
     const int device = current_device();
+    throw_if_unusable();
     const CUfunction fn = device == k.home_device ? k.home.function : function_on(k, ir, device);
     if (ir.reduction) {
       launch_reduction(fn, k, ir, a, device);
@@ -232,6 +233,7 @@ class cuda_backend final : public device_backend {
   void run_library(const ir::library_call& c, const std::vector<const void*>& inputs,
                    const std::vector<void*>& outputs) override {
     current_device();  // binds the device's context to this thread, as the CUB calls need it
+    throw_if_unusable();
     cuda::run_library(c, inputs, outputs);
   }
 

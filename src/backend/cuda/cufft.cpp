@@ -72,6 +72,7 @@ const char* result_name(cufftResult r) {
 
 void check_fft(cufftResult r, const char* call) {
   if (r == CUFFT_SUCCESS) return;
+  throw_if_unusable();  // a failure after a sticky error is its consequence
   if (r == CUFFT_ALLOC_FAILED) throw out_of_memory(std::string("cuFFT: ") + call + " could not allocate");
   throw device_error(std::string("cuFFT: ") + call + " failed: " + result_name(r) + " (" +
                      std::to_string(int(r)) + ")");

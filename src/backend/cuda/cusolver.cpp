@@ -66,6 +66,7 @@ int jacobi_sweep_limit() {
 
 void check_solver(cusolverStatus_t s, const char* call) {
   if (s == CUSOLVER_STATUS_SUCCESS) return;
+  throw_if_unusable();  // a failure after a sticky error is its consequence
   if (s == CUSOLVER_STATUS_ALLOC_FAILED)
     throw out_of_memory(std::string("cuSOLVER: ") + call + " could not allocate");
   throw device_error(std::string("cuSOLVER: ") + call + " failed with status " +
