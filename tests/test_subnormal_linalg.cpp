@@ -148,3 +148,37 @@ TEST_CASE("inv of a matrix holding one NaN keeps every NaN NumPy gives", "[linal
   nan_where_numpy_has_nan(nf::linalg::inv(matrix({2, 1, 0, 1, 3, 1, 0, 1, nan}, {3, 3}, 1.0)),
                           std::vector<bool>(9, true));
 }
+
+// The paths a GPU takes for larger matrices and for stacks of small ones. NumPy's own answers here
+// have lost the pivots (its det of d below is 0.0, its inverse of the third stacked matrix NaN where
+// the exact one is infinite), so the expected values are NumPy's for the unit-scale equivalents:
+//   d = eye(40) with d[0, 0] = 1e-310, d[0, 5] = 3e-310 is d' = eye(40), d'[0, 5] = 3 with row 0
+//   times 1e-310: det(d') = 1, inv(d') = eye(40) with [0, 5] = -3, so det(d) = 1e-310, inv(d) is
+//   inv(d') with column 0 times 1e310 (inf), and solve(d, [4e-310, 1, ...]) is all ones.
+//   The stack [[1, 2], [3, 4]] * 1e-310, eye(2), diag(2, 1) * 1e-320 with right-hand sides [1, 1],
+//   [1, 2], [3, 4]: X = [-inf, inf], [1, 2], [inf, inf] (3 / 2e-320 overflows), and the inverses
+//   [[-inf, inf], [inf, -inf]], eye(2), [[inf, 0], [0, inf]].
+TEST_CASE("a 40 x 40 matrix with a subnormal column, and a stack of small ones, solve exactly",
+          "[linalg][subnormal]") {
+  std::vector<double> dv(40 * 40, 0.0);
+  for (int i = 0; i < 40; ++i) dv[i * 40 + i] = 1.0;
+  dv[0] = 1e-310;
+  dv[5] = 3e-310;
+  const nf::array d = matrix(dv, {40, 40}, 1.0);
+  CHECK(close(nf::linalg::det(d).item<double>(), 1e-310, 1e-12));
+  CHECK(close(nf::linalg::slogdet(d).logabsdet.item<double>(), -713.8013788281542, 1e-13));
+  std::vector<double> b(40, 1.0);
+  b[0] = 4e-310;
+  check_values(nf::linalg::solve(d, nf::asarray(b)), std::vector<double>(40, 1.0), 1e-12);
+  std::vector<double> inv_d(40 * 40, 0.0);
+  for (int i = 0; i < 40; ++i) inv_d[i * 40 + i] = 1.0;
+  inv_d[0] = inf;
+  inv_d[5] = -3.0;
+  check_values(nf::linalg::inv(d), inv_d, 1e-12);
+
+  const nf::array stack = nf::stack({matrix({1, 2, 3, 4}, {2, 2}, 1e-310), matrix({1, 0, 0, 1}, {2, 2}, 1.0),
+                                     matrix({2, 0, 0, 1}, {2, 2}, 1e-320)});
+  const nf::array rhs = matrix({1, 1, 1, 2, 3, 4}, {3, 2, 1}, 1.0);
+  check_values(nf::linalg::solve(stack, rhs), {-inf, inf, 1, 2, inf, inf}, 1e-15);
+  check_values(nf::linalg::inv(stack), {-inf, inf, inf, -inf, 1, 0, 0, 1, inf, 0, 0, inf}, 1e-15);
+}

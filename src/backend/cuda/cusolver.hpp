@@ -66,8 +66,12 @@ class non_finite_scan {
  public:
   non_finite_scan(dtype dt, std::int64_t count, std::int64_t per, const void* a);
   std::vector<std::int64_t> read() const;  // the indices of those matrices, in order
+  // The finite ones holding a nonzero entry below LAPACK's safe range (2^-484 in float64, 2^-51 in
+  // float32), in order: cusolver_lu.cpp redoes them on the host.
+  std::vector<std::int64_t> read_subnormal_scale() const;
 
  private:
+  std::vector<std::int64_t> matrices_with(int bits, int without) const;
   std::int64_t count_;
   scratch flags_;
   bool scanned_ = false;

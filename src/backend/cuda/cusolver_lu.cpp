@@ -13,6 +13,13 @@
 // column-major, where the usual path factors A^T as it lies) and solved by cuBLAS's batched getrf
 // and getrs, gesv's steps. Which triangle is solved first decides where an infinity's NaNs land
 // (solve([[1, 2], [2, inf]], [1, 1]) is [nan, -0] in NumPy).
+//
+// Subnormal scales. cuSOLVER's getrf and cuBLAS's batched one multiply by the reciprocal of a pivot,
+// which is infinite for a subnormal one: det([[1, 2], [3, 4]] * 1e-310) came out +inf and
+// det(diag(1e-310, 1)) NaN (NumPy: -0.0 and 1e-310). The small-matrix kernels scale such columns
+// themselves; on the other paths the same scan names the finite matrices holding an entry below the
+// safe range, and each (rare) is redone on the host by the CPU backend's LAPACK, which scales its
+// small columns into range (backend/cpu/lapack.cpp), so both backends give one answer.
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
 
@@ -20,7 +27,9 @@
 #include <string>
 #include <vector>
 
+#include "backend/cpu/lapack.hpp"
 #include "backend/cuda/cublas.hpp"
+#include "backend/cuda/cuda_api.hpp"
 #include "backend/cuda/cusolver.hpp"
 #include "backend/cuda/cusolver_batched.hpp"
 #include "backend/cuda/cusolver_common.hpp"
@@ -117,6 +126,49 @@ void gesv_as_lapack(dtype dt, std::int64_t n, std::int64_t k, const void* a, voi
   batched_lu_solve(dt, 1, n, k, lu.get(), x, false, info);
 }
 
+// Matrix b of the call, redone on the host (see the top): its operands copied there, the CPU
+// backend's routine run on that one matrix, and its outputs copied back into place.
+void redo_on_host(const ir::library_call& c, std::int64_t b, const std::vector<const void*>& in,
+                  const std::vector<void*>& out) {
+  const std::int64_t n = c.linalg.n, k = c.linalg.k;
+  const std::size_t sz = itemsize(c.dt), matrix = sz * n * n;
+  std::vector<std::size_t> in_bytes = {matrix}, out_bytes;
+  switch (c.op) {
+    case ir::library_op::library_op_solve:
+      in_bytes.push_back(sz * n * k);
+      out_bytes = {sz * n * k, sizeof(int)};
+      break;
+    case ir::library_op::library_op_inv:
+      out_bytes = {matrix, sizeof(int)};
+      break;
+    default:  // lu
+      out_bytes = {matrix, sizeof(std::int64_t) * n, sizeof(int)};
+  }
+  std::vector<std::vector<unsigned char>> host_in, host_out;
+  std::vector<const void*> in_ptrs;
+  std::vector<void*> out_ptrs;
+  for (std::size_t i = 0; i < in_bytes.size(); ++i) {
+    host_in.emplace_back(in_bytes[i]);
+    check(cudaMemcpyAsync(host_in.back().data(), at(in[i], b * in_bytes[i], 1), in_bytes[i],
+                          cudaMemcpyDeviceToHost, current_stream()),
+          "cudaMemcpyAsync");
+    in_ptrs.push_back(host_in.back().data());
+  }
+  check(cudaStreamSynchronize(current_stream()), "cudaStreamSynchronize");
+  for (const std::size_t bytes : out_bytes) {
+    host_out.emplace_back(bytes);
+    out_ptrs.push_back(host_out.back().data());
+  }
+  ir::library_call one = c;
+  one.rows = 1;
+  backend::cpu::run_solver(one, in_ptrs, out_ptrs);
+  for (std::size_t i = 0; i < out_bytes.size(); ++i)
+    check(cudaMemcpyAsync(at<void>(out[i], b * out_bytes[i], 1), host_out[i].data(), out_bytes[i],
+                          cudaMemcpyHostToDevice, current_stream()),
+          "cudaMemcpyAsync");
+  check(cudaStreamSynchronize(current_stream()), "cudaStreamSynchronize");  // the host copies go
+}
+
 }  // namespace
 
 void lu_solve(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
@@ -164,6 +216,7 @@ void lu_solve(const ir::library_call& c, const std::vector<const void*>& in, con
     gesv_as_lapack(c.dt, n, k, at(in[0], b * n * n, sz), xb.get(), info + b);
     transpose_stack(c.dt, 1, k, n, xb.get(), at<void>(out[0], b * n * k, sz), false);
   }
+  for (const std::int64_t b : scan.read_subnormal_scale()) redo_on_host(c, b, in, out);
 }
 
 void lu_inverse(const ir::library_call& c, const std::vector<const void*>& in,
@@ -193,6 +246,7 @@ void lu_inverse(const ir::library_call& c, const std::vector<const void*>& in,
     gesv_as_lapack(c.dt, n, n, at(in[0], b * n * n, sz), xb.get(), info + b);
     transpose_stack(c.dt, 1, n, n, xb.get(), at<void>(out[0], b * n * n, sz), false);
   }
+  for (const std::int64_t b : scan.read_subnormal_scale()) redo_on_host(c, b, in, out);
 }
 
 void lu_factor(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
@@ -212,6 +266,7 @@ void lu_factor(const ir::library_call& c, const std::vector<const void*>& in, co
     batched_lu_factor(c.dt, 1, n, a, piv32.get<int>(), at<int>(out[2], b, sizeof(int)));
     widen_pivots(piv32.get<int>(), at<std::int64_t>(out[1], b * n, sizeof(std::int64_t)), n);
   }
+  for (const std::int64_t b : scan.read_subnormal_scale()) redo_on_host(c, b, in, out);
 }
 
 }  // namespace ndfuse::backend::cuda::solver_detail

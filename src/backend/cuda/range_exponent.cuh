@@ -25,6 +25,17 @@ __device__ int safe_range_exponent(R big) {
   return e > safe || e <= -safe ? e : 0;
 }
 
+// The e that scales one column of largest part `big` up by 2^-e, putting big 2^-e in [1/2, 1), when it
+// lies below the safe range; else 0 (large columns are left to the whole matrix's scaling). Scaling
+// A's columns keeps partial pivoting's choices and the factors exact (backend/cpu/lapack.cpp's
+// scale_small_columns is the host's twin): a subnormal pivot's reciprocal is infinite.
+template <class R>
+__device__ int small_column_exponent(R big) {
+  constexpr int safe = sizeof(R) == 4 ? 51 : 484;
+  const int e = exponent_of(big);
+  return e <= -safe ? e : 0;
+}
+
 // The even exponent e that puts a matrix whose largest part is `big` at big 2^-e in [1/4, 1), inside
 // the range or not. The eigh kernels iterate on A 2^-e and scale the eigenvalues back, as LAPACK's
 // syevd scales into range first: unscaled, a_qq - a_pp of two diagonal entries of opposite signs near

@@ -144,6 +144,25 @@ __device__ bool find_pivot(const T* s, int ld, int c, int row, int seg, bool her
   return m != 0;
 }
 
+// Lane `row` of a matrix's segment scales A's column `row` (n rows, `ld` apart at s) up by a power of
+// two when its largest part lies below the safe range, and returns that column's e (0 if left
+// alone): X = A^-1 B then has its row `row` scaled by 2^-e, which the caller applies. NaN parts are
+// ignored by fmax: such a column's result is NaN however it is scaled.
+template <class T>
+__device__ int scale_small_column(T* s, int ld, int n, int row, bool here) {
+  int e = 0;
+  if (here) {
+    real_t<T> big = 0;
+    for (int i = 0; i < n; ++i) big = fmax(big, largest_part(s[i * ld + row]));
+    e = small_column_exponent(big);
+  }
+  __syncwarp();  // every lane has read its column before any is written
+  if (here && e != 0)
+    for (int i = 0; i < n; ++i) s[i * ld + row] = times_power_of_two(s[i * ld + row], -e);
+  __syncwarp();
+  return e;
+}
+
 // Rows live in segments of `seg` lanes (n rounded up to a power of two), so a warp inverts 32 / seg
 // matrices side by side: four 8 x 8 ones rather than one with 24 idle lanes. Every __syncwarp is
 // reached by the whole warp: a segment without a pivot skips its work, not the barriers.
@@ -164,6 +183,7 @@ __global__ void invert_small(const T* a, T* out, int* info, int64_t count, int n
       base[m * n * ld + (r / n) * ld + r % n] = a[first * per + e];
     }
     __syncwarp();
+    const int column_e = scale_small_column(s, ld, n, row, here);
     int pivot_here = row, singular = 0;  // lane k keeps step k's pivot row
     for (int k = 0; k < n; ++k) {
       int p = 0;
@@ -191,6 +211,8 @@ __global__ void invert_small(const T* a, T* out, int* info, int64_t count, int n
       const int p = __shfl_sync(~0u, pivot_here, slot * seg + k);
       if (here && p != k) swap_values(s[row * ld + k], s[row * ld + p]);
     }
+    if (here && column_e != 0)  // A' = A 2^-E: inv(A) = 2^-E inv(A'), row by row
+      for (int j = 0; j < n; ++j) s[row * ld + j] = times_power_of_two(s[row * ld + j], -column_e);
     __syncwarp();
     for (int e = lane; e < mats * per; e += 32) {
       const int m = e / per, r = e - m * per;
@@ -235,6 +257,9 @@ __global__ void solve_small(const T* a, const T* b, T* x, int* info, int64_t cou
       base[m * n * ld + (r / k) * ld + n + r % k] = b[first * per_b + e];
     }
     __syncwarp();
+    // Small columns first, so that a matrix of subnormal entries is not scaled whole with B, whose
+    // scaled entries could overflow where X's do not.
+    const int column_e = scale_small_column(s, ld, n, row, here);
     real_t<T> big = 0;
     if (here)
       for (int j = 0; j < n; ++j) big = fmax(big, largest_part(s[row * ld + j]));
@@ -273,6 +298,9 @@ __global__ void solve_small(const T* a, const T* b, T* x, int* info, int64_t cou
       }
       __syncwarp();
     }
+    if (here && column_e != 0)  // A' = A 2^-E: X = 2^-E X'
+      for (int j = 0; j < k; ++j) s[row * ld + n + j] = times_power_of_two(s[row * ld + n + j], -column_e);
+    __syncwarp();
     for (int e = lane; e < mats * per_b; e += 32) {
       const int m = e / per_b, r = e - m * per_b;
       x[first * per_b + e] = base[m * n * ld + (r / k) * ld + n + r % k];
@@ -404,12 +432,18 @@ __global__ void stride_pointers(char** out, int64_t count, char* base, int64_t s
 
 // ---- Non-finite matrices (cusolver_lu.cpp and eig route them around cuSOLVER) ---------------------
 
-// flags[i / per] = 1 for each real i that is a NaN or an infinity (`per`: the reals of one matrix,
-// two per complex element). Threads that race on a flag all store 1.
+// flags[i / per] gets bit 1 for each real i that is a NaN or an infinity, bit 2 for each nonzero one
+// below the safe range (`per`: the reals of one matrix, two per complex element).
 template <class R>
 __global__ void flag_non_finite(const R* a, int64_t per, int64_t total, int* flags) {
-  for (int64_t i = thread_index(); i < total; i += thread_count())
-    if (!isfinite(a[i])) flags[i / per] = 1;
+  constexpr R tiny = sizeof(R) == 4 ? 0x1p-52f : 0x1p-485;  // below 2^-51 or 2^-484: small_column_exponent
+  for (int64_t i = thread_index(); i < total; i += thread_count()) {
+    const R v = fabs(a[i]);
+    if (!isfinite(v))
+      atomicOr(flags + i / per, 1);
+    else if (v != 0 && v < tiny)
+      atomicOr(flags + i / per, 2);
+  }
 }
 
 __global__ void widen(const int* in, int64_t* out, int64_t n) {
@@ -475,14 +509,22 @@ non_finite_scan::non_finite_scan(dtype dt, std::int64_t count, std::int64_t per,
   scanned_ = true;
 }
 
-std::vector<std::int64_t> non_finite_scan::read() const {
-  std::vector<std::int64_t> bad;
-  if (!scanned_) return bad;
+std::vector<std::int64_t> non_finite_scan::matrices_with(int bits, int without) const {
+  std::vector<std::int64_t> found;
+  if (!scanned_) return found;
   auto& buffer = thread_flags();
   check(cudaEventSynchronize(buffer.arrived), "cudaEventSynchronize");
   for (std::int64_t b = 0; b < count_; ++b)
-    if (buffer.host[b]) bad.push_back(b);
-  return bad;
+    if ((buffer.host[b] & bits) && !(buffer.host[b] & without)) found.push_back(b);
+  return found;
+}
+
+std::vector<std::int64_t> non_finite_scan::read() const {
+  return matrices_with(1, 0);
+}
+
+std::vector<std::int64_t> non_finite_scan::read_subnormal_scale() const {
+  return matrices_with(2, 1);
 }
 
 void widen_pivots(const int* in, std::int64_t* out, std::int64_t n) {
