@@ -1,25 +1,26 @@
-// Builds the op -> CUDA template table from the Hana registry, so an op's CUDA template lives in its
-// struct next to its loops and host functor, declared exactly once.
+// Op expressions for the renderer: an elementwise op's body is the prelude function named after it,
+// nf_<name> (jit/prelude/*.cuh), so its CUDA template is derived from the op table's names.
 #include "jit/cuda_ops.hpp"
 
 #include <array>
+#include <string>
 
-#include "ir/op_registry.hpp"
+#include "ir/op_info.hpp"
 #include "ndfuse/error.hpp"
 
 namespace ndfuse::jit {
 
 namespace {
 
-using template_table = std::array<std::string_view, static_cast<std::size_t>(ir::op_code::op_code_count)>;
+using template_table = std::array<std::string, static_cast<std::size_t>(ir::op_code::op_code_count)>;
 
 template_table build_table() {
   template_table table{};
-  ir::hana::for_each(ir::all_ops, [&](auto op_type) {
-    using op = typename decltype(op_type)::type;
-    static_assert(!op::cuda.empty(), "every registry op needs a CUDA template");
-    table[static_cast<std::size_t>(op::code)] = op::cuda;
-  });
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const ir::op_info& op = ir::info(static_cast<ir::op_code>(i));
+    if (op.arity == 0) continue;  // a structural op: the renderer writes it itself
+    table[i] = "nf_" + std::string(op.name) + (op.arity == 1 ? "({0})" : "({0}, {1})");
+  }
   return table;
 }
 

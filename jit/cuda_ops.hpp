@@ -1,5 +1,5 @@
-// The CUDA side of the one op table: each registry op's expression template, read off its struct in
-// src/ir/ops/*.hpp (the `cuda` member), plus the C++ spelling of each dtype in generated code.
+// The CUDA side of the one op table: each registry op's expression, a call of its prelude body
+// nf_<name>, plus the C++ spelling of each dtype in generated code.
 #pragma once
 #include <string>
 #include <string_view>

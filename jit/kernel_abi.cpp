@@ -32,14 +32,6 @@ std::size_t scalar_align(dtype t) {
   return itemsize(t);  // complex128: 16, as nf_complex<double>
 }
 
-// double -> int64 as the CPU backend's iota does it (static_cast), minus the undefined behaviour:
-// out of range gives INT64_MIN, what x86-64's conversion yields.
-std::int64_t to_int64(double d) {
-  if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
-    return std::numeric_limits<std::int64_t>::min();
-  return static_cast<std::int64_t>(d);
-}
-
 }  // namespace
 
 bool vectorized(const ir::kernel_ir& k) {
@@ -379,8 +371,8 @@ kernel_params build_params(const ir::kernel_ir& k, const param_plan& plan, const
         b.start_im = io.start.imag();
         b.step_re = io.step.real();
         b.step_im = io.step.imag();
-        b.start_int = to_int64(io.start.real());
-        b.step_int = to_int64(io.step.real());
+        b.start_int = io.start_int();
+        b.step_int = io.step_int();
         b.offset = io.offset;
         b.equals = io.equals ? 1 : 0;
         std::memcpy(dst, &b, sizeof b);

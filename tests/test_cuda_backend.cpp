@@ -378,10 +378,12 @@ TEST_CASE("a sticky CUDA error is reported, by name, by every later call instead
           "[cuda][sticky]") {
   if (!cuda_active()) NDFUSE_SKIP("needs the cuda backend");
   // In a child: the error leaves the process's context on the device unusable.
-  CHECK(run_self("cuda child: a kernel writes to an illegal address", {"NDFUSE_BACKEND=cuda"}) == 0);
+  CHECK(run_self("cuda child: a kernel writes to an illegal address",
+                 {"NDFUSE_BACKEND=cuda", "NDFUSE_TEST_CHILD=sticky"}) == 0);
 }
 
 TEST_CASE("cuda child: a kernel writes to an illegal address", "[.][cuda_child][sticky]") {
+  if (!is_child("sticky")) NDFUSE_SKIP("runs only as a child process of another test case");
 #if defined(NDFUSE_WITH_CUDA)
   namespace cuda = ndfuse::backend::cuda;
   nf::array before = nf::arange(8).astype(nf::float64) * 2;

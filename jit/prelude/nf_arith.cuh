@@ -1,7 +1,8 @@
 // ndfuse device prelude: the arithmetic ops (nf_compare.cuh has the rest of the ops that need no
-// transcendental function). Each nf_<op> mirrors the host functor of the same op in
-// src/ir/ops/*.hpp, branch for branch, so results match bit for bit: integers wrap, integer division
-// by zero gives 0, float floor_divide/remainder follow npy_divmod. float16 computes in float32 and
+// transcendental function). Each nf_<op> is its op's only body: NVRTC compiles it into kernels and
+// the CPU backend calls it compiled as host C++ (src/backend/cpu/prelude_host.hpp), so both backends
+// agree bit for bit. Integers wrap, integer division by zero gives 0, float floor_divide/remainder
+// follow npy_divmod. float16 computes in float32 and
 // rounds once (nf_up/nf_down), except where the result is one of the inputs, returned as is.
 #ifndef NF_ARITH_CUH
 #define NF_ARITH_CUH

@@ -1,5 +1,5 @@
 // ndfuse device prelude: comparisons, logical and bitwise ops, extrema, rounding, classification and
-// complex parts. As in nf_arith.cuh, each nf_<op> mirrors the host functor of src/ir/ops/*.hpp.
+// complex parts. As in nf_arith.cuh, each nf_<op> is its op's only body, run by both backends.
 #ifndef NF_COMPARE_CUH
 #define NF_COMPARE_CUH
 #include "nf_types.cuh"

@@ -116,8 +116,7 @@ __device__ __forceinline__ nf_float16 nf_half_from(double d) {
   return h;
 }
 #else
-// Compiled as host C++ (tests/test_prelude_host.cpp checks these device functions against the host
-// functors): the includer defines the conversions.
+// Compiled as host C++ by the CPU backend (src/backend/cpu/prelude_host.cpp defines these).
 float nf_half_to_float(nf_float16 h);
 nf_float16 nf_half_from(float f);
 nf_float16 nf_half_from(double d);
@@ -212,10 +211,10 @@ __device__ __forceinline__ bool nf_truthy(T a) {
     return a != T(0);
 }
 
-// --- Casts (NumPy's unsafe casting, as the CPU backend's loops_cast.cpp) ---------------------------
+// --- Casts (NumPy's unsafe casting) ------------------------------------------------------------------
 // Float to integer as NumPy behaves on x86-64, where C leaves it undefined: out-of-range and NaN
 // go through int32 for targets of up to 32 bits (INT32_MIN) and through int64 for the rest (INT64_MIN),
-// then wrap to the target (PTX's cvt would saturate instead); see the CPU backend's loops_cast.cpp.
+// then wrap to the target (PTX's cvt would saturate instead).
 template <class To>
 __device__ __forceinline__ To nf_float_to_int(double d) {
   if constexpr (nf_is_same<To, nf_uint64>) {
@@ -275,7 +274,8 @@ struct nf_iota_params {
   int equals;                                   // eye: the value is (affine index + offset == 0)
 };
 
-// start + (affine + offset) * step in the dtype's own arithmetic, as the CPU backend's iota loop.
+// start + (affine + offset) * step in the dtype's own arithmetic (NumPy's arange fill), or eye's
+// (affine + offset == 0).
 template <class T>
 __device__ __forceinline__ T nf_iota(const nf_iota_params& p, long long affine) {
   const long long a = affine + p.offset;
@@ -285,7 +285,7 @@ __device__ __forceinline__ T nf_iota(const nf_iota_params& p, long long affine) 
   } else if constexpr (nf_is_complex<T>) {
     typedef decltype(T{}.re) R;
     const R x = (R)a;
-    // (x + 0i) * step, unfused, as std::complex multiplies on the host.
+    // (x + 0i) * step as a complex product, unfused.
     return nf_cplx<R>((R)p.start_re + (x * (R)p.step_re - R(0) * (R)p.step_im),
                       (R)p.start_im + (x * (R)p.step_im + R(0) * (R)p.step_re));
   } else if constexpr (nf_is_half<T> || nf_is_real<T>) {

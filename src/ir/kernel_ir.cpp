@@ -1,5 +1,7 @@
 #include "ir/kernel_ir.hpp"
 
+#include <limits>
+
 #include <algorithm>
 
 namespace ndfuse::ir {
@@ -165,6 +167,21 @@ bool reduce_per_thread(reduce_strategy s, std::int64_t n_red) {
       return false;
   }
   return false;
+}
+
+namespace {
+std::int64_t truncated(double d) {
+  if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
+    return std::numeric_limits<std::int64_t>::min();
+  return static_cast<std::int64_t>(d);
+}
+}  // namespace
+
+std::int64_t iota_params::start_int() const {
+  return truncated(start.real());
+}
+std::int64_t iota_params::step_int() const {
+  return truncated(step.real());
 }
 
 }  // namespace ndfuse::ir

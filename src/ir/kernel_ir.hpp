@@ -163,6 +163,10 @@ struct iota_params {
   std::int64_t offset = 0;
   std::complex<double> start = 0, step = 0;
   bool equals = false;
+  // start and step truncated for the integer dtypes, as both backends compute them: out of range
+  // gives INT64_MIN, what x86-64's conversion yields (a plain cast would be undefined there).
+  std::int64_t start_int() const;
+  std::int64_t step_int() const;
 };
 
 // Launch parameters of one kernel.

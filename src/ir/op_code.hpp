@@ -1,5 +1,5 @@
-// The op codes of DAG nodes and kernel-IR instructions. Each elementwise op's semantics (loops,
-// host functor, CUDA template) is declared once, in op_registry.hpp; this list only names them.
+// The op codes of DAG nodes and kernel-IR instructions. Each elementwise op's NumPy metadata is in
+// op_table.hpp and its body is the prelude's nf_<name> (jit/prelude/*.cuh); this list only names them.
 #pragma once
 #include <cstdint>
 

@@ -1,6 +1,6 @@
-// The op registry: a Boost.Hana tuple of every elementwise op's definition (ops/*.hpp) and of every
-// dtype. Backends instantiate their per-(op, dtype) code by iterating over these two lists, so an op
-// is declared in exactly one place: its struct. Heavy: include only from the few registry TUs.
+// The op registry: a Boost.Hana tuple of every elementwise op's entry (op_table.hpp) and of every
+// dtype. Backends instantiate their per-(op, dtype) loops by iterating over these two lists, so an op
+// is declared in exactly one place: its entry. Heavy: include only from the few registry TUs.
 #pragma once
 #include <boost/hana.hpp>
 #include <optional>
@@ -80,14 +80,7 @@ constexpr std::optional<dtype> loop_output(std::string_view types, dtype in) {
 
 }  // namespace ndfuse::ir
 
-#include "ir/ops/arithmetic.hpp"
-#include "ir/ops/bitwise_logical.hpp"
-#include "ir/ops/classify_complex.hpp"
-#include "ir/ops/comparison.hpp"
-#include "ir/ops/exp_log.hpp"
-#include "ir/ops/extrema.hpp"
-#include "ir/ops/rounding.hpp"
-#include "ir/ops/trig.hpp"
+#include "ir/op_table.hpp"
 
 namespace ndfuse::ir {
 

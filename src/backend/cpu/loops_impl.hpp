@@ -1,6 +1,8 @@
-// Instantiation of registry ops as block loops. Included only by loops_part*.cpp.
+// Instantiation of registry ops as block loops, each calling the op's prelude body
+// (prelude_host.hpp). Included only by loops_part*.cpp.
 #pragma once
 #include "backend/cpu/loops.hpp"
+#include "backend/cpu/prelude_host.hpp"
 #include "ir/op_registry.hpp"
 
 namespace ndfuse::backend::cpu {
@@ -9,17 +11,19 @@ namespace hana = boost::hana;
 
 template <class Op, dtype In, dtype Out>
 void op_block(void* out, const void* const* in, std::int64_t n) {
-  using ir::storage_t;
-  auto* __restrict o = static_cast<storage_t<Out>*>(out);
-  auto* __restrict a = static_cast<const storage_t<In>*>(in[0]);
+  using P = prelude_t<In>;
+  using R = prelude_t<Out>;
+  using body = prelude_op<Op::code>;
+  auto* __restrict o = static_cast<R*>(out);
+  auto* __restrict a = static_cast<const P*>(in[0]);
+  // The prelude returns the loop's output type itself (the CUDA renderer relies on it too).
   if constexpr (Op::arity == 1) {
-    for (std::int64_t i = 0; i < n; ++i)
-      o[i] = ir::to_storage<Out>(static_cast<ir::compute_t<Out>>(Op::apply(ir::to_compute<In>(a[i]))));
+    static_assert(std::is_same_v<decltype(body::call(a[0])), R>, "prelude result type");
+    for (std::int64_t i = 0; i < n; ++i) o[i] = body::call(a[i]);
   } else {
-    auto* __restrict b = static_cast<const storage_t<In>*>(in[1]);
-    for (std::int64_t i = 0; i < n; ++i)
-      o[i] = ir::to_storage<Out>(
-          static_cast<ir::compute_t<Out>>(Op::apply(ir::to_compute<In>(a[i]), ir::to_compute<In>(b[i]))));
+    auto* __restrict b = static_cast<const P*>(in[1]);
+    static_assert(std::is_same_v<decltype(body::call(a[0], b[0])), R>, "prelude result type");
+    for (std::int64_t i = 0; i < n; ++i) o[i] = body::call(a[i], b[i]);
   }
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "backend/cpu/prelude_host.hpp"
 #include "ir/op_registry.hpp"
 
 namespace ndfuse::backend::cpu {
@@ -20,9 +21,13 @@ constexpr bool is_combine(op_code c) {
          c == op_code::op_code_logical_and || c == op_code::op_code_logical_or;
 }
 
+// The op's prelude body on the accumulator's compute type (float for the 16-bit floats, so that a
+// float16 sum rounds once at the end, as NumPy's does).
 template <class Op, dtype T>
-auto apply(ir::compute_t<T> a, ir::compute_t<T> b) {
-  return static_cast<ir::compute_t<T>>(Op::apply(a, b));
+ir::compute_t<T> apply(ir::compute_t<T> a, ir::compute_t<T> b) {
+  using P = prelude_compute_t<T>;
+  const auto r = prelude_op<Op::code>::call(same_bits<P>(a), same_bits<P>(b));
+  return same_bits<ir::compute_t<T>>(static_cast<P>(r));
 }
 
 template <class Op, dtype T>
