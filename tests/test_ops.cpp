@@ -68,7 +68,7 @@ const std::map<std::string, binary_entry>& binary_functions() {
       BINARY(logical_and), BINARY(logical_or),   BINARY(logical_xor), BINARY(bitwise_and),
       BINARY(bitwise_or),  BINARY(bitwise_xor),  BINARY(left_shift),  BINARY(right_shift),
       BINARY(arctan2),     BINARY(hypot),        BINARY(maximum),     BINARY(minimum),
-      BINARY(fmax),        BINARY(fmin)};
+      BINARY(fmax),        BINARY(fmin),         BINARY(logaddexp),   BINARY(logaddexp2)};
   return table;
 }
 #undef UNARY

@@ -91,6 +91,8 @@ NDFUSE_UNARY(arccosh)
 NDFUSE_UNARY(arctanh)
 NDFUSE_BINARY(arctan2)
 NDFUSE_BINARY(hypot)
+NDFUSE_BINARY(logaddexp)   // log(exp(a) + exp(b)), without overflow
+NDFUSE_BINARY(logaddexp2)  // log2(2**a + 2**b)
 // rounding
 NDFUSE_UNARY(floor)
 NDFUSE_UNARY(ceil)

@@ -57,6 +57,28 @@ NF_REAL_UNARY(nf_arctanh, atanhf, atanh)
 NF_REAL_BINARY(nf_arctan2, atan2f, atan2)
 NF_REAL_BINARY(nf_hypot, hypotf, hypot)
 
+// NumPy's npy_logaddexp: log(e^a + e^b) without overflow. Equal arguments (infinities of one sign
+// included) add log 2; a NaN difference is the answer.
+template <class R>
+__device__ __forceinline__ R nf_logaddexp_of(R a, R b) {
+  if (a == b) return a + R(0.693147180559945309417232121458176568);
+  const R d = a - b;
+  if (d > 0) return a + nf_log1p(nf_exp(-d));
+  if (d <= 0) return b + nf_log1p(nf_exp(d));
+  return d;
+}
+// npy_logaddexp2: log2(2^a + 2^b), with log2(1 + x) as log1p(x) / log 2.
+template <class R>
+__device__ __forceinline__ R nf_logaddexp2_of(R a, R b) {
+  if (a == b) return a + R(1);
+  const R d = a - b;
+  if (d > 0) return a + R(1.442695040888963407359924681001892137) * nf_log1p(nf_exp2(-d));
+  if (d <= 0) return b + R(1.442695040888963407359924681001892137) * nf_log1p(nf_exp2(d));
+  return d;
+}
+NF_REAL_BINARY(nf_logaddexp, nf_logaddexp_of, nf_logaddexp_of)
+NF_REAL_BINARY(nf_logaddexp2, nf_logaddexp2_of, nf_logaddexp2_of)
+
 #undef NF_REAL_UNARY
 #undef NF_REAL_BINARY
 

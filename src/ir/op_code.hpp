@@ -62,6 +62,8 @@ namespace ndfuse::ir {
   X(arctanh, 1)                   \
   X(arctan2, 2)                   \
   X(hypot, 2)                     \
+  X(logaddexp, 2)                 \
+  X(logaddexp2, 2)                \
   X(floor, 1)                     \
   X(ceil, 1)                      \
   X(trunc, 1)                     \

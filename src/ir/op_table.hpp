@@ -408,6 +408,18 @@ struct hypot {
 
 // --- Rounding --------------------------------------------------------------------------------
 
+struct logaddexp {
+  static constexpr op_code code = op_code::op_code_logaddexp;
+  static constexpr int arity = 2;
+  static constexpr std::string_view types = "ee->e ff->f dd->d gg->g";
+};
+
+struct logaddexp2 {
+  static constexpr op_code code = op_code::op_code_logaddexp2;
+  static constexpr int arity = 2;
+  static constexpr std::string_view types = "ee->e ff->f dd->d gg->g";
+};
+
 struct floor {
   static constexpr op_code code = op_code::op_code_floor;
   static constexpr int arity = 1;

@@ -214,6 +214,7 @@ BINARY = {
     "bitwise_xor": (np.bitwise_xor, "arith", False),
     "left_shift": (np.left_shift, "arith", False), "right_shift": (np.right_shift, "arith", False),
     "arctan2": (np.arctan2, "transc", False), "hypot": (np.hypot, "transc", False),
+    "logaddexp": (np.logaddexp, "transc", False), "logaddexp2": (np.logaddexp2, "transc", False),
     # NumPy leaves the sign of maximum(0., -0.) to the implementation: no zero-sign check.
     "maximum": (np.maximum, "arith", False), "minimum": (np.minimum, "arith", False),
     "fmax": (np.fmax, "arith", False), "fmin": (np.fmin, "arith", False),
