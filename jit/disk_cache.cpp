@@ -1,4 +1,6 @@
 #include "jit/disk_cache.hpp"
+#include "support/env.hpp"
+#include "support/hash.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -132,22 +134,13 @@ std::uint64_t parse_bytes(const char* text, std::uint64_t fallback) {
 }
 
 std::string default_directory() {
-  if (const char* d = std::getenv("NDFUSE_CACHE_DIR")) return d;  // set but empty: disabled
+  if (const auto& d = support::env::raw(support::env::var::cache_dir)) return *d;  // set but empty: disabled
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/ndfuse";
   if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/ndfuse";
   return "";
 }
 
 }  // namespace
-
-std::uint64_t fnv1a64(std::string_view data, std::uint64_t seed) {
-  std::uint64_t h = seed;
-  for (unsigned char c : data) {
-    h ^= c;
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
 
 disk_cache::disk_cache(std::string dir, std::uint64_t max_bytes)
     : dir_(std::move(dir)), max_bytes_(max_bytes) {}
@@ -162,8 +155,8 @@ std::string disk_cache::make_key(std::string_view source, std::string_view optio
   append_field(material, nvrtc_version);
   append_field(material, arch);
   // Two 64-bit hashes with unrelated seeds: a collision would load the wrong kernel, so 128 bits.
-  const std::uint64_t a = fnv1a64(material);
-  const std::uint64_t b = fnv1a64(material, 0x84222325cbf29ce4ull ^ material.size());
+  const std::uint64_t a = support::fnv1a(material);
+  const std::uint64_t b = support::fnv1a(material, 0x84222325cbf29ce4ull ^ material.size());
   return hex64(a) + hex64(b);
 }
 
@@ -191,7 +184,7 @@ std::optional<std::string> disk_cache::load(const std::string& key) {
     const bool own_key = std::string_view(header + 24, key_bytes) == key;
     if (own_key && length == static_cast<std::uint64_t>(st.st_size) - header_bytes) {
       std::string data(length, '\0');
-      if (read_all(fd, data.data(), length) && fnv1a64(data) == get_u64(header + 16))
+      if (read_all(fd, data.data(), length) && support::fnv1a(data) == get_u64(header + 16))
         payload = std::move(data);
     }
   }
@@ -232,7 +225,7 @@ bool disk_cache::store(const std::string& key, std::string_view payload) {
   char header[header_bytes];
   std::memcpy(header, entry_magic, sizeof entry_magic);
   put_u64(header + 8, payload.size());
-  put_u64(header + 16, fnv1a64(payload));
+  put_u64(header + 16, support::fnv1a(payload));
   std::memcpy(header + 24, key.data(), key_bytes);
   bool ok = write_all(fd, header, header_bytes) && write_all(fd, payload.data(), payload.size());
   int write_errno = errno;
@@ -289,8 +282,10 @@ void disk_cache::disable_writes(const std::string& why) {
 }
 
 disk_cache& disk_cache::global() {
-  static disk_cache cache(default_directory(),
-                          parse_bytes(std::getenv("NDFUSE_CACHE_MAX_BYTES"), default_max_bytes));
+  static disk_cache cache(
+      default_directory(),
+      parse_bytes(support::env::raw(support::env::var::cache_max_bytes).value_or("").c_str(),
+                  default_max_bytes));
   return cache;
 }
 

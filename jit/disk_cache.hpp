@@ -60,7 +60,4 @@ class disk_cache {
   std::optional<std::uint64_t> estimated_bytes_;
 };
 
-// FNV-1a 64 over `data`, continuing from `seed` (the standard offset basis by default).
-std::uint64_t fnv1a64(std::string_view data, std::uint64_t seed = 0xcbf29ce484222325ull);
-
 }  // namespace ndfuse::jit

@@ -21,7 +21,7 @@ const std::shared_ptr<ir::node>& checked_node(const array& a, const char* what) 
 std::string source(const array& a) {
   const auto& n = checked_node(a, "source");
   if (n->materialized()) return "// ndfuse: nothing to compute, the array is already evaluated\n";
-  const std::lock_guard lock(schedule::graph_mutex());
+  const std::lock_guard lock(ir::graph_mutex());
   const schedule::plan p = schedule::make_plan({n});
   std::string out;
   for (std::size_t i = 0; i < p.steps.size(); ++i) {
@@ -40,7 +40,7 @@ std::string standalone_source(const array& a) {
 int compile_check(const array& a, int sm) {
   const auto& n = checked_node(a, "compile_check");
   if (n->materialized()) return 0;
-  std::unique_lock lock(schedule::graph_mutex());
+  std::unique_lock lock(ir::graph_mutex());
   const schedule::plan p = schedule::make_plan({n});
   lock.unlock();
   for (const auto& step : p.steps) compile_to_cubin(render(step.kernel, step.name), step.name, sm);

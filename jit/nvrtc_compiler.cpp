@@ -15,6 +15,8 @@
 
 #include "jit/prelude.hpp"
 #include "ndfuse/error.hpp"
+#include "support/env.hpp"
+#include "support/hash.hpp"
 
 namespace ndfuse::jit {
 
@@ -27,10 +29,7 @@ void check(nvrtcResult r, const char* call, const std::string& name) {
     throw compile_error(std::string("NVRTC ") + call + " failed for " + name + ": " + nvrtcGetErrorString(r));
 }
 
-int debug_level() {
-  const char* v = std::getenv("NDFUSE_DEBUG");
-  return v ? std::atoi(v) : 0;
-}
+using support::env::debug_level;
 
 // Destroys the program on every path out of a compile.
 struct program {
@@ -115,11 +114,7 @@ std::string get_ptx(const std::string& source, const std::string& name, int sm) 
 }
 
 std::uint64_t fnv1a(std::uint64_t h, std::string_view s) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
+  return support::fnv1a(s, h);
 }
 
 }  // namespace
@@ -130,9 +125,9 @@ std::vector<std::string> compile_options(int sm) {
 
 compiled_binary compile_to_cubin(const std::string& source, const std::string& name, int sm) {
   const int level = debug_level();
-  const char* dump_dir = std::getenv("NDFUSE_DUMP_DIR");
+  const std::string dump_dir = support::env::dump_dir();
   fs::path dumped;
-  if (dump_dir && *dump_dir) {
+  if (!dump_dir.empty()) {
     try {
       dumped = dump_source(dump_dir, source, name);
     } catch (const std::exception& e) {  // a dump is a debugging aid: never fail the compile for it
@@ -187,8 +182,7 @@ std::string compile_fingerprint(int sm) {
   static std::map<int, std::string> known;
   std::lock_guard lock(mutex);
   if (auto it = known.find(sm); it != known.end()) return it->second;
-  std::uint64_t h = 1469598103934665603ull;
-  h = fnv1a(h, "nvrtc " + nvrtc_version());
+  std::uint64_t h = fnv1a(support::fnv1a_basis, "nvrtc " + nvrtc_version());
   for (const auto& o : compile_options(sm)) h = fnv1a(fnv1a(h, o), "\n");
   for (const auto& f : prelude_files()) h = fnv1a(fnv1a(fnv1a(h, f.name), "\n"), f.text);
   char buf[17];

@@ -4,6 +4,8 @@
   docs_check.py api         every function and type a public header declares is listed in docs/api.md
   docs_check.py history     no work-log references in the product tree (they go in CHANGELOG.md)
   docs_check.py lengths     README.md and bench/README.md stay under 200 lines
+  docs_check.py env         the NDFUSE_* table of docs/env-vars.md is src/support/env.cpp's, and no
+                            file but env.cpp reads an NDFUSE_* variable itself
   docs_check.py blocks      every ```cmake block of README.md and docs/ is what tests/consumer/ builds
                             with (install_consumer runs it); every block names its language
   docs_check.py snippets DIR [PAGE...]
@@ -317,6 +319,45 @@ def snippets(out_dir, pages):
     return 0
 
 
+def env_declarations():
+    """(name, type, default) of each row of src/support/env.cpp's table."""
+    text = open(os.path.join(ROOT, "src", "support", "env.cpp"), encoding="utf-8").read()
+    rows = re.findall(r'\{var::\w+,\s*"(NDFUSE_\w+)",\s*"([^"]*)",\s*"([^"]*)"', text)
+    return rows
+
+
+def check_env():
+    declared = {name for name, _, _ in env_declarations()}
+    page = open(os.path.join(ROOT, "docs", "env-vars.md"), encoding="utf-8").read()
+    library_part = page.split("## Used by the build and the tests")[0]
+    rows = {m[1]: (m[2].replace("`", "").strip(), m[3].replace("`", "").strip())
+            for m in re.finditer(r"^\| `(NDFUSE_\w+)` \|([^|]*)\|([^|]*)\|", library_part, re.M)}
+    documented = set(rows)
+    problems = []
+    for name, values, default in env_declarations():
+        if name in rows and rows[name] != (values, default):
+            problems.append(f"{name}: docs/env-vars.md says values {rows[name][0]!r}, default {rows[name][1]!r}; "
+                            f"src/support/env.cpp {values!r}, {default!r}")
+    for name in sorted(declared - documented):
+        problems.append(f"{name} is declared in src/support/env.cpp but not documented in docs/env-vars.md")
+    for name in sorted(documented - declared):
+        problems.append(f"{name} is documented in docs/env-vars.md but not declared in src/support/env.cpp")
+    # Read once, in one place: no other library file calls getenv on an NDFUSE_* name.
+    for folder in ("src", "jit"):
+        for dirpath, _, files in os.walk(os.path.join(ROOT, folder)):
+            for f in files:
+                path = os.path.join(dirpath, f)
+                if not f.endswith((".cpp", ".hpp", ".cu", ".cuh")) or path.endswith(os.path.join("support", "env.cpp")):
+                    continue
+                for m in re.finditer(r'getenv\("(NDFUSE_\w+)"', open(path, encoding="utf-8").read()):
+                    problems.append(f"{os.path.relpath(path, ROOT)} reads {m[1]} itself (use support/env.hpp)")
+    for p in problems:
+        print("docs_check env:", p)
+    if not problems:
+        print(f"docs_check env: {len(declared)} variables, declared once and documented")
+    return 1 if problems else 0
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__)
@@ -330,6 +371,8 @@ def main(argv):
         return check_lengths()
     if what == "blocks":
         return check_blocks()
+    if what == "env":
+        return check_env()
     if what == "snippets":
         return snippets(argv[2], argv[3:])
     if what == "list-api":  # for writing docs/api.md: every public name, with the header it is in

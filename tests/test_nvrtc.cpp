@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "child_process.hpp"
 #include "ndfuse/ndfuse.hpp"
 
 #if defined(NDFUSE_WITH_CUDA)
@@ -430,42 +431,42 @@ TEST_CASE("plans from the frontend compile: broadcast, strided views, creation o
                                       plan.steps[0].name, test_sm));
 }
 
+// NDFUSE_DUMP_DIR is read once per process, so each setting runs in a child process of its own.
 TEST_CASE("a failed compile throws compile_error naming the dumped source", "[nvrtc]") {
-  const std::string broken = "extern \"C\" __global__ void k_broken(int* p) { this is not CUDA; }\n";
-  auto message = [&] {
-    try {
-      jit::compile_to_cubin(broken, "k_broken", test_sm);
-    } catch (const nf::compile_error& e) {
-      return std::string(e.what());
-    }
-    return std::string("(no exception)");
-  };
-  // Without NDFUSE_DUMP_DIR the source goes to a fresh temporary directory.
-  const char* user_dump_dir = std::getenv("NDFUSE_DUMP_DIR");
-  const std::string saved = user_dump_dir ? user_dump_dir : "";
-  ::unsetenv("NDFUSE_DUMP_DIR");
-  std::string msg = message();
-  INFO(msg);
-  REQUIRE(msg.find("k_broken") != std::string::npos);
-  const auto at = msg.find("source: ");
-  REQUIRE(at != std::string::npos);
-  const std::string path = msg.substr(at + 8, msg.find('\n', at) - at - 8);
-  CHECK(path.ends_with("k_broken.cu"));
-  CHECK(std::filesystem::exists(path));
-  std::filesystem::remove_all(std::filesystem::path(path).parent_path());  // this process's fresh directory
-  CHECK(msg.find("error") != std::string::npos);                           // NVRTC's log
-
-  // With NDFUSE_DUMP_DIR, there (next to the prelude headers it includes).
   const char* tmp = std::getenv("NDFUSE_TEST_TMP");
   const std::filesystem::path dir = std::filesystem::path(tmp ? tmp : "/tmp") / "nvrtc_dump";
-  ::setenv("NDFUSE_DUMP_DIR", dir.c_str(), 1);
-  msg = message();
-  if (saved.empty())
-    ::unsetenv("NDFUSE_DUMP_DIR");
-  else
-    ::setenv("NDFUSE_DUMP_DIR", saved.c_str(), 1);
-  CHECK(msg.find((dir / "k_broken.cu").string()) != std::string::npos);
-  CHECK(std::filesystem::exists(dir / jit::prelude_header));
+  const std::string child = "nvrtc child: a failed compile names its dumped source";
+  CHECK(ndfuse_test::run_self(child, {"NDFUSE_TEST_CHILD=no_dump_dir", "NDFUSE_DUMP_DIR="}) == 0);
+  CHECK(ndfuse_test::run_self(child, {"NDFUSE_TEST_CHILD=dump_dir", "NDFUSE_DUMP_DIR=" + dir.string()}) == 0);
+}
+
+TEST_CASE("nvrtc child: a failed compile names its dumped source", "[.][nvrtc_child]") {
+  const bool with_dir = ndfuse_test::is_child("dump_dir");
+  if (!with_dir && !ndfuse_test::is_child("no_dump_dir"))
+    NDFUSE_SKIP("runs only as a child process of another test case");
+  const std::string broken = "extern \"C\" __global__ void k_broken(int* p) { this is not CUDA; }\n";
+  std::string msg = "(no exception)";
+  try {
+    jit::compile_to_cubin(broken, "k_broken", test_sm);
+  } catch (const nf::compile_error& e) {
+    msg = e.what();
+  }
+  INFO(msg);
+  REQUIRE(msg.find("k_broken") != std::string::npos);
+  CHECK(msg.find("error") != std::string::npos);  // NVRTC's log
+  const auto at = msg.find("source: ");
+  REQUIRE(at != std::string::npos);
+  const std::filesystem::path path = msg.substr(at + 8, msg.find('\n', at) - at - 8);
+  CHECK(path.filename() == "k_broken.cu");
+  CHECK(std::filesystem::exists(path));
+  if (with_dir) {  // there, next to the prelude headers it includes
+    const char* dir = std::getenv("NDFUSE_DUMP_DIR");
+    REQUIRE(dir != nullptr);
+    CHECK(path == std::filesystem::path(dir) / "k_broken.cu");
+    CHECK(std::filesystem::exists(std::filesystem::path(dir) / jit::prelude_header));
+  } else {  // a fresh temporary directory of this process
+    std::filesystem::remove_all(path.parent_path());
+  }
 }
 
 TEST_CASE("NVRTC facts: version, arch list, fingerprint", "[nvrtc]") {

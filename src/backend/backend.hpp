@@ -8,6 +8,7 @@
 
 #include "ir/kernel_ir.hpp"
 #include "ir/library.hpp"
+#include "ir/memory_owner.hpp"
 
 namespace ndfuse::backend {
 
@@ -18,13 +19,12 @@ struct compiled_kernel {
   bool from_disk_cache = false;
 };
 
-class device_backend {
+// The memory of the buffers it runs on is its own (ir::memory_owner: allocate, deallocate).
+class device_backend : public ir::memory_owner {
  public:
   virtual ~device_backend() = default;
   virtual std::string_view name() const = 0;
 
-  virtual void* allocate(std::size_t nbytes) = 0;  // throws out_of_memory
-  virtual void deallocate(void* p, std::size_t nbytes) = 0;
   virtual void copy_from_host(void* dst, const void* src, std::size_t nbytes) = 0;
   virtual void copy_to_host(void* dst, const void* src, std::size_t nbytes) = 0;  // waits
 

@@ -11,6 +11,7 @@
 
 #if defined(NDFUSE_WITH_CUDA)
 #include "backend/cuda/cuda_backend.hpp"
+#include "support/env.hpp"
 #endif
 
 namespace ndfuse::backend {
@@ -18,8 +19,7 @@ namespace ndfuse::backend {
 namespace {
 
 std::unique_ptr<device_backend> choose() {
-  const char* env = std::getenv("NDFUSE_BACKEND");
-  const std::string want = env ? env : "";
+  const std::string want = support::env::raw(support::env::var::backend).value_or("");
   if (!want.empty() && want != "cpu" && want != "cuda")
     throw device_error("NDFUSE_BACKEND=" + want + " is not a backend (cpu or cuda)");
   if (want == "cpu") return cpu::make_backend();

@@ -16,7 +16,6 @@
 #include "ndfuse/manipulation.hpp"
 #include "ndfuse/math.hpp"
 #include "ndfuse/reduce.hpp"
-#include "schedule/plan.hpp"
 
 namespace ndfuse::frontend {
 
@@ -58,7 +57,7 @@ array leading(const array& idx, const shape_t& to) {
 
 std::pair<std::int64_t, std::int64_t> value_range(const array& x) {
   const auto& n = checked(x, "value range");
-  const std::lock_guard graph(schedule::graph_mutex());  // the range is recorded on a shared node
+  const std::lock_guard graph(ir::graph_mutex());  // the range is recorded on a shared node
   if (!n->range_known) {
     // Computed once per array, then remembered on its node (its values never change).
     array held = x;

@@ -15,7 +15,6 @@
 #include "ndfuse/manipulation.hpp"
 #include "ndfuse/math.hpp"
 #include "ndfuse/reduce.hpp"
-#include "schedule/plan.hpp"
 
 namespace ndfuse {
 
@@ -211,7 +210,7 @@ array matmul(const array& a, const array& b) {
   } else {
     // cast_node is the operand itself when its dtype is the product's: read in place.
     // The operands' analysis looks through lazy nodes' inputs, which an evaluation elsewhere may drop.
-    std::unique_lock graph(schedule::graph_mutex());
+    std::unique_lock graph(ir::graph_mutex());
     const auto sa = gemm_operand_of(array(cast_node(a2.node(), t)), batch);
     const auto sb = gemm_operand_of(array(cast_node(b2.node(), t)), batch);
     graph.unlock();

@@ -2,19 +2,18 @@
 
 #include <cstring>
 
-#include "backend/backend.hpp"
-#include "runtime/stats.hpp"
+#include "support/stats.hpp"
 
 namespace ndfuse::ir {
 
-buffer::buffer(backend::device_backend* o, std::size_t n) : owner(o), nbytes(n) {
+buffer::buffer(memory_owner* o, std::size_t n) : owner(o), nbytes(n) {
   data = owner->allocate(n == 0 ? 1 : n);
-  runtime::note_allocation(nbytes);
+  support::note_allocation(nbytes);
 }
 
 buffer::~buffer() {
   owner->deallocate(data, nbytes == 0 ? 1 : nbytes);
-  runtime::note_release(nbytes);
+  support::note_release(nbytes);
 }
 
 namespace {
@@ -283,6 +282,11 @@ std::optional<std::complex<double>> float_scalar_value(const node& n) {
     default:
       return std::nullopt;
   }
+}
+
+std::recursive_mutex& graph_mutex() {
+  static std::recursive_mutex mutex;
+  return mutex;
 }
 
 }  // namespace ndfuse::ir

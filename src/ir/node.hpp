@@ -5,29 +5,27 @@
 #include <complex>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
 #include <boost/container/small_vector.hpp>
 
 #include "ir/library.hpp"
+#include "ir/memory_owner.hpp"
 #include "ir/op_code.hpp"
 #include "ir/reduction.hpp"
 #include "ir/view.hpp"
 #include "ndfuse/array.hpp"
 
-namespace ndfuse::backend {
-class device_backend;
-}
-
 namespace ndfuse::ir {
 
 // Owns one allocation of a backend. Freed when the last node viewing it goes away.
 struct buffer {
-  backend::device_backend* owner = nullptr;
+  memory_owner* owner = nullptr;
   void* data = nullptr;
   std::size_t nbytes = 0;
-  buffer(backend::device_backend* o, std::size_t n);
+  buffer(memory_owner* o, std::size_t n);
   ~buffer();
   buffer(const buffer&) = delete;
   buffer& operator=(const buffer&) = delete;
@@ -125,5 +123,13 @@ std::vector<std::int64_t> contiguous_strides(const shape_t& s);
 void set_contiguous_strides(std::vector<std::int64_t>& strides, const shape_t& s);
 // Whether `strides` equals contiguous_strides(s), without building that vector.
 bool has_contiguous_strides(const shape_t& s, const std::vector<std::int64_t>& strides);
+
+// The graph lock. Handles may share a DAG across threads, and an evaluation rewrites the nodes it
+// computes (each becomes a buffer and drops its inputs): so planning and evaluating run under this
+// process-wide lock, as does any builder that reads another node's inputs or records on it (matmul's
+// operand analysis, an index's range). Builders otherwise read only what a node publishes once
+// (materialized(), with its storage, strides and offset) and relaxed counters. Recursive: an
+// evaluation may start another (an automatic split, eager mode inside a builder).
+std::recursive_mutex& graph_mutex();
 
 }  // namespace ndfuse::ir

@@ -1,23 +1,24 @@
 #include "runtime/kernel_cache.hpp"
 
-#include "runtime/stats.hpp"
 #include "schedule/plan.hpp"
+#include "support/stats.hpp"
 
 namespace ndfuse::runtime {
 
 const backend::compiled_kernel& kernel_cache::get(backend::device_backend& b, const ir::kernel_ir& k,
                                                   const std::string& key, schedule::kernel_ref& remembered) {
   if (remembered.kernel && remembered.generation == generation_.load(std::memory_order_acquire)) {
-    ++counters_here().cache_hits_memory;
+    ++support::counters_here().cache_hits_memory;
     return *remembered.kernel;
   }
   std::lock_guard lock(mutex_);
   auto it = kernels_.find(key);
   if (it != kernels_.end()) {
-    ++counters_here().cache_hits_memory;
+    ++support::counters_here().cache_hits_memory;
   } else {
     std::shared_ptr<const backend::compiled_kernel> compiled = b.compile(k);
-    ++(compiled->from_disk_cache ? counters_here().cache_hits_disk : counters_here().kernels_compiled);
+    ++(compiled->from_disk_cache ? support::counters_here().cache_hits_disk
+                                 : support::counters_here().kernels_compiled);
     it = kernels_.emplace(key, std::move(compiled)).first;
   }
   remembered = {it->second, generation_.load(std::memory_order_relaxed)};

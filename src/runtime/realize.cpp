@@ -10,8 +10,9 @@
 #include "backend/backend.hpp"
 #include "ndfuse/config.hpp"
 #include "runtime/kernel_cache.hpp"
-#include "runtime/stats.hpp"
 #include "schedule/plan.hpp"
+#include "support/env.hpp"
+#include "support/stats.hpp"
 
 namespace ndfuse {
 
@@ -19,13 +20,7 @@ namespace runtime {
 
 namespace {
 
-int debug_level() {
-  static const int level = [] {
-    const char* v = std::getenv("NDFUSE_DEBUG");
-    return v ? std::atoi(v) : 0;
-  }();
-  return level;
-}
+using support::env::debug_level;
 
 // The launch arguments of a step, in storage kept per thread: a small array's step would otherwise
 // spend a good part of its host time allocating them.
@@ -65,7 +60,7 @@ void run_library_step(backend::device_backend& b, const schedule::kernel_step& s
   std::shared_ptr<ir::buffer> out;
   if (!step.donor.empty() && step.donor[0] >= 0) {
     out = step.inputs[step.donor[0]].node->storage;  // gemm's C, updated in place
-    ++counters_here().buffers_donated;
+    ++support::counters_here().buffers_donated;
   } else {
     out = std::make_shared<ir::buffer>(&b, itemsize(node.dt) * static_cast<std::size_t>(node.size()));
   }
@@ -75,7 +70,7 @@ void run_library_step(backend::device_backend& b, const schedule::kernel_step& s
                      in.node->offset * static_cast<std::int64_t>(itemsize(in.node->dt)));
   if (node.size() > 0) {
     b.run_library(*step.library, inputs, {out->data});
-    ++counters_here().library_calls;
+    ++support::counters_here().library_calls;
   }
   finish(node, std::move(out));
 }
@@ -90,7 +85,7 @@ void run_step(backend::device_backend& b, const schedule::kernel_step& step) {
     const auto& node = step.outputs[o];
     if (step.donor[o] >= 0) {
       outs.push_back(step.inputs[step.donor[o]].node->storage);
-      ++counters_here().buffers_donated;
+      ++support::counters_here().buffers_donated;
     } else {
       outs.push_back(
           std::make_shared<ir::buffer>(&b, itemsize(node->dt) * static_cast<std::size_t>(node->size())));
@@ -99,7 +94,7 @@ void run_step(backend::device_backend& b, const schedule::kernel_step& step) {
   // A reduction over empty axes still writes its identity (a sum of nothing is 0).
   if (step.output_size() > 0 && (step.kernel.reduction || ir::shape_size(step.iteration_shape) > 0)) {
     const std::string& key = step.key;
-    auto& counts = counters_here();
+    auto& counts = support::counters_here();
     const std::uint64_t memory_hits = counts.cache_hits_memory.get();
     const std::uint64_t disk_hits = counts.cache_hits_disk.get();
     const auto& compiled = global_kernel_cache().get(b, step.kernel, key, step.compiled);
@@ -110,7 +105,7 @@ void run_step(backend::device_backend& b, const schedule::kernel_step& step) {
                                                                  : " cache miss: compiled")
                 << '\n';
     b.launch(compiled, step.kernel, launch_args(step, {outs.data(), outs.size()}));
-    ++counters_here().kernels_launched;
+    ++support::counters_here().kernels_launched;
   }
   for (std::size_t o = 0; o < step.outputs.size(); ++o) finish(*step.outputs[o], std::move(outs[o]));
   if (debug_level() >= 1) {
@@ -130,13 +125,13 @@ void realize(std::span<const std::shared_ptr<ir::node>> roots, bool automatic_sp
   if (!any) return;
   // One plan at a time: a node shared with another thread is computed once, by whichever thread
   // plans it first; the other's plan then finds it materialized.
-  const std::lock_guard lock(schedule::graph_mutex());
+  const std::lock_guard lock(ir::graph_mutex());
   const schedule::plan_lease lease(roots);
   const schedule::plan& p = lease.get();
   if (debug_level() >= 2)
     std::cerr << "[ndfuse] " << (automatic_split ? "automatic split, " : "") << schedule::describe(p);
-  ++counters_here().evaluations;
-  if (automatic_split) ++counters_here().automatic_splits;
+  ++support::counters_here().evaluations;
+  if (automatic_split) ++support::counters_here().automatic_splits;
   auto& b = backend::current();
   for (const auto& step : p.steps) run_step(b, step);
 }
@@ -145,7 +140,7 @@ std::string explain(const std::vector<std::shared_ptr<ir::node>>& roots) {
   bool any = false;
   for (const auto& r : roots) any = any || !r->materialized();
   if (!any) return "plan: nothing to compute (already evaluated)\n";
-  const std::lock_guard lock(schedule::graph_mutex());
+  const std::lock_guard lock(ir::graph_mutex());
   return schedule::describe(schedule::make_plan(roots));
 }
 
@@ -184,7 +179,7 @@ std::vector<std::shared_ptr<ir::node>> run_library_now(
   }
   if (!empty) {
     b.run_library(c, in, out);
-    ++counters_here().library_calls;
+    ++support::counters_here().library_calls;
   }
   return result;
 }
@@ -230,11 +225,7 @@ namespace {
 thread_local bool eager_flag = false;
 thread_local bool eager_deferred = false;
 bool eager_env() {
-  static const bool on = [] {
-    const char* v = std::getenv("NDFUSE_EAGER");
-    return v && *v && std::strcmp(v, "0") != 0;
-  }();
-  return on;
+  return support::env::eager();
 }
 }  // namespace
 

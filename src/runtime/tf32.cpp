@@ -5,16 +5,14 @@
 #include <cstring>
 
 #include "ndfuse/linalg.hpp"
+#include "support/env.hpp"
 
 namespace ndfuse::config {
 
 namespace {
 
 std::atomic<bool>& tf32_flag() {
-  static std::atomic<bool> flag = [] {
-    const char* v = std::getenv("NDFUSE_ALLOW_TF32");
-    return v && *v && std::strcmp(v, "0") != 0;
-  }();
+  static std::atomic<bool> flag = support::env::allow_tf32();
   return flag;
 }
 

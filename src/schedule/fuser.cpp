@@ -12,15 +12,13 @@
 #include "schedule/passes.hpp"
 #include "schedule/plan.hpp"
 #include "schedule/view_chain.hpp"
+#include "support/hash.hpp"
+#include "support/log.hpp"
 
 namespace ndfuse::schedule {
 
 void trace_pass(const char* name) {
-  static const bool on = [] {
-    const char* v = std::getenv("NDFUSE_DEBUG");
-    return v && std::atoi(v) >= 2;
-  }();
-  if (on) std::cerr << "[ndfuse] pass " << name << '\n';
+  if (support::logging(2)) support::log_line(std::string("pass ") + name);
 }
 
 namespace {
@@ -344,15 +342,6 @@ std::int64_t kernel_step::output_size() const {
   return outputs.empty() ? 0 : outputs.front()->size();
 }
 
-std::uint64_t structural_hash(const std::string& key) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : key) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
 plan plan_from_passes(std::span<const node_ptr> roots) {
   fuse_state s;
   plan p;
@@ -374,16 +363,11 @@ plan plan_from_passes(std::span<const node_ptr> roots) {
     }
     step.key = step.kernel.key();
     // k_ and 16 hex digits, without snprintf: this runs on every evaluation.
-    std::uint64_t h = structural_hash(step.key);
+    std::uint64_t h = support::fnv1a(step.key);
     step.name.assign("k_0000000000000000");
     for (int d = 17; d >= 2; --d, h >>= 4) step.name[d] = "0123456789abcdef"[h & 15];
   }
   return p;
-}
-
-std::recursive_mutex& graph_mutex() {
-  static std::recursive_mutex mutex;
-  return mutex;
 }
 
 }  // namespace ndfuse::schedule

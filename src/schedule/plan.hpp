@@ -69,14 +69,6 @@ struct plan {
 // A DAG whose signature (plan_memo.cpp) was planned before reuses that plan, rebound to its nodes.
 plan make_plan(const std::vector<std::shared_ptr<ir::node>>& roots);
 
-// The graph lock. Handles may share a DAG across threads, and an evaluation rewrites the nodes it
-// computes (each becomes a buffer and drops its inputs): so planning and evaluating run under this
-// process-wide lock, as does any builder that reads another node's inputs or records on it (matmul's
-// operand analysis, an index's range). Builders otherwise read only what a node publishes once
-// (materialized(), with its storage, strides and offset) and relaxed counters. Recursive: an
-// evaluation may start another (an automatic split, eager mode inside a builder).
-std::recursive_mutex& graph_mutex();
-
 // make_plan without the copy, for evaluations: a remembered plan is lent bound to the roots' DAG and
 // unbound (its node references dropped) when the lease ends; a new one is owned by the lease.
 class plan_lease {
@@ -93,6 +85,5 @@ class plan_lease {
 };
 
 std::string describe(const plan& p);
-std::uint64_t structural_hash(const std::string& key);  // FNV-1a: stable across runs and platforms
 
 }  // namespace ndfuse::schedule

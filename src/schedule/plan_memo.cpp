@@ -18,9 +18,10 @@
 #include <cstring>
 #include <functional>
 
-#include "backend/lru_cache.hpp"
-#include "runtime/stats.hpp"
 #include "schedule/passes.hpp"
+#include "support/env.hpp"
+#include "support/lru_cache.hpp"
+#include "support/stats.hpp"
 
 namespace ndfuse::schedule {
 
@@ -199,7 +200,7 @@ struct signer {
 
 struct plan_memo {
   signer sig;
-  backend::lru_cache<std::vector<std::int64_t>, plan_template, words_hash> cache{capacity};
+  support::lru_cache<std::vector<std::int64_t>, plan_template, words_hash> cache{capacity};
   int leases = 0;  // plans lent out now: a nested evaluation then plans without the memo
 
   // The template of p, or nothing when p holds a node the signature does not know.
@@ -245,10 +246,7 @@ struct plan_memo {
   // (and remembering it when it can be).
   plan_template* find_or_plan(std::span<const node_ptr> roots, std::optional<plan>& own) {
     // NDFUSE_PLAN_MEMO=0 plans every evaluation from scratch (to rule the memo out when debugging).
-    static const bool off = [] {
-      const char* v = std::getenv("NDFUSE_PLAN_MEMO");
-      return v && std::strcmp(v, "0") == 0;
-    }();
+    static const bool off = !support::env::plan_memo();
     if (off || leases > 0) {
       own = plan_from_passes(roots);
       return nullptr;
@@ -267,7 +265,7 @@ struct plan_memo {
       return plan_template{};
     });
     if (!fresh && !entry.p.steps.empty()) {
-      ++runtime::counters_here().plans_reused;
+      ++support::counters_here().plans_reused;
       trace_pass("plan reused (same DAG signature)");
       bind(entry, true);
       return &entry;

@@ -16,9 +16,9 @@
 
 #include "backend/cpu/fft.hpp"
 #include "backend/cpu/thread_pool.hpp"
-#include "backend/lru_cache.hpp"
 #include "ndfuse/error.hpp"
-#include "runtime/stats.hpp"
+#include "support/lru_cache.hpp"
+#include "support/stats.hpp"
 
 namespace ndfuse::backend::cpu {
 
@@ -123,12 +123,12 @@ using plan_set = std::vector<line_plan>;  // one per transformed dim
 
 std::shared_ptr<const plan_set> plans_for(const ir::fft_params& p) {
   static std::mutex m;
-  static lru_cache<dims_key, std::shared_ptr<const plan_set>, dims_key_hash> cache(64);
+  static support::lru_cache<dims_key, std::shared_ptr<const plan_set>, dims_key_hash> cache(64);
   std::lock_guard lock(m);
   return cache.get({p.rank, p.dims[0], p.dims[1], p.dims[2]}, [&] {
     auto set = std::make_shared<plan_set>();
     for (int k = 0; k < p.rank; ++k) set->emplace_back(p.dims[k]);
-    ++runtime::counters_here().fft_plans_created;
+    ++support::counters_here().fft_plans_created;
     return std::shared_ptr<const plan_set>(std::move(set));
   });
 }

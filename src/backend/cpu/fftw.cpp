@@ -19,9 +19,9 @@
 
 #include "backend/cpu/fft.hpp"
 #include "backend/cpu/thread_pool.hpp"
-#include "backend/lru_cache.hpp"
 #include "ndfuse/error.hpp"
-#include "runtime/stats.hpp"
+#include "support/lru_cache.hpp"
+#include "support/stats.hpp"
 
 namespace ndfuse::backend::cpu {
 
@@ -99,7 +99,7 @@ struct owned_plan {
     destroy(plan);
   }
 };
-using plan_cache = lru_cache<plan_key, std::shared_ptr<owned_plan>, plan_key_hash>;
+using plan_cache = support::lru_cache<plan_key, std::shared_ptr<owned_plan>, plan_key_hash>;
 
 plan_cache& plans() {
   static plan_cache cache(64);
@@ -176,7 +176,7 @@ std::shared_ptr<owned_plan> plan_for(const ir::fft_params& p, const layout& l, c
         break;
     }
     if (!made) throw error("fft: FFTW could not plan a transform of this shape");
-    ++runtime::counters_here().fft_plans_created;
+    ++support::counters_here().fft_plans_created;
     auto owned = std::make_shared<owned_plan>();
     owned->plan = made;
     owned->destroy = [](void* q) { A::destroy(static_cast<typename A::plan>(q)); };

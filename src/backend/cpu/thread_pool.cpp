@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "ndfuse/error.hpp"
+#include "support/env.hpp"
 
 namespace ndfuse::backend::cpu {
 
@@ -110,7 +111,9 @@ unsigned pool_size(const char* setting, unsigned hardware) {
 }
 
 thread_pool& global_pool() {
-  static thread_pool pool(pool_size(std::getenv("NDFUSE_THREADS"), std::thread::hardware_concurrency()));
+  const auto& setting = support::env::raw(support::env::var::threads);
+  static thread_pool pool(
+      pool_size(setting ? setting->c_str() : nullptr, std::thread::hardware_concurrency()));
   return pool;
 }
 

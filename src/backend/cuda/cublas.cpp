@@ -15,9 +15,9 @@
 #include "backend/cuda/cuda_api.hpp"
 #include "backend/cuda/cusolver.hpp"
 #include "backend/cuda/memory.hpp"
-#include "backend/lru_cache.hpp"
 #include "ndfuse/error.hpp"
 #include "ndfuse/linalg.hpp"
+#include "support/lru_cache.hpp"
 
 namespace ndfuse::backend::cuda {
 
@@ -39,7 +39,7 @@ using handle_ptr = std::unique_ptr<cublasContext, handle_deleter>;
 
 // A handle per thread and device (cuBLAS handles are not to be shared between host threads).
 cublasHandle_t handle_for(int device) {
-  thread_local lru_cache<int, handle_ptr> handles(max_devices);
+  thread_local support::lru_cache<int, handle_ptr> handles(max_devices);
   return handles
       .get(device,
            [] {

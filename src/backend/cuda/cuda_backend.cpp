@@ -19,15 +19,13 @@
 #include "jit/disk_cache.hpp"
 #include "jit/kernel_abi.hpp"
 #include "ndfuse/error.hpp"
+#include "support/env.hpp"
 
 namespace ndfuse::backend::cuda {
 
 namespace {
 
-int debug_level() {
-  const char* v = std::getenv("NDFUSE_DEBUG");
-  return v ? std::atoi(v) : 0;
-}
+using support::env::debug_level;
 
 struct loaded_module {
   CUmodule module = nullptr;

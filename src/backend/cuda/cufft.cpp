@@ -27,9 +27,9 @@
 #include "backend/cuda/cuda_api.hpp"
 #include "backend/cuda/four_step_fft.hpp"
 #include "backend/cuda/memory.hpp"
-#include "backend/lru_cache.hpp"
 #include "ndfuse/error.hpp"
-#include "runtime/stats.hpp"
+#include "support/lru_cache.hpp"
+#include "support/stats.hpp"
 
 namespace ndfuse::backend::cuda {
 
@@ -127,7 +127,7 @@ cufftType type_of(dtype dt, fft_kind kind) {
 
 plan& plan_for(const ir::library_call& c, int device) {
   // Plans for many shapes are cheap to keep (no work area); 32 covers a program's working set.
-  thread_local lru_cache<plan_key, plan_ptr, plan_key_hash> plans(32);
+  thread_local support::lru_cache<plan_key, plan_ptr, plan_key_hash> plans(32);
   plan_key key;
   key.device = device;
   key.dt = c.dt;
@@ -146,7 +146,7 @@ plan& plan_for(const ir::library_call& c, int device) {
     check_fft(cufftMakePlanMany64(p->handle, c.fft.rank, n, nullptr, 1, 0, nullptr, 1, 0,
                                   type_of(c.dt, c.fft.kind), c.fft.batch, &p->work_bytes),
               "cufftMakePlanMany64");
-    ++runtime::counters_here().fft_plans_created;
+    ++support::counters_here().fft_plans_created;
     return p;
   });
 }

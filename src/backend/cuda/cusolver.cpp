@@ -50,18 +50,14 @@
 #include "backend/cuda/cusolver_batched.hpp"
 #include "backend/cuda/cusolver_common.hpp"
 #include "backend/cuda/memory.hpp"
-#include "backend/lru_cache.hpp"
 #include "ndfuse/error.hpp"
+#include "support/env.hpp"
+#include "support/lru_cache.hpp"
 
 namespace ndfuse::backend::cuda {
 
 int jacobi_sweep_limit() {
-  static const int limit = [] {
-    const char* v = std::getenv("NDFUSE_JACOBI_MAX_SWEEPS");
-    const int n = v ? std::atoi(v) : 0;
-    return n > 0 ? n : 40;
-  }();
-  return limit;
+  return support::env::jacobi_max_sweeps();
 }
 
 void check_solver(cusolverStatus_t s, const char* call) {
@@ -76,7 +72,7 @@ void check_solver(cusolverStatus_t s, const char* call) {
 namespace solver_detail {
 
 const solver_handle& handle_here() {
-  thread_local lru_cache<int, solver_handle> handles(max_devices);
+  thread_local support::lru_cache<int, solver_handle> handles(max_devices);
   const solver_handle& h = handles.get(current_device(), [] {
     solver_handle s;
     check_solver(cusolverDnCreate(&s.handle), "cusolverDnCreate");

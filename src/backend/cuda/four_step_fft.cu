@@ -26,8 +26,9 @@
 #include "backend/cuda/cuda_api.hpp"
 #include "backend/cuda/fft_lines.cuh"
 #include "backend/cuda/memory.hpp"
-#include "backend/lru_cache.hpp"
-#include "runtime/stats.hpp"
+#include "support/lru_cache.hpp"
+#include "support/stats.hpp"
+#include "support/env.hpp"
 
 namespace ndfuse::backend::cuda {
 
@@ -42,11 +43,7 @@ constexpr int lines_per_block = 2;  // a 32-byte sector of each strided row (fft
 constexpr int fine_bits = 12;       // W_n^m = coarse[m >> 12] * fine[m & 4095]
 
 bool enabled() {
-  static const bool on = [] {
-    const char* v = std::getenv("NDFUSE_FFT_FOUR_STEP");
-    return !(v && std::string(v) == "0");
-  }();
-  return on;
+  return support::env::fft_four_step();
 }
 
 // n = l1 * l2; zero when n is not one of the sizes taken.
@@ -118,14 +115,14 @@ const tables& tables_for(std::int64_t n, split s) {
     std::size_t operator()(const key& k) const { return std::hash<std::int64_t>{}(k.n * 64 + k.device); }
   };
   // Per thread, as cuFFT's plans are (cufft.cpp); two sizes on a few devices.
-  thread_local lru_cache<key, std::unique_ptr<tables>, key_hash> cache(8);
+  thread_local support::lru_cache<key, std::unique_ptr<tables>, key_hash> cache(8);
   return *cache.get({current_device(), n}, [&] {
     // More than 48 KiB of shared memory a block must be allowed per kernel (and per device).
     allow_shared<4096, true>();
     allow_shared<2048, false>();
     allow_shared<4096, false>();
     auto t = std::make_unique<tables>(n, s);
-    ++runtime::counters_here().fft_plans_created;
+    ++support::counters_here().fft_plans_created;
     return t;
   });
 }

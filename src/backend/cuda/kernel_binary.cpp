@@ -8,22 +8,19 @@
 #include "jit/disk_cache.hpp"
 #include "jit/nvrtc_compiler.hpp"
 #include "jit/render.hpp"
-#include "schedule/plan.hpp"
+#include "support/env.hpp"
+#include "support/hash.hpp"
 
 namespace ndfuse::backend::cuda {
 
 namespace {
 
-int debug_level() {
-  const char* v = std::getenv("NDFUSE_DEBUG");
-  return v ? std::atoi(v) : 0;
-}
+using support::env::debug_level;
 
 // A disk hit would skip what jit/nvrtc_compiler.hpp promises for these settings (a .cu dump, the
 // source and NVRTC log on stderr), so with them every kernel goes through NVRTC.
 bool inspection_requested() {
-  const char* dump = std::getenv("NDFUSE_DUMP_DIR");
-  return (dump && *dump) || debug_level() >= 3;
+  return !support::env::dump_dir().empty() || debug_level() >= 3;
 }
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
@@ -34,8 +31,7 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 
 std::string kernel_name(const ir::kernel_ir& k) {
   char buf[24];
-  std::snprintf(buf, sizeof buf, "k_%016llx",
-                static_cast<unsigned long long>(schedule::structural_hash(k.key())));
+  std::snprintf(buf, sizeof buf, "k_%016llx", static_cast<unsigned long long>(support::fnv1a(k.key())));
   return buf;
 }
 

@@ -14,7 +14,8 @@
 
 #include "backend/cuda/cuda_api.hpp"
 #include "ndfuse/error.hpp"
-#include "runtime/stats.hpp"
+#include "support/env.hpp"
+#include "support/stats.hpp"
 
 namespace ndfuse::backend::cuda {
 
@@ -32,11 +33,7 @@ struct device_pool {
 // NDFUSE_KEEP_FREED=0: nothing is kept, every free is a cudaFreeAsync (for memory checkers, which
 // cannot see a kept block's reuse, and for timing with and without).
 bool keep_freed_blocks() {
-  static const bool keep = [] {
-    const char* v = std::getenv("NDFUSE_KEEP_FREED");
-    return !(v && std::string(v) == "0");
-  }();
-  return keep;
+  return support::env::keep_freed();
 }
 
 const device_pool& pool_of(int device) {
@@ -106,7 +103,7 @@ std::string bytes_text(std::uint64_t n) {
   throw out_of_memory("cuda: out of memory allocating " + bytes_text(nbytes) + " on device " +
                       std::to_string(device) + ": " + bytes_text(free_bytes) + " free of " +
                       bytes_text(total_bytes) + "; ndfuse arrays hold " +
-                      bytes_text(runtime::memory_counters().bytes_in_use.load()));
+                      bytes_text(support::memory_counters().bytes_in_use.load()));
 }
 
 // Gives the kept blocks of `device` (of one stream, or of all with all_streams) back to the pool,
@@ -169,7 +166,7 @@ void* device_allocate(std::size_t nbytes) {
       it->second.pop_back();
       r.kept_bytes[device] -= bytes;
       r.live[p] = {bytes, device};
-      ++runtime::counters_here().blocks_reused;
+      ++support::counters_here().blocks_reused;
       return p;
     }
   }

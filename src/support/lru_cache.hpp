@@ -1,5 +1,5 @@
-// The one cache template of the vendor-library calls: cuBLAS handles (per thread, per device) now,
-// and cuFFT / FFTW plans keyed by every plan parameter as they land. Least recently used entries go
+// The one least-recently-used cache template: the vendor-library handles and plans (cuBLAS, cuSOLVER,
+// cuFFT, FFTW) and the fuser's plan memo. Least recently used entries go
 // first once `capacity` is reached; a miss builds the value with the caller's function.
 #pragma once
 #include <algorithm>
@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <utility>
 
-namespace ndfuse::backend {
+namespace ndfuse::support {
 
 template <class Key, class Value, class Hash = std::hash<Key>>
 class lru_cache {
@@ -60,4 +60,4 @@ class lru_cache {
   std::uint64_t misses_ = 0;
 };
 
-}  // namespace ndfuse::backend
+}  // namespace ndfuse::support

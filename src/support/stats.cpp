@@ -1,11 +1,11 @@
-#include "runtime/stats.hpp"
+#include "support/stats.hpp"
 
 #include <mutex>
 #include <vector>
 
 namespace ndfuse {
 
-namespace runtime {
+namespace support {
 
 namespace {
 
@@ -82,14 +82,14 @@ memory_counts& memory_counters() {
   return c;
 }
 
-}  // namespace runtime
+}  // namespace support
 
 stats_t stats() {
-  auto& r = runtime::registry();
+  auto& r = support::registry();
   stats_t s;
   {
     std::lock_guard lock(r.mutex);
-    s = runtime::event_sums(r);
+    s = support::event_sums(r);
     const stats_t& b = r.baseline;
     s.kernels_launched -= b.kernels_launched;
     s.kernels_compiled -= b.kernels_compiled;
@@ -102,9 +102,9 @@ stats_t stats() {
     s.fft_plans_created -= b.fft_plans_created;
     s.plans_reused -= b.plans_reused;
     s.blocks_reused -= b.blocks_reused;
-    s.bytes_allocated = runtime::memory_counters().bytes_allocated - b.bytes_allocated;
+    s.bytes_allocated = support::memory_counters().bytes_allocated - b.bytes_allocated;
   }
-  auto& m = runtime::memory_counters();
+  auto& m = support::memory_counters();
   s.bytes_in_use = m.bytes_in_use;
   s.peak_bytes = m.peak_bytes;
   return s;
@@ -113,10 +113,10 @@ stats_t stats() {
 // Event counts are never written by another thread than their shard's: a reset records the sums
 // as a baseline that stats() subtracts.
 void reset_stats() {
-  auto& r = runtime::registry();
-  auto& m = runtime::memory_counters();
+  auto& r = support::registry();
+  auto& m = support::memory_counters();
   std::lock_guard lock(r.mutex);
-  r.baseline = runtime::event_sums(r);
+  r.baseline = support::event_sums(r);
   r.baseline.bytes_allocated = m.bytes_allocated;
   m.peak_bytes = m.bytes_in_use.load();
 }

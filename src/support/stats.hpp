@@ -10,7 +10,7 @@
 
 #include "ndfuse/config.hpp"
 
-namespace ndfuse::runtime {
+namespace ndfuse::support {
 
 class event_count {
  public:
@@ -47,4 +47,4 @@ inline void note_release(std::uint64_t n) {
   memory_counters().bytes_in_use -= n;
 }
 
-}  // namespace ndfuse::runtime
+}  // namespace ndfuse::support
