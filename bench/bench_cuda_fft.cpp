@@ -1,7 +1,7 @@
 // Fourier transforms on the cuda backend against direct cuFFT calls on the same sizes, in the same
 // run (goal: fft of 2^24 complex128 no slower than CuPy, which makes one cuFFT call):
 //   fft/complex128_2^24     nf::fft::fft of 2^24 complex128 values (ndfuse's two-pass kernel,
-//                           src/backend/cuda/four_step_fft.cu; NDFUSE_FFT_FOUR_STEP=0: Z2Z)
+//                           src/backend/cuda/kernels/four_step_fft.cu; NDFUSE_FFT_FOUR_STEP=0: Z2Z)
 //   rfft/float64_2^24       nf::fft::rfft of 2^24 float64 values (D2Z)
 //   fft2/complex64_4096     nf::fft::fft2 of a 4096 x 4096 complex64 array (2-d C2C)
 //   cufft_direct/...        cufftExec* of a plan made once, on buffers of the same size

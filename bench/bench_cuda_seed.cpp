@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
-#include "backend/cuda/cuda_api.hpp"
+#include "backend/cuda/runtime/cuda_api.hpp"
 #include "cuda_timing.hpp"
 #include "ir/node.hpp"
 #include "seed_step.hpp"

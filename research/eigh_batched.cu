@@ -1,6 +1,6 @@
 // Stacks of small Hermitian eigenproblems: cuSOLVER's Jacobi syevjBatched (what ndfuse called for
 // n <= 32 before small_eigh.cu, and CuPy calls) against its newer cusolverDnXsyevBatched and
-// ndfuse's own Jacobi kernel (src/backend/cuda/small_eigh.cu, compiled in here), on stacks of 10000
+// ndfuse's own Jacobi kernel (src/backend/cuda/kernels/small_eigh.cu, compiled in here), on stacks of 10000
 // matrices. For the cuSOLVER routines, which overwrite their input: the median time of the copy of
 // the stack plus the call; ndfuse's kernel reads the stack where it lies. For each, the largest residual
 // ||A V - V diag(w)||_F / ||A||_F and orthogonality error ||V^H V - I||_F over the stack, and what
@@ -37,7 +37,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "backend/cuda/small_eigh.cu"
+#include "backend/cuda/kernels/small_eigh.cu"
 #include "reduce_common.cuh"
 #include "solver_common.cuh"
 

@@ -1,6 +1,6 @@
 // Stacks of 32 x 32 (and, padded, smaller) real symmetric eigenproblems with the matrix and its
 // eigenvectors in registers: two-sided cyclic Jacobi, one warp per matrix, against ndfuse's
-// shared-memory Jacobi kernel (src/backend/cuda/small_eigh.cu, compiled in here: 7.0 ms for 10000
+// shared-memory Jacobi kernel (src/backend/cuda/kernels/small_eigh.cu, compiled in here: 7.0 ms for 10000
 // float64 32 x 32 matrices on an H100) and cuSOLVER's syevjBatched with the copy of the stack it
 // overwrites (5.5 ms). small_eigh.cu is bound by shared-memory traffic (each lane loads and stores
 // ~96 elements a step); here no element of A or V touches memory between the input and the output.
@@ -58,7 +58,7 @@
 // round-robin on some structured matrices (in a full-matrix model: repeated eigenvalues 17 against
 // 13, graded 2^-k(i+j) up to 27 against 17), about the same (8.0 against 8.2) on random ones.
 //
-// Since the kernel moved into the library (src/backend/cuda/register_eigh.cu, K = 2), this file
+// Since the kernel moved into the library (src/backend/cuda/kernels/register_eigh.cu, K = 2), this file
 // includes it for the shared pieces (tournament, rotation, step, loading and storing) and keeps the
 // K-generic kernel and the harness; eigh_references.cuh holds the references it checks against
 // (syevjBatched, the accuracy of one decomposition, special matrices).
@@ -99,8 +99,8 @@
 #include <utility>
 #include <vector>
 
-#include "backend/cuda/register_eigh.cu"
-#include "backend/cuda/small_eigh.cu"
+#include "backend/cuda/kernels/register_eigh.cu"
+#include "backend/cuda/kernels/small_eigh.cu"
 #include "eigh_references.cuh"
 #include "reduce_common.cuh"
 #include "solver_common.cuh"

@@ -1,7 +1,7 @@
 // Experiment (not part of the build), session 29: can a 1-d FFT of 2^24 complex128 beat cuFFT's
 // three passes (ncu, session 26: three regular_fft_factor<256> kernels, 201 + 193 + 193 us, each
 // reading and writing the whole 256 MiB) with two? The four-step split N = N1 x N2 (N1, N2 <= 4096)
-// of src/backend/cuda/four_step_fft.cu, with its kernel (src/backend/cuda/fft_lines.cuh), here with B
+// of src/backend/cuda/kernels/four_step_fft.cu, with its kernel (src/backend/cuda/kernels/fft_lines.cuh), here with B
 // lines a block as a parameter, timed against cufftExecZ2Z / C2C as bench/README.md times every row
 // (a 512 MiB copy keeps the GPU busy, events around the call, median of 21) and compared with
 // cuFFT's output and with the input after a round trip.
@@ -34,7 +34,7 @@
 #include <string>
 #include <vector>
 
-#include "backend/cuda/fft_lines.cuh"
+#include "backend/cuda/kernels/fft_lines.cuh"
 #include "fft_common.cuh"
 
 namespace {

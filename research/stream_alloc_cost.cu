@@ -24,7 +24,7 @@
 // So cudaMallocAsync costs the GPU nothing, and each cudaFreeAsync costs it about 0.65 us where the
 // stream reaches it, also between kernels: 15 frees made the eager chain 10.3 us (12%) slower, and a
 // host-side list of freed blocks takes all of it back. ndfuse keeps freed blocks so since this
-// session (src/backend/cuda/memory.cpp).
+// session (src/backend/cuda/runtime/memory.cpp).
 #include <cuda_runtime.h>
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 // Stacks of small SVDs: cuSOLVER's Jacobi gesvdjBatched (what ndfuse called for m, n <= 32 before
 // small_svd.cu, and CuPy calls) against ndfuse's own one-sided Jacobi kernel
-// (src/backend/cuda/small_svd.cu, compiled in here), on stacks of 10000 matrices. For gesvdjBatched,
+// (src/backend/cuda/kernels/small_svd.cu, compiled in here), on stacks of 10000 matrices. For gesvdjBatched,
 // which overwrites its input: the median time of the copy of the stack plus the call (the factors'
 // transposes into C order, which ndfuse also needed, not counted); ndfuse's kernel reads the stack where
 // it lies and writes C-order U, S and Vh. For the kernel, the largest ||A - U S Vh||_F / ||A||_F and
@@ -33,7 +33,7 @@
 #include <random>
 #include <vector>
 
-#include "backend/cuda/small_svd.cu"
+#include "backend/cuda/kernels/small_svd.cu"
 #include "reduce_common.cuh"
 #include "solver_common.cuh"
 

@@ -16,7 +16,7 @@
 #include "ndfuse/ndfuse.hpp"
 
 #if defined(NDFUSE_WITH_CUDA)
-#include "backend/cuda/cuda_api.hpp"
+#include "backend/cuda/runtime/cuda_api.hpp"
 #include "jit/nvrtc_compiler.hpp"
 #endif
 

@@ -17,7 +17,7 @@
 #include <string>
 #include <thread>
 
-#include "backend/cuda/kernel_binary.hpp"
+#include "backend/cuda/runtime/kernel_binary.hpp"
 #include "jit/disk_cache.hpp"
 #include "ndfuse/ndfuse.hpp"
 #include "schedule/plan.hpp"

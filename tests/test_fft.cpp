@@ -216,9 +216,10 @@ nf::array hashed_operand(const nf::shape_t& shape) {
 }  // namespace
 
 // 2^22 to 2^24 points: on the CUDA backend, 2^23 and 2^24 take the two-pass kernel
-// (src/backend/cuda/four_step_fft.cu) rather than cuFFT. The oracle keeps NumPy's result at 4112 indices and
-// its largest magnitude. The tolerance, 1e-14 * max|expected|, is a hundredth of the one above: these
-// transforms are what twiddles a few ulps off would spoil (FFTW and the two-pass kernel both stay near 3e-16
+// (src/backend/cuda/kernels/four_step_fft.cu) rather than cuFFT. The oracle keeps NumPy's result at 4112
+// indices and its largest magnitude. The tolerance, 1e-14 * max|expected|, is a hundredth of the one above:
+// these transforms are what twiddles a few ulps off would spoil (FFTW and the two-pass kernel both stay near
+// 3e-16
 // * max). Each size's second transform makes no plan and gives the same values.
 TEST_CASE("fft oracle: 2^22 to 2^24 complex128 points against NumPy, sampled", "[oracle][fft]") {
   const std::string dir = oracle::oracle_dir("fft_large");

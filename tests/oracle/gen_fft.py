@@ -263,7 +263,7 @@ def hashed_operand(shape):
 
 def large_cases(outdir):
     """fft_large/manifest.tsv: transforms of 2^23 and 2^24 complex128 points, the sizes the CUDA
-    backend's two-pass kernel takes (src/backend/cuda/four_step_fft.cu), batched and along axis 0,
+    backend's two-pass kernel takes (src/backend/cuda/kernels/four_step_fft.cu), batched and along axis 0,
     and of 2^22 points, which goes to cuFFT. Storing whole results would
     take gigabytes, so each row keeps NumPy's result at 4112 flattened indices (the first and last 8,
     and 4096 drawn at random) and its largest magnitude. Columns, tab-separated:

@@ -1,4 +1,4 @@
-// BLAS calls of the CPU backend (OpenBLAS): the twin of src/backend/cuda/cublas.cpp.
+// BLAS calls of the CPU backend (OpenBLAS): the twin of src/backend/cuda/vendor/cublas.cpp.
 #pragma once
 #include <vector>
 

@@ -1,6 +1,6 @@
 // Fourier transforms of the CPU backend (library_op_fft): FFTW (fftw.cpp), or with
 // NDFUSE_WITH_FFTW=OFF the built-in FFT (fft_builtin.cpp); CMake compiles exactly one of the two.
-// The twin of src/backend/cuda/cufft.cpp.
+// The twin of src/backend/cuda/vendor/cufft.cpp.
 #pragma once
 #include <algorithm>
 #include <complex>

@@ -1,5 +1,5 @@
 // Dense solvers on the CPU backend: LAPACKE in row-major layout, one call per matrix of the batch
-// (OpenBLAS threads each call). The twin of src/backend/cuda/cusolver.cpp. LAPACKE's row-major
+// (OpenBLAS threads each call). The twin of src/backend/cuda/vendor/cusolver.cpp. LAPACKE's row-major
 // layout reads and writes C-order matrices as ir/library.hpp's contract wants them, so nothing here
 // transposes (eigh, whose contract is LAPACK's own column-major V, runs column-major); each routine
 // works in place on a copy, as a call's inputs are read-only.

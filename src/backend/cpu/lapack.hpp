@@ -1,4 +1,4 @@
-// Dense solvers of the CPU backend (LAPACKE): the twin of src/backend/cuda/cusolver.hpp.
+// Dense solvers of the CPU backend (LAPACKE): the twin of src/backend/cuda/vendor/cusolver.hpp.
 #pragma once
 #include <vector>
 

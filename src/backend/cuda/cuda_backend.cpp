@@ -10,12 +10,12 @@
 #include <map>
 #include <mutex>
 
-#include "backend/cuda/arrival_counters.hpp"
-#include "backend/cuda/cuda_api.hpp"
-#include "backend/cuda/kernel_binary.hpp"
 #include "backend/cuda/library.hpp"
-#include "backend/cuda/memory.hpp"
-#include "backend/cuda/transfer.hpp"
+#include "backend/cuda/runtime/arrival_counters.hpp"
+#include "backend/cuda/runtime/cuda_api.hpp"
+#include "backend/cuda/runtime/kernel_binary.hpp"
+#include "backend/cuda/runtime/memory.hpp"
+#include "backend/cuda/runtime/transfer.hpp"
 #include "jit/disk_cache.hpp"
 #include "jit/kernel_abi.hpp"
 #include "ndfuse/error.hpp"

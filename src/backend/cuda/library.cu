@@ -17,14 +17,14 @@
 #include <cub/device/device_select.cuh>
 #include <string>
 
-#include "backend/cuda/cublas.hpp"
-#include "backend/cuda/cuda_api.hpp"
-#include "backend/cuda/cufft.hpp"
-#include "backend/cuda/cusolver.hpp"
-#include "backend/cuda/float_sort.hpp"
-#include "backend/cuda/grid_launch.cuh"
-#include "backend/cuda/memory.hpp"
-#include "backend/cuda/run_cub.cuh"
+#include "backend/cuda/kernels/float_sort.hpp"
+#include "backend/cuda/kernels/grid_launch.cuh"
+#include "backend/cuda/kernels/run_cub.cuh"
+#include "backend/cuda/runtime/cuda_api.hpp"
+#include "backend/cuda/runtime/memory.hpp"
+#include "backend/cuda/vendor/cublas.hpp"
+#include "backend/cuda/vendor/cufft.hpp"
+#include "backend/cuda/vendor/cusolver.hpp"
 #include "ndfuse/error.hpp"
 
 namespace ndfuse::backend::cuda {

@@ -32,7 +32,7 @@
 // well above LAPACK's eps * max(S), which a rank decision (matrix_rank, pinv, lstsq) cannot take. On an H100
 // at 1000 x 1000 float64, gesvdp took 32 ms against gesvd's 135 ms and gesvdj's 89 ms, with the same 1e-14
 // reconstruction error (a scratch measurement; bench/bench_cuda_solvers.cpp times the choice).
-#include "backend/cuda/cusolver.hpp"
+#include "backend/cuda/vendor/cusolver.hpp"
 
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
@@ -45,11 +45,11 @@
 #include <type_traits>
 #include <vector>
 
-#include "backend/cuda/cublas.hpp"
-#include "backend/cuda/cuda_api.hpp"
-#include "backend/cuda/cusolver_batched.hpp"
-#include "backend/cuda/cusolver_common.hpp"
-#include "backend/cuda/memory.hpp"
+#include "backend/cuda/runtime/cuda_api.hpp"
+#include "backend/cuda/runtime/memory.hpp"
+#include "backend/cuda/vendor/cublas.hpp"
+#include "backend/cuda/vendor/cusolver_batched.hpp"
+#include "backend/cuda/vendor/cusolver_common.hpp"
 #include "ndfuse/error.hpp"
 #include "support/env.hpp"
 #include "support/lru_cache.hpp"

@@ -29,11 +29,11 @@
 // took three, and was slower (research/eigh_batched.cu).
 #include <cstdint>
 
-#include "backend/cuda/cusolver.hpp"
-#include "backend/cuda/device_complex.cuh"
-#include "backend/cuda/floating_element_types.hpp"
-#include "backend/cuda/grid_launch.cuh"
-#include "backend/cuda/jacobi_rotation.cuh"
+#include "backend/cuda/kernels/device_complex.cuh"
+#include "backend/cuda/kernels/floating_element_types.hpp"
+#include "backend/cuda/kernels/grid_launch.cuh"
+#include "backend/cuda/kernels/jacobi_rotation.cuh"
+#include "backend/cuda/vendor/cusolver.hpp"
 
 namespace ndfuse::backend::cuda {
 

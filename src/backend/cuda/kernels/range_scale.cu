@@ -23,10 +23,10 @@
 #include <cstdint>
 #include <string>
 
-#include "backend/cuda/cusolver.hpp"
-#include "backend/cuda/floating_element_types.hpp"
-#include "backend/cuda/grid_launch.cuh"
-#include "backend/cuda/range_exponent.cuh"
+#include "backend/cuda/kernels/floating_element_types.hpp"
+#include "backend/cuda/kernels/grid_launch.cuh"
+#include "backend/cuda/kernels/range_exponent.cuh"
+#include "backend/cuda/vendor/cusolver.hpp"
 #include "ndfuse/error.hpp"
 
 namespace ndfuse::backend::cuda {

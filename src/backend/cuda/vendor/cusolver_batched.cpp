@@ -1,14 +1,14 @@
 // cuSOLVER's typed batched routines (cusolver_batched.hpp), which have no generic 64-bit forms:
 // each picks the routine of the call's dtype among the four typed ones.
-#include "backend/cuda/cusolver_batched.hpp"
+#include "backend/cuda/vendor/cusolver_batched.hpp"
 
 #include <algorithm>
 #include <memory>
 #include <string>
 #include <type_traits>
 
-#include "backend/cuda/floating_element_types.hpp"
-#include "backend/cuda/memory.hpp"
+#include "backend/cuda/kernels/floating_element_types.hpp"
+#include "backend/cuda/runtime/memory.hpp"
 #include "ndfuse/error.hpp"
 
 namespace ndfuse::backend::cuda {

@@ -1,15 +1,15 @@
 // The values of one float32 or float64 row, sorted by CUB's radix sort reading the input and
 // writing the output directly: no pass mapping floats to keys before the sort or back after it.
-#include "backend/cuda/float_sort.hpp"
+#include "backend/cuda/kernels/float_sort.hpp"
 
 #include <algorithm>
 #include <cub/device/device_radix_sort.cuh>
 #include <string>
 
-#include "backend/cuda/cuda_api.hpp"
-#include "backend/cuda/grid_launch.cuh"
-#include "backend/cuda/memory.hpp"
-#include "backend/cuda/run_cub.cuh"
+#include "backend/cuda/kernels/grid_launch.cuh"
+#include "backend/cuda/kernels/run_cub.cuh"
+#include "backend/cuda/runtime/cuda_api.hpp"
+#include "backend/cuda/runtime/memory.hpp"
 #include "ndfuse/error.hpp"
 
 namespace ndfuse::backend::cuda {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstddef>
 
-#include "backend/cuda/cuda_api.hpp"
-#include "backend/cuda/memory.hpp"
+#include "backend/cuda/runtime/cuda_api.hpp"
+#include "backend/cuda/runtime/memory.hpp"
 
 namespace ndfuse::backend::cuda {
 

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "backend/cuda/memory.hpp"
+#include "backend/cuda/runtime/memory.hpp"
 #include "ir/library.hpp"
 
 namespace ndfuse::backend::cuda {

@@ -3,8 +3,8 @@
 #pragma once
 #include <cfloat>
 
-#include "backend/cuda/device_complex.cuh"
-#include "backend/cuda/range_exponent.cuh"
+#include "backend/cuda/kernels/device_complex.cuh"
+#include "backend/cuda/kernels/range_exponent.cuh"
 
 namespace ndfuse::backend::cuda {
 

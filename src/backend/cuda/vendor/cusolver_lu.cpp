@@ -28,11 +28,11 @@
 #include <vector>
 
 #include "backend/cpu/lapack.hpp"
-#include "backend/cuda/cublas.hpp"
-#include "backend/cuda/cuda_api.hpp"
-#include "backend/cuda/cusolver.hpp"
-#include "backend/cuda/cusolver_batched.hpp"
-#include "backend/cuda/cusolver_common.hpp"
+#include "backend/cuda/runtime/cuda_api.hpp"
+#include "backend/cuda/vendor/cublas.hpp"
+#include "backend/cuda/vendor/cusolver.hpp"
+#include "backend/cuda/vendor/cusolver_batched.hpp"
+#include "backend/cuda/vendor/cusolver_common.hpp"
 #include "ndfuse/error.hpp"
 
 namespace ndfuse::backend::cuda::solver_detail {

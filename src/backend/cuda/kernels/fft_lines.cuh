@@ -14,7 +14,7 @@
 
 #include <utility>
 
-#include "backend/cuda/device_complex.cuh"  // add, sub; real_t
+#include "backend/cuda/kernels/device_complex.cuh"  // add, sub; real_t
 
 namespace ndfuse::backend::cuda::fft_lines {
 

@@ -1,12 +1,12 @@
-#include "backend/cuda/arrival_counters.hpp"
+#include "backend/cuda/runtime/arrival_counters.hpp"
 
 #include <algorithm>
 #include <map>
 #include <mutex>
 #include <utility>
 
-#include "backend/cuda/cuda_api.hpp"
-#include "backend/cuda/memory.hpp"
+#include "backend/cuda/runtime/cuda_api.hpp"
+#include "backend/cuda/runtime/memory.hpp"
 
 namespace ndfuse::backend::cuda {
 

@@ -33,9 +33,9 @@
 #include <climits>
 #include <cstdint>
 
-#include "backend/cuda/cusolver.hpp"
-#include "backend/cuda/grid_launch.cuh"
-#include "backend/cuda/jacobi_rotation.cuh"
+#include "backend/cuda/kernels/grid_launch.cuh"
+#include "backend/cuda/kernels/jacobi_rotation.cuh"
+#include "backend/cuda/vendor/cusolver.hpp"
 #include "ndfuse/error.hpp"
 
 namespace ndfuse::backend::cuda {

@@ -1,4 +1,4 @@
-#include "backend/cuda/cuda_api.hpp"
+#include "backend/cuda/runtime/cuda_api.hpp"
 
 #include <array>
 #include <atomic>

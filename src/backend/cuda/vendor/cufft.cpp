@@ -15,7 +15,7 @@
 // Complex-to-real transforms overwrite their input, which is read-only here (other arrays may view
 // it): the input is copied to scratch first, with the imaginary part of the zero and Nyquist
 // frequencies cleared, as NumPy's irfft ignores them.
-#include "backend/cuda/cufft.hpp"
+#include "backend/cuda/vendor/cufft.hpp"
 
 #include <cufft.h>
 
@@ -24,9 +24,9 @@
 #include <string>
 #include <tuple>
 
-#include "backend/cuda/cuda_api.hpp"
-#include "backend/cuda/four_step_fft.hpp"
-#include "backend/cuda/memory.hpp"
+#include "backend/cuda/kernels/four_step_fft.hpp"
+#include "backend/cuda/runtime/cuda_api.hpp"
+#include "backend/cuda/runtime/memory.hpp"
 #include "ndfuse/error.hpp"
 #include "support/lru_cache.hpp"
 #include "support/stats.hpp"

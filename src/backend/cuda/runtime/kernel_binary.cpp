@@ -1,4 +1,4 @@
-#include "backend/cuda/kernel_binary.hpp"
+#include "backend/cuda/runtime/kernel_binary.hpp"
 
 #include <chrono>
 #include <cstdio>

@@ -4,7 +4,7 @@
 // CUBLAS_OP_T (CUBLAS_OP_C when conjugated), with the same leading dimension: no copies.
 // float16 and bfloat16 run on tensor cores with float32 accumulation (cublasGemmStridedBatchedEx); float32
 // stays IEEE unless TF32 is allowed (nf::config::allow_tf32, NDFUSE_ALLOW_TF32).
-#include "backend/cuda/cublas.hpp"
+#include "backend/cuda/vendor/cublas.hpp"
 
 #include <cublas_v2.h>
 
@@ -12,9 +12,9 @@
 #include <string>
 #include <type_traits>
 
-#include "backend/cuda/cuda_api.hpp"
-#include "backend/cuda/cusolver.hpp"
-#include "backend/cuda/memory.hpp"
+#include "backend/cuda/runtime/cuda_api.hpp"
+#include "backend/cuda/runtime/memory.hpp"
+#include "backend/cuda/vendor/cusolver.hpp"
 #include "ndfuse/error.hpp"
 #include "ndfuse/linalg.hpp"
 #include "support/lru_cache.hpp"

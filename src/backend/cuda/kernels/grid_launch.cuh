@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "backend/cuda/cuda_api.hpp"
+#include "backend/cuda/runtime/cuda_api.hpp"
 
 namespace ndfuse::backend::cuda {
 

@@ -15,7 +15,7 @@
 // 151 us), below that faster (it makes two passes too); with 8-byte points a strided row of two
 // lines is half a sector, and 2^24 complex64 points took 292 us against cuFFT's 280 with four lines
 // a block (research/fft_two_pass.cu).
-#include "backend/cuda/four_step_fft.hpp"
+#include "backend/cuda/kernels/four_step_fft.hpp"
 
 #include <cmath>
 #include <cstdlib>
@@ -23,12 +23,12 @@
 #include <string>
 #include <vector>
 
-#include "backend/cuda/cuda_api.hpp"
-#include "backend/cuda/fft_lines.cuh"
-#include "backend/cuda/memory.hpp"
+#include "backend/cuda/kernels/fft_lines.cuh"
+#include "backend/cuda/runtime/cuda_api.hpp"
+#include "backend/cuda/runtime/memory.hpp"
+#include "support/env.hpp"
 #include "support/lru_cache.hpp"
 #include "support/stats.hpp"
-#include "support/env.hpp"
 
 namespace ndfuse::backend::cuda {
 

@@ -4,9 +4,9 @@
 
 #include <utility>
 
-#include "backend/cuda/arrival_counters.hpp"
-#include "backend/cuda/cuda_api.hpp"
-#include "backend/cuda/memory.hpp"
+#include "backend/cuda/runtime/arrival_counters.hpp"
+#include "backend/cuda/runtime/cuda_api.hpp"
+#include "backend/cuda/runtime/memory.hpp"
 
 namespace ndfuse::cuda {
 

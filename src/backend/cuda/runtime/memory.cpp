@@ -1,4 +1,4 @@
-#include "backend/cuda/memory.hpp"
+#include "backend/cuda/runtime/memory.hpp"
 
 #include <algorithm>
 #include <array>
@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "backend/cuda/cuda_api.hpp"
+#include "backend/cuda/runtime/cuda_api.hpp"
 #include "ndfuse/error.hpp"
 #include "support/env.hpp"
 #include "support/stats.hpp"

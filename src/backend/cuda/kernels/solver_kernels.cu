@@ -2,18 +2,18 @@
 // interchanges as one permutation, inverses and solves of stacks of small matrices, transposes of matrices
 // and stacks of them (a triangle zeroed, or the rows permuted, on the way when asked), the batched routines'
 // arrays of matrix addresses, and the scan for matrices that hold a NaN or an infinity.
-#include "backend/cuda/cusolver.hpp"
+#include "backend/cuda/vendor/cusolver.hpp"
 
 #include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "backend/cuda/device_complex.cuh"
-#include "backend/cuda/floating_element_types.hpp"
-#include "backend/cuda/grid_launch.cuh"
-#include "backend/cuda/memory.hpp"
-#include "backend/cuda/range_exponent.cuh"
+#include "backend/cuda/kernels/device_complex.cuh"
+#include "backend/cuda/kernels/floating_element_types.hpp"
+#include "backend/cuda/kernels/grid_launch.cuh"
+#include "backend/cuda/kernels/range_exponent.cuh"
+#include "backend/cuda/runtime/memory.hpp"
 #include "ndfuse/error.hpp"
 
 namespace ndfuse::backend::cuda {

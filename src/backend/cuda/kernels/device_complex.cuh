@@ -4,7 +4,7 @@
 #pragma once
 #include <cuda_runtime.h>
 
-#include "backend/cuda/floating_element_types.hpp"  // real_of, real_t
+#include "backend/cuda/kernels/floating_element_types.hpp"  // real_of, real_t
 
 namespace ndfuse::backend::cuda {
 

@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "backend/cuda/memory.hpp"
+#include "backend/cuda/runtime/memory.hpp"
 #include "ir/library.hpp"
 #include "ndfuse/dtype.hpp"
 

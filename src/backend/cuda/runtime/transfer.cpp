@@ -1,4 +1,4 @@
-#include "backend/cuda/transfer.hpp"
+#include "backend/cuda/runtime/transfer.hpp"
 
 #include <algorithm>
 #include <array>
@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "backend/cuda/cuda_api.hpp"
+#include "backend/cuda/runtime/cuda_api.hpp"
 
 namespace ndfuse::backend::cuda {
 
