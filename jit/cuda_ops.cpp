@@ -12,7 +12,7 @@ namespace ndfuse::jit {
 
 namespace {
 
-using template_table = std::array<std::string, static_cast<std::size_t>(ir::op_code::op_code_count)>;
+using template_table = std::array<std::string, static_cast<std::size_t>(ir::op_code::count)>;
 
 template_table build_table() {
   template_table table{};

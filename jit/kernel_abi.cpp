@@ -24,7 +24,7 @@ struct iota_block {
 static_assert(sizeof(iota_block) == 64 && alignof(iota_block) == 8);
 
 bool is_flat(index_class c) {
-  return c == index_class::index_class_flat;
+  return c == index_class::flat;
 }
 
 std::size_t scalar_align(dtype t) {
@@ -76,12 +76,12 @@ bool reduce_wide_loads(const ir::kernel_ir& k) {
   if (width == 1) return false;
   for (int v = 0; v < r.epilogue_begin; ++v) {
     const auto& in = k.code[v];
-    if (in.op == ir::op_code::op_code_buffer) {
+    if (in.op == ir::op_code::buffer) {
       const auto& input = k.inputs[in.slot];
       const bool laid_out = outputs ? !is_flat(input.cls) && !input.by_address() : is_flat(input.cls);
       if (!laid_out || itemsize(input.dt) * width > 16) return false;
     }
-    if (in.op == ir::op_code::op_code_iota && (outputs || !is_flat(k.iotas[in.slot]))) return false;
+    if (in.op == ir::op_code::iota && (outputs || !is_flat(k.iotas[in.slot]))) return false;
   }
   return true;
 }
@@ -90,7 +90,7 @@ std::vector<int> reduce_prologue_inputs(const ir::kernel_ir& k) {
   std::vector<int> slots;
   for (int v = 0; v < k.reduction->epilogue_begin; ++v) {
     const auto& in = k.code[v];
-    if (in.op == ir::op_code::op_code_buffer && std::find(slots.begin(), slots.end(), in.slot) == slots.end())
+    if (in.op == ir::op_code::buffer && std::find(slots.begin(), slots.end(), in.slot) == slots.end())
       slots.push_back(in.slot);
   }
   std::sort(slots.begin(), slots.end());
@@ -124,7 +124,7 @@ reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64
   const auto& r = *k.reduction;
   const std::int64_t target = std::int64_t(std::max(sm_count, 1)) * blocks_per_sm;  // a full device
   reduce_config c;
-  if (r.strategy == ir::reduce_strategy::reduce_strategy_scan) {
+  if (r.strategy == ir::reduce_strategy::scan) {
     c.grid_x = static_cast<unsigned>(std::clamp<std::int64_t>(n_out, 1, target * 4));
     return c;
   }
@@ -163,10 +163,9 @@ reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64
   }
   // Outer folds: lanes of `width` neighbouring outputs (ir::reduce_output_width) whether or not the
   // kernel takes them as units, so that the fold order is the same either way.
-  const std::int64_t width =
-      r.strategy == ir::reduce_strategy::reduce_strategy_outer ? ir::reduce_output_width(r) : 1;
+  const std::int64_t width = r.strategy == ir::reduce_strategy::outer ? ir::reduce_output_width(r) : 1;
   const std::int64_t n_lanes_out = (n_out + width - 1) / width;
-  if (r.strategy == ir::reduce_strategy::reduce_strategy_outer) {
+  if (r.strategy == ir::reduce_strategy::outer) {
     // A warp spans up to 32 lanes of neighbouring outputs (coalesced); the rest of the block splits
     // the rows, but never so finely that a lane gets fewer than four rows: short columns run one
     // lane per output, many outputs per block.
@@ -193,16 +192,14 @@ reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64
     // resident blocks, each lane walking further down its columns, which read fastest on an H100
     // (research/reduce_columns.cu).
     const std::int64_t useful = (n_red + r_lanes * 4 - 1) / (r_lanes * 4);
-    const std::int64_t split = r.strategy == ir::reduce_strategy::reduce_strategy_outer
+    const std::int64_t split = r.strategy == ir::reduce_strategy::outer
                                    ? target / 2 / blocks_of_lanes
                                    : (target + blocks_of_lanes - 1) / blocks_of_lanes;
     grid_y = std::clamp<std::int64_t>(split, 1, std::max<std::int64_t>(useful, 1));
     grid_y = std::min<std::int64_t>(grid_y, 65535);
   }
-  c.block_x =
-      static_cast<unsigned>(r.strategy == ir::reduce_strategy::reduce_strategy_outer ? o_lanes : r_lanes);
-  c.block_y =
-      static_cast<unsigned>(r.strategy == ir::reduce_strategy::reduce_strategy_outer ? r_lanes : o_lanes);
+  c.block_x = static_cast<unsigned>(r.strategy == ir::reduce_strategy::outer ? o_lanes : r_lanes);
+  c.block_y = static_cast<unsigned>(r.strategy == ir::reduce_strategy::outer ? r_lanes : o_lanes);
   c.grid_y = static_cast<unsigned>(grid_y);
   // One block per o_lanes outputs, as launch_dims gives elementwise kernels: the whole grid read rows
   // of four faster than a grid capped at a few waves of looping blocks (research/reduce_shapes.cu).
@@ -240,38 +237,37 @@ std::vector<param_info> param_layout(const ir::kernel_ir& k) {
   const std::string nd = std::to_string(k.ndim);
   const bool multi = needs_multi_index(k);
   std::vector<param_info> p;
-  p.push_back({param_role::param_role_count, -1, idx, "n", isz, isz});
+  p.push_back({param_role::count, -1, idx, "n", isz, isz});
   if (multi)
-    p.push_back(
-        {param_role::param_role_shape, -1, "nf_dims<" + nd + ", " + idx + ">", "shape", isz * k.ndim, isz});
-  if (k.reduction) p.push_back({param_role::param_role_reduce, -1, "nf_reduce_args", "reduce", 48, 8});
+    p.push_back({param_role::shape, -1, "nf_dims<" + nd + ", " + idx + ">", "shape", isz * k.ndim, isz});
+  if (k.reduction) p.push_back({param_role::reduce, -1, "nf_reduce_args", "reduce", 48, 8});
   for (std::size_t o = 0; o < k.outputs.size(); ++o)
-    p.push_back({param_role::param_role_output, int(o), std::string(cuda_type(k.outputs[o].dt)) + "*",
+    p.push_back({param_role::output, int(o), std::string(cuda_type(k.outputs[o].dt)) + "*",
                  numbered("out", o), 8, 8});
-  const bool scan = k.reduction && k.reduction->strategy == ir::reduce_strategy::reduce_strategy_scan;
+  const bool scan = k.reduction && k.reduction->strategy == ir::reduce_strategy::scan;
   if (scan)
-    p.push_back({param_role::param_role_output_strides, -1, "nf_dims<" + nd + ", " + off + ">", "out_strides",
+    p.push_back({param_role::output_strides, -1, "nf_dims<" + nd + ", " + off + ">", "out_strides",
                  isz * k.ndim, isz});
   for (std::size_t i = 0; i < k.inputs.size(); ++i) {
     const std::string s = std::to_string(i);
-    p.push_back({param_role::param_role_input, int(i),
-                 "const " + std::string(cuda_type(k.inputs[i].dt)) + "*", "in" + s, 8, 8});
+    p.push_back(
+        {param_role::input, int(i), "const " + std::string(cuda_type(k.inputs[i].dt)) + "*", "in" + s, 8, 8});
     if (!is_flat(k.inputs[i].cls))
-      p.push_back({param_role::param_role_input_strides, int(i), "nf_dims<" + nd + ", " + off + ">",
+      p.push_back({param_role::input_strides, int(i), "nf_dims<" + nd + ", " + off + ">",
                    "in" + s + "_strides", isz * k.ndim, isz});
   }
   for (std::size_t i = 0; i < k.scalars.size(); ++i)
-    p.push_back({param_role::param_role_scalar, int(i), cuda_type(k.scalars[i]), numbered("s", i),
+    p.push_back({param_role::scalar, int(i), cuda_type(k.scalars[i]), numbered("s", i),
                  itemsize(k.scalars[i]), scalar_align(k.scalars[i])});
   if (k.reduction && !ir::is_arg_reduction(k.reduction->kind))
-    p.push_back({param_role::param_role_identity, -1, cuda_type(k.reduction->acc_dt), "identity",
+    p.push_back({param_role::identity, -1, cuda_type(k.reduction->acc_dt), "identity",
                  itemsize(k.reduction->acc_dt), scalar_align(k.reduction->acc_dt)});
   for (std::size_t i = 0; i < k.iotas.size(); ++i) {
     const std::string s = std::to_string(i);
-    p.push_back({param_role::param_role_iota, int(i), "nf_iota_params", "it" + s, sizeof(iota_block), 8});
+    p.push_back({param_role::iota, int(i), "nf_iota_params", "it" + s, sizeof(iota_block), 8});
     if (!is_flat(k.iotas[i]))
-      p.push_back({param_role::param_role_iota_coeffs, int(i), "nf_dims<" + nd + ", long long>",
-                   "it" + s + "_coeffs", 8 * std::size_t(k.ndim), 8});
+      p.push_back({param_role::iota_coeffs, int(i), "nf_dims<" + nd + ", long long>", "it" + s + "_coeffs",
+                   8 * std::size_t(k.ndim), 8});
   }
   return p;
 }
@@ -338,33 +334,33 @@ kernel_params build_params(const ir::kernel_ir& k, const param_plan& plan, const
     out.offsets_.push_back(static_cast<std::uint32_t>(offsets[i]));
     const std::size_t isz = k.index_64 ? 8 : 4;
     switch (p.role) {
-      case param_role::param_role_count:
+      case param_role::count:
         put_int(dst, a.size(), false, "the element count");
         break;
-      case param_role::param_role_shape:
+      case param_role::shape:
         for (int d = 0; d < k.ndim; ++d) put_int(dst + d * isz, a.shape[d], false, "a dimension");
         break;
-      case param_role::param_role_output:
+      case param_role::output:
         std::memcpy(dst, &a.outputs[p.slot], sizeof(void*));
         break;
-      case param_role::param_role_input: {
+      case param_role::input: {
         const auto& in = a.inputs[p.slot];
         const void* ptr = static_cast<const char*>(in.data) +
                           in.offset * static_cast<std::int64_t>(itemsize(k.inputs[p.slot].dt));
         std::memcpy(dst, &ptr, sizeof(void*));
         break;
       }
-      case param_role::param_role_input_strides: {
+      case param_role::input_strides: {
         const auto& st = a.inputs[p.slot].strides;
         if (st.size() != static_cast<std::size_t>(k.ndim))
           throw error("jit::build_params: input strides do not match ndim");
         for (int d = 0; d < k.ndim; ++d) put_int(dst + d * isz, st[d], true, "a stride");
         break;
       }
-      case param_role::param_role_scalar:
+      case param_role::scalar:
         std::memcpy(dst, a.scalars[p.slot].bytes, p.size);
         break;
-      case param_role::param_role_iota: {
+      case param_role::iota: {
         const auto& io = a.iotas[p.slot];
         iota_block b{};
         b.start_re = io.start.real();
@@ -378,7 +374,7 @@ kernel_params build_params(const ir::kernel_ir& k, const param_plan& plan, const
         std::memcpy(dst, &b, sizeof b);
         break;
       }
-      case param_role::param_role_reduce: {
+      case param_role::reduce: {
         // Host mirror of nf_reduce_args.
         const int kept = k.reduction->kept_ndim;
         std::uint64_t n_out = 1, n_red = 1;
@@ -393,17 +389,17 @@ kernel_params build_params(const ir::kernel_ir& k, const param_plan& plan, const
         std::memcpy(dst + 40, &scratch.shifts, 4);
         break;
       }
-      case param_role::param_role_output_strides: {
+      case param_role::output_strides: {
         const auto& st = a.output_strides;
         if (st.size() != static_cast<std::size_t>(k.ndim))
           throw error("jit::build_params: output strides do not match ndim");
         for (int d = 0; d < k.ndim; ++d) put_int(dst + d * isz, st[d], true, "an output stride");
         break;
       }
-      case param_role::param_role_identity:
+      case param_role::identity:
         std::memcpy(dst, a.identity.bytes, p.size);
         break;
-      case param_role::param_role_iota_coeffs: {
+      case param_role::iota_coeffs: {
         const auto& c = a.iotas[p.slot].coeffs;
         if (c.size() != static_cast<std::size_t>(k.ndim))
           throw error("jit::build_params: iota coefficients do not match ndim");

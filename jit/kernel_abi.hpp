@@ -80,17 +80,17 @@ inline constexpr std::int64_t max_grid = 0x7fffffff;
 launch_config launch_dims(const ir::kernel_ir& k, const shape_t& shape);
 
 enum class param_role : std::uint8_t {
-  param_role_count,
-  param_role_shape,
-  param_role_output,
-  param_role_input,
-  param_role_input_strides,
-  param_role_scalar,
-  param_role_iota,
-  param_role_iota_coeffs,
-  param_role_reduce,
-  param_role_output_strides,
-  param_role_identity,
+  count,
+  shape,
+  output,
+  input,
+  input_strides,
+  scalar,
+  iota,
+  iota_coeffs,
+  reduce,
+  output_strides,
+  identity,
 };
 
 struct param_info {

@@ -14,7 +14,7 @@ using ir::index_class;
 using ir::op_code;
 
 bool is_flat(ir::index_class c) {
-  return c == index_class::index_class_flat;
+  return c == index_class::flat;
 }
 
 void check_identifier(const std::string& name) {
@@ -38,7 +38,7 @@ std::string value(int v) {
 // The dtype of the value an iota slot produces (its instruction's dtype).
 dtype iota_dtype(const ir::kernel_ir& k, int slot) {
   for (const auto& in : k.code)
-    if (in.op == op_code::op_code_iota && in.slot == slot) return in.dt;
+    if (in.op == op_code::iota && in.slot == slot) return in.dt;
   throw error(numbered("jit::render: iota slot ", slot) + " is never read");
 }
 
@@ -46,7 +46,7 @@ dtype iota_dtype(const ir::kernel_ir& k, int slot) {
 std::string expression(const ir::kernel_ir& k, const ir::instr& in) {
   const char* type = cuda_type(in.dt);
   switch (in.op) {
-    case op_code::op_code_buffer: {
+    case op_code::buffer: {
       // A guarded or gathered input arrives as the element's address: dereferenced only where the
       // guard holds, at the gather's extra offset.
       if (!k.inputs[in.slot].by_address()) return numbered("in", in.slot);
@@ -54,16 +54,16 @@ std::string expression(const ir::kernel_ir& k, const ir::instr& in) {
                                               : numbered("in", in.slot) + "[" + value(in.args[1]) + "]";
       return in.args[0] < 0 ? load : value(in.args[0]) + " ? " + load + " : " + type + "{}";
     }
-    case op_code::op_code_scalar:
+    case op_code::scalar:
       return numbered("s", in.slot);
-    case op_code::op_code_iota:
+    case op_code::iota:
       return "nf_iota<" + std::string(type) + numbered(">(it", in.slot) + numbered(", a", in.slot) + ")";
-    case op_code::op_code_cast:
+    case op_code::cast:
       if (in.operand_dt == in.dt) return value(in.args[0]);
       return "nf_cast<" + std::string(type) + ">(" + value(in.args[0]) + ")";
-    case op_code::op_code_where:
+    case op_code::where:
       return value(in.args[0]) + " ? " + value(in.args[1]) + " : " + value(in.args[2]);
-    case op_code::op_code_reduced:
+    case op_code::reduced:
       return "reduced";
     default: {
       std::string operands[3];
@@ -127,8 +127,7 @@ std::string kernel_signature(const ir::kernel_ir& k, const std::string& name) {
   const auto layout = param_layout(k);
   for (std::size_t p = 0; p < layout.size(); ++p) {
     const auto& info = layout[p];
-    const bool pointer =
-        info.role == param_role::param_role_output || info.role == param_role::param_role_input;
+    const bool pointer = info.role == param_role::output || info.role == param_role::input;
     os << (p ? ",\n    " : "") << (pointer ? "" : "const ") << info.type
        << (pointer && k.reduction ? " __restrict__ " : " ") << info.name;
   }

@@ -13,7 +13,7 @@ bool is_flat(ir::index_class c);
 void check_identifier(const std::string& name);
 std::string one_line(std::string s);  // origins are free text: keep each on its comment line
 std::string value(int v);             // "v12"
-// The right-hand side of one instruction (op_code_reduced reads the variable `reduced`).
+// The right-hand side of one instruction (op_code::reduced reads the variable `reduced`).
 std::string expression(const ir::kernel_ir& k, const ir::instr& in);
 // Instructions [first, last) as `const T vN = ...;` lines, their origin comments aligned.
 void write_instructions(std::ostringstream& os, const ir::kernel_ir& k, int first, int last);

@@ -34,10 +34,10 @@ phase phase_of(const ir::kernel_ir& k, int first, int last) {
     auto add = [](std::vector<int>& list, int slot) {
       if (std::find(list.begin(), list.end(), slot) == list.end()) list.push_back(slot);
     };
-    if (in.op == op_code::op_code_buffer) add(p.inputs, in.slot);
-    if (in.op == op_code::op_code_scalar) add(p.scalars, in.slot);
-    if (in.op == op_code::op_code_iota) add(p.iotas, in.slot);
-    if (in.op == op_code::op_code_reduced) p.reads_reduced = true;
+    if (in.op == op_code::buffer) add(p.inputs, in.slot);
+    if (in.op == op_code::scalar) add(p.scalars, in.slot);
+    if (in.op == op_code::iota) add(p.iotas, in.slot);
+    if (in.op == op_code::reduced) p.reads_reduced = true;
   }
   std::sort(p.inputs.begin(), p.inputs.end());
   std::sort(p.scalars.begin(), p.scalars.end());
@@ -80,7 +80,7 @@ std::string element_function(const ir::kernel_ir& k, const std::string& name, co
 
 std::string finish_function(const ir::kernel_ir& k, const std::string& name, const phase& p) {
   const auto& r = *k.reduction;
-  const bool scan = r.strategy == ir::reduce_strategy::reduce_strategy_scan;
+  const bool scan = r.strategy == ir::reduce_strategy::scan;
   std::vector<std::string> params;
   for (std::size_t o = 0; o < k.outputs.size(); ++o)
     params.push_back(std::string(cuda_type(k.outputs[o].dt)) + numbered("& out", o));
@@ -115,7 +115,7 @@ std::string combine_code(const ir::kernel_ir& k, const std::string& name) {
      << "  __device__ __forceinline__ " << acc << " operator()(const " << acc << " a, const " << acc
      << " b) const {\n"
      << "    return "
-     << (r.combine == ir::op_code::op_code_multiply && is_complex(r.acc_dt)
+     << (r.combine == ir::op_code::multiply && is_complex(r.acc_dt)
              ? std::string("nf_prod_fold(a, b)")
              : fill_template(cuda_template(r.combine), operands, 2))
      << ";\n"
@@ -127,9 +127,8 @@ std::string combine_expression(const ir::kernel_ir& k, const std::string& name) 
   const auto& r = *k.reduction;
   using ir::reduce_kind;
   if (!ir::is_arg_reduction(r.kind)) return name + "_combine()";
-  const bool max = r.kind == reduce_kind::reduce_kind_argmax || r.kind == reduce_kind::reduce_kind_nanargmax;
-  const bool nan =
-      r.kind == reduce_kind::reduce_kind_nanargmin || r.kind == reduce_kind::reduce_kind_nanargmax;
+  const bool max = r.kind == reduce_kind::argmax || r.kind == reduce_kind::nanargmax;
+  const bool nan = r.kind == reduce_kind::nanargmin || r.kind == reduce_kind::nanargmax;
   return std::string(nan ? "nf_nanarg_combine<" : "nf_arg_combine<") + cuda_type(r.acc_dt) +
          (max ? ", true>()" : ", false>()");
 }
@@ -195,7 +194,7 @@ bool needs_coordinates(const ir::kernel_ir& k, const phase& p) {
 
 std::string header_comment(const ir::kernel_ir& k, const std::string& name, const phase& epi) {
   const auto& r = *k.reduction;
-  const bool scan = r.strategy == ir::reduce_strategy::reduce_strategy_scan;
+  const bool scan = r.strategy == ir::reduce_strategy::scan;
   std::ostringstream os;
   os << "// ndfuse kernel " << name << ": " << (scan ? "scan" : "reduction") << ", " << k.code.size()
      << " instructions, " << k.outputs.size() << (k.outputs.size() == 1 ? " output\n" : " outputs\n");
@@ -299,7 +298,7 @@ std::string output_units_fold(const ir::kernel_ir& k, const std::string& name, c
 
 std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& name) {
   const auto& r = *k.reduction;
-  const bool scan = r.strategy == ir::reduce_strategy::reduce_strategy_scan;
+  const bool scan = r.strategy == ir::reduce_strategy::scan;
   const bool arg = ir::is_arg_reduction(r.kind);
   const int kept = r.kept_ndim, nd = k.ndim;
   if (nd <= kept) throw error("jit::render: reduction kernel " + name + " has no reduced dims");
@@ -333,12 +332,11 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
   os << element_call;
   if (!arg)
     os << "    return v;\n";
-  else if (r.kind == ir::reduce_kind::reduce_kind_nanargmin ||
-           r.kind == ir::reduce_kind::reduce_kind_nanargmax)
+  else if (r.kind == ir::reduce_kind::nanargmin || r.kind == ir::reduce_kind::nanargmax)
     os << "    return nf_nanarg_element<" << value_t
-       << (r.kind == ir::reduce_kind::reduce_kind_nanargmax ? ", true>" : ", false>")
-       << "(v, (long long)r);  // NaN counts as "
-       << (r.kind == ir::reduce_kind::reduce_kind_nanargmax ? "-inf" : "+inf") << "\n";
+       << (r.kind == ir::reduce_kind::nanargmax ? ", true>" : ", false>")
+       << "(v, (long long)r);  // NaN counts as " << (r.kind == ir::reduce_kind::nanargmax ? "-inf" : "+inf")
+       << "\n";
   else
     os << "    return " << acc << "{v, (long long)r};\n";
   os << "  };\n";
@@ -353,10 +351,9 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
     os << "  };\n";
     // Only the path this kernel's sizes take is rendered (kernel_reduction::units and per_thread).
     const std::string driver =
-        r.per_thread
-            ? "nf_reduce_per_thread<" + acc + ", idx, " + std::to_string(r.per_thread_n_red) + ">("
-            : "nf_reduce<" + acc + ", idx, " +
-                  (r.strategy == ir::reduce_strategy::reduce_strategy_outer ? "false" : "true") + ">(";
+        r.per_thread ? "nf_reduce_per_thread<" + acc + ", idx, " + std::to_string(r.per_thread_n_red) + ">("
+                     : "nf_reduce<" + acc + ", idx, " +
+                           (r.strategy == ir::reduce_strategy::outer ? "false" : "true") + ">(";
     const std::string tail = std::string(", ") + (arg ? acc + "{{}, -1}" : std::string("identity")) + ", " +
                              combine_expression(k, name) + ", ";
     const int width = ir::reduce_fold_width(r);

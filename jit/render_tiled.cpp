@@ -14,7 +14,7 @@ namespace ndfuse::jit {
 namespace {
 
 bool is_transposed(const ir::kernel_input& in) {
-  return in.cls == ir::index_class::index_class_transposed;
+  return in.cls == ir::index_class::transposed;
 }
 
 // sum over all dims of (type)c<d> * coeffs.d[d]

@@ -15,10 +15,10 @@ using ndfuse::dtype;
 using ndfuse::ir::index_class;
 using ndfuse::ir::op_code;
 
-inline constexpr index_class flat = index_class::index_class_flat;
-inline constexpr index_class broadcast = index_class::index_class_broadcast;
-inline constexpr index_class strided = index_class::index_class_strided;
-inline constexpr index_class transposed = index_class::index_class_transposed;
+inline constexpr index_class flat = index_class::flat;
+inline constexpr index_class broadcast = index_class::broadcast;
+inline constexpr index_class strided = index_class::strided;
+inline constexpr index_class transposed = index_class::transposed;
 
 // Builds kernel IR by hand, as the fuser would.
 struct ir_builder {
@@ -38,27 +38,27 @@ struct ir_builder {
     return i;
   }
   int input(dtype t, index_class c = flat) {
-    auto i = make(op_code::op_code_buffer, t, "buffer");
+    auto i = make(op_code::buffer, t, "buffer");
     i.slot = static_cast<int>(k.inputs.size());
     k.inputs.push_back({t, c});
     return push(i);
   }
   // An input read only where `guard` holds (concatenate, pad): the element code gets its address.
   int guarded_input(dtype t, int guard) {
-    auto i = make(op_code::op_code_buffer, t, "buffer");
+    auto i = make(op_code::buffer, t, "buffer");
     i.slot = static_cast<int>(k.inputs.size());
     i.args[0] = guard;
     k.inputs.push_back({t, strided, true});
     return push(i);
   }
   int scalar(dtype t) {
-    auto i = make(op_code::op_code_scalar, t, "scalar");
+    auto i = make(op_code::scalar, t, "scalar");
     i.slot = static_cast<int>(k.scalars.size());
     k.scalars.push_back(t);
     return push(i);
   }
   int iota(dtype t, index_class c = flat) {
-    auto i = make(op_code::op_code_iota, t, "iota");
+    auto i = make(op_code::iota, t, "iota");
     i.slot = static_cast<int>(k.iotas.size());
     k.iotas.push_back(c);
     return push(i);
@@ -70,10 +70,8 @@ struct ir_builder {
     for (int v : args) i.args[a++] = v;
     return push(i);
   }
-  int cast(int v, dtype to) { return op(op_code::op_code_cast, to, k.code.at(v).dt, {v}); }
-  int where(int c, int a, int b) {
-    return op(op_code::op_code_where, k.code.at(a).dt, k.code.at(a).dt, {c, a, b});
-  }
+  int cast(int v, dtype to) { return op(op_code::cast, to, k.code.at(v).dt, {v}); }
+  int where(int c, int a, int b) { return op(op_code::where, k.code.at(a).dt, k.code.at(a).dt, {c, a, b}); }
   void output(int v) { k.outputs.push_back({v, k.code.at(v).dt}); }
 };
 

@@ -133,7 +133,7 @@ TEST_CASE("bfloat16: C++ scalars are weak, promotion pairs with float16 and int1
   CHECK(nf::promote_types(nf::bfloat16, nf::uint8) == nf::bfloat16);
   CHECK(nf::can_cast(nf::bfloat16, nf::float32));
   CHECK_FALSE(nf::can_cast(nf::float16, nf::bfloat16));
-  CHECK(nf::can_cast(nf::float16, nf::bfloat16, nf::casting::casting_same_kind));
+  CHECK(nf::can_cast(nf::float16, nf::bfloat16, nf::casting::same_kind));
   nf::array y = x;
   y *= 2.0;  // same_kind in-place: stays bfloat16
   CHECK(y.dtype() == nf::bfloat16);

@@ -63,8 +63,7 @@ void save_result(const fs::path& dir, std::string name, const nf::array& r) {
 void write_results(const fs::path& dir) {
   fs::create_directories(dir);
   using ndfuse::ir::op_code;
-  for (int code = static_cast<int>(op_code::op_code_add); code < static_cast<int>(op_code::op_code_count);
-       ++code) {
+  for (int code = static_cast<int>(op_code::add); code < static_cast<int>(op_code::count); ++code) {
     auto op = static_cast<op_code>(code);
     const auto& info = ndfuse::ir::info(op);
     for (const auto& loop : info.loops) {

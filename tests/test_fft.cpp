@@ -324,7 +324,7 @@ TEST_CASE("fft: single precision stays single precision and the norm_mode overlo
           "[fft]") {
   const nf::array x = evaluated(nf::asarray(signal(16), {16}).astype(nf::dtype::complex64));
   const nf::array by_string = nf::fft::ifft(x, std::nullopt, -1, "ortho");
-  const nf::array by_enum = nf::fft::ifft(x, std::nullopt, -1, nf::fft::norm_mode::norm_mode_ortho);
+  const nf::array by_enum = nf::fft::ifft(x, std::nullopt, -1, nf::fft::norm_mode::ortho);
   CHECK(by_string.dtype() == nf::dtype::complex64);
   CHECK(nf::fft::irfft(x).dtype() == nf::dtype::float32);
   CHECK(nf::fft::rfft(nf::real(x)).dtype() == nf::dtype::complex64);

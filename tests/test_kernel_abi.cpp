@@ -45,8 +45,8 @@ TEST_CASE("the ABI: params follow param_layout and fold offsets into pointers", 
   const int y = b.input(dtype::float32, flat);
   const int s = b.scalar(dtype::complex64);
   const int it = b.iota(dtype::int64, strided);
-  const int sum = b.op(op_code::op_code_add, dtype::float64, dtype::float64, {x, b.cast(y, dtype::float64)});
-  b.output(b.op(op_code::op_code_add, dtype::float64, dtype::float64, {sum, b.cast(it, dtype::float64)}));
+  const int sum = b.op(op_code::add, dtype::float64, dtype::float64, {x, b.cast(y, dtype::float64)});
+  b.output(b.op(op_code::add, dtype::float64, dtype::float64, {sum, b.cast(it, dtype::float64)}));
   b.output(b.cast(s, dtype::complex128));
   const ir::kernel_ir& k = b.k;
 
@@ -111,7 +111,7 @@ TEST_CASE("the ABI: params follow param_layout and fold offsets into pointers", 
 
 TEST_CASE("launch shape: vector width and grid size", "[kernel_abi]") {
   ir_builder seed;
-  seed.output(seed.op(op_code::op_code_add, dtype::float64, dtype::float64,
+  seed.output(seed.op(op_code::add, dtype::float64, dtype::float64,
                       {seed.input(dtype::float64), seed.scalar(dtype::float64)}));
   CHECK(jit::vectorized(seed.k));
   CHECK(jit::vector_width(seed.k) == 2);
@@ -130,8 +130,7 @@ TEST_CASE("launch shape: vector width and grid size", "[kernel_abi]") {
   CHECK(jit::launch_dims(tiled.k, {3, 40, 70}).grid == 3 * 2 * 3);  // one block per tile, edges included
 
   ir_builder bytes;
-  bytes.output(
-      bytes.op(op_code::op_code_logical_not, dtype::bool_, dtype::bool_, {bytes.input(dtype::bool_)}));
+  bytes.output(bytes.op(op_code::logical_not, dtype::bool_, dtype::bool_, {bytes.input(dtype::bool_)}));
   CHECK(jit::vector_width(bytes.k) == 16);
 
   ir_builder gather(2);
@@ -149,7 +148,7 @@ TEST_CASE("reduction launch shape: lanes, split and grid", "[kernel_abi]") {
   // Rows of four floats: one 16-byte unit per row, so the plan gives each output one thread
   // (nf_reduce_per_thread): 256 outputs per block over the whole grid, never split.
   const ir::kernel_ir rows = reduction_kernel(nf::sum(x, 1));
-  REQUIRE(rows.reduction->strategy == ir::reduce_strategy::reduce_strategy_inner);
+  REQUIRE(rows.reduction->strategy == ir::reduce_strategy::inner);
   REQUIRE(rows.reduction->units);
   REQUIRE(rows.reduction->per_thread);
   // The row's length (one unit) is a constant of the kernel: rows of two units are another kernel.
@@ -194,7 +193,7 @@ TEST_CASE("reduction launch shape: lanes, split and grid", "[kernel_abi]") {
   // A full reduction splits over one device of resident blocks; the last block folds their
   // partials (one accumulator each), with one arrival counter.
   const ir::kernel_ir full = reduction_kernel(nf::sum(x.astype(nf::float64)));
-  REQUIRE(full.reduction->strategy == ir::reduce_strategy::reduce_strategy_full);
+  REQUIRE(full.reduction->strategy == ir::reduce_strategy::full);
   REQUIRE(full.reduction->units);  // 32 float64: 16 units of two
   REQUIRE(!full.reduction->per_thread);
   c = jit::reduce_dims(full, 1, 125'000'000, sms);
@@ -211,7 +210,7 @@ TEST_CASE("reduction launch shape: lanes, split and grid", "[kernel_abi]") {
   // warp spans 32 lanes (128 columns) and 8 lanes split the rows; 128 blocks, and each column's rows
   // are split over 4 blocks (half a device of resident blocks).
   const ir::kernel_ir columns = reduction_kernel(nf::sum(x, 0));
-  REQUIRE(columns.reduction->strategy == ir::reduce_strategy::reduce_strategy_outer);
+  REQUIRE(columns.reduction->strategy == ir::reduce_strategy::outer);
   REQUIRE(!columns.reduction->units);        // outer folds have no units of elements
   REQUIRE(columns.reduction->output_units);  // 4 columns
   REQUIRE(!columns.reduction->per_thread);   // columns of 8
@@ -259,7 +258,7 @@ TEST_CASE("reduction launch shape: lanes, split and grid", "[kernel_abi]") {
              .reduction->output_units);  // kept (3, 6)
   // ... and as planned for them: one thread each, never split, even with few outputs.
   const ir::kernel_ir short_columns = reduction_kernel(nf::sum(x.reshape({4, 8}), 0));
-  REQUIRE(short_columns.reduction->strategy == ir::reduce_strategy::reduce_strategy_outer);
+  REQUIRE(short_columns.reduction->strategy == ir::reduce_strategy::outer);
   REQUIRE(short_columns.reduction->per_thread);  // columns of 4
   CHECK(short_columns.reduction->per_thread_n_red == 4);
   c = jit::reduce_dims(short_columns, 100, 4, sms);
@@ -274,9 +273,9 @@ TEST_CASE("reduction launch shape: lanes, split and grid", "[kernel_abi]") {
   for (std::int64_t n_red : {1, 7, 8, 15, 16, 17, 100}) {
     INFO("n_red " << n_red);
     const auto row = jit::reduce_dims(shared_rows, 1 << 20, n_red, sms);
-    CHECK((row.block_x == 1) == ir::reduce_per_thread(ir::reduce_strategy::reduce_strategy_inner, n_red));
+    CHECK((row.block_x == 1) == ir::reduce_per_thread(ir::reduce_strategy::inner, n_red));
     const auto column = jit::reduce_dims(element_columns, 1 << 20, n_red, sms);
-    CHECK((column.block_y == 1) == ir::reduce_per_thread(ir::reduce_strategy::reduce_strategy_outer, n_red));
+    CHECK((column.block_y == 1) == ir::reduce_per_thread(ir::reduce_strategy::outer, n_red));
   }
 }
 
@@ -330,7 +329,7 @@ TEST_CASE("staged reductions: layout, launch shape, stage bytes and stages", "[k
   if (strided.reduction->staged) CHECK(jit::reduce_stage_bytes(strided) == 0);
   const ir::kernel_ir rows = reduction_kernel(nf::sum(m, 1));
   REQUIRE(rows.reduction->staged);
-  REQUIRE(rows.reduction->strategy == ir::reduce_strategy::reduce_strategy_inner);
+  REQUIRE(rows.reduction->strategy == ir::reduce_strategy::inner);
 
   // Launch: 256 lanes along one output; few outputs split over two blocks per SM, never finer
   // than a chunk per block; many outputs one block each, unsplit.

@@ -103,8 +103,8 @@ TEST_CASE("every op compiles for every dtype loop it has", "[nvrtc]") {
   // Several ops share a program: NVRTC's fixed cost per program dominates small kernels.
   constexpr int ops_per_program = 6;
   // The registry ops: from the first (add) to the end; the structural codes come before.
-  const int first_op = static_cast<int>(op_code::op_code_add);
-  for (int c = first_op; c < static_cast<int>(op_code::op_code_count); ++c) {
+  const int first_op = static_cast<int>(op_code::add);
+  for (int c = first_op; c < static_cast<int>(op_code::count); ++c) {
     const auto op = static_cast<op_code>(c);
     const auto& info = ir::info(op);
     if ((c - first_op) % ops_per_program == 0)
@@ -143,7 +143,7 @@ TEST_CASE("reduction and scan kernels compile for every fold, dtype and strategy
     for (const auto& step : plan.steps) {
       add(step.kernel, step.name);
       auto& r = step.kernel.reduction;
-      if (!r || r->strategy == ir::reduce_strategy::reduce_strategy_scan) continue;
+      if (!r || r->strategy == ir::reduce_strategy::scan) continue;
       ir::kernel_ir other = step.kernel;
       other.reduction->per_thread = !r->per_thread;
       other.reduction->per_thread_n_red = 0;  // the per-thread driver with the length read at run time
@@ -160,7 +160,7 @@ TEST_CASE("reduction and scan kernels compile for every fold, dtype and strategy
         add(staged, step.name + "_staged");
       }
       // A full fold in units has a tail at lengths that do not divide: in each of its three drivers.
-      if (r->strategy == ir::reduce_strategy::reduce_strategy_full && ir::reduce_unit_width(*r) > 1) {
+      if (r->strategy == ir::reduce_strategy::full && ir::reduce_unit_width(*r) > 1) {
         for (int layout = 0; layout < 3; ++layout) {
           ir::kernel_ir tail = step.kernel;
           tail.reduction->units = tail.reduction->tail = true;
@@ -285,20 +285,18 @@ TEST_CASE("every index class over ndim 1..4 with 32- and 64-bit indexing compile
       const int y = b.input(dtype::int32, strided);
       const int s = b.scalar(dtype::float64);
       const int it = b.iota(dtype::int64, strided);
-      const int sum = b.op(
-          op_code::op_code_add, dtype::float64, dtype::float64,
-          {b.op(op_code::op_code_multiply, dtype::float64, dtype::float64, {b.cast(a, dtype::float64), s}),
-           x});
-      const int pos =
-          b.op(op_code::op_code_greater, dtype::bool_, dtype::int64, {b.cast(y, dtype::int64), it});
+      const int sum =
+          b.op(op_code::add, dtype::float64, dtype::float64,
+               {b.op(op_code::multiply, dtype::float64, dtype::float64, {b.cast(a, dtype::float64), s}), x});
+      const int pos = b.op(op_code::greater, dtype::bool_, dtype::int64, {b.cast(y, dtype::int64), it});
       b.output(sum);
       b.output(b.where(pos, sum, b.cast(it, dtype::float64)));
       p.kernels.emplace_back(kname("mixed_" + tag), std::move(b.k));
       // Each class alone.
       for (index_class c : {flat, broadcast, strided}) {
         ir_builder one(nd, wide);
-        one.output(one.op(op_code::op_code_negative, dtype::complex64, dtype::complex64,
-                          {one.input(dtype::complex64, c)}));
+        one.output(
+            one.op(op_code::negative, dtype::complex64, dtype::complex64, {one.input(dtype::complex64, c)}));
         p.kernels.emplace_back(kname(std::string(ir::index_class_name(c)) + "_" + tag), std::move(one.k));
       }
       // Tiled over (tile_dim, last): two transposed inputs of different sizes staged in shared
@@ -311,13 +309,13 @@ TEST_CASE("every index class over ndim 1..4 with 32- and 64-bit indexing compile
         const int f = t.input(dtype::float64, flat);
         const int g = t.input(dtype::bool_, strided);
         const int it = t.iota(dtype::float64, strided);
-        const int guard = t.op(op_code::op_code_greater, dtype::bool_, dtype::float64, {f, it});
+        const int guard = t.op(op_code::greater, dtype::bool_, dtype::float64, {f, it});
         const int sum =
-            t.op(op_code::op_code_add, dtype::float64, dtype::float64,
-                 {t.op(op_code::op_code_add, dtype::float64, dtype::float64, {t.cast(h, dtype::float64), f}),
+            t.op(op_code::add, dtype::float64, dtype::float64,
+                 {t.op(op_code::add, dtype::float64, dtype::float64, {t.cast(h, dtype::float64), f}),
                   t.guarded_input(dtype::float64, guard)});
         t.output(t.where(g, sum, it));
-        t.output(t.op(op_code::op_code_negative, dtype::complex128, dtype::complex128, {z}));
+        t.output(t.op(op_code::negative, dtype::complex128, dtype::complex128, {z}));
         p.kernels.emplace_back(kname("tiled_" + std::to_string(tile) + "_" + tag), std::move(t.k));
       }
     }
@@ -327,9 +325,9 @@ TEST_CASE("every index class over ndim 1..4 with 32- and 64-bit indexing compile
     ir_builder b(1, wide);
     const int h = b.input(dtype::float16);
     const int i = b.iota(dtype::float16);
-    const int sum = b.op(op_code::op_code_add, dtype::float16, dtype::float16, {h, i});
+    const int sum = b.op(op_code::add, dtype::float16, dtype::float16, {h, i});
     b.output(sum);
-    b.output(b.op(op_code::op_code_isnan, dtype::bool_, dtype::float16, {sum}));
+    b.output(b.op(op_code::isnan, dtype::bool_, dtype::float16, {sum}));
     b.output(b.cast(sum, dtype::float64));
     p.kernels.emplace_back(kname(std::string("flat_mixed_widths_") + (wide ? "64" : "32")), std::move(b.k));
   }
@@ -348,7 +346,7 @@ nf::array evaluated(std::vector<double> v, const nf::shape_t& shape) {
 nf::array strided_view(const nf::array& base, const nf::shape_t& shape,
                        const std::vector<std::int64_t>& strides, std::int64_t offset) {
   auto n = std::make_shared<ir::node>();
-  n->op = op_code::op_code_buffer;
+  n->op = op_code::buffer;
   n->dt = base.dtype();
   n->shape = shape;
   n->storage = base.node()->storage;

@@ -53,14 +53,14 @@ std::string check_dtype(const std::string& what, const std::string& expected, F&
 nf::dtype_kind kind_of_token(const std::string& t) {
   switch (t[0]) {
     case 'b':
-      return nf::dtype_kind::dtype_kind_bool;
+      return nf::dtype_kind::bool_;
     case 'i':
     case 'u':
-      return nf::dtype_kind::dtype_kind_int;
+      return nf::dtype_kind::int_;
     case 'f':
-      return nf::dtype_kind::dtype_kind_float;
+      return nf::dtype_kind::float_;
     default:
-      return nf::dtype_kind::dtype_kind_complex;
+      return nf::dtype_kind::complex;
   }
 }
 
@@ -104,11 +104,11 @@ std::string check_row(const std::vector<std::string>& row) {
 }
 
 nf::casting parse_casting(const std::string& s) {
-  if (s == "no") return nf::casting::casting_no;
-  if (s == "equiv") return nf::casting::casting_equiv;
-  if (s == "safe") return nf::casting::casting_safe;
-  if (s == "same_kind") return nf::casting::casting_same_kind;
-  return nf::casting::casting_unsafe;
+  if (s == "no") return nf::casting::no;
+  if (s == "equiv") return nf::casting::equiv;
+  if (s == "safe") return nf::casting::safe;
+  if (s == "same_kind") return nf::casting::same_kind;
+  return nf::casting::unsafe;
 }
 
 int run_kind(const std::string& dir, const std::string& kind) {

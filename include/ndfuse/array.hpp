@@ -126,7 +126,7 @@ class array {
 
   // Rebinds this handle to `value`, cast with same_kind and broadcast to this array's shape.
   // This is what every `out=` form of an op does.
-  array& assign(const array& value, casting rule = casting::casting_same_kind);
+  array& assign(const array& value, casting rule = casting::same_kind);
 
   // Basic indexing, NumPy's x[...]: integers, nf::slice, nf::all, nf::newaxis, nf::ellipsis
   // (index.hpp). The result is a view; on a non-const array it can also be assigned through.

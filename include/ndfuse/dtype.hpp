@@ -50,12 +50,7 @@ inline constexpr dtype complex128 = dtype::complex128;
 inline constexpr dtype bfloat16 = dtype::bfloat16;
 
 // The kind of a value: NEP 50 orders weak Python-like scalars by kind alone.
-enum class dtype_kind : std::uint8_t {
-  dtype_kind_bool,
-  dtype_kind_int,
-  dtype_kind_float,
-  dtype_kind_complex
-};
+enum class dtype_kind : std::uint8_t { bool_, int_, float_, complex };
 
 std::string_view dtype_name(dtype t);
 std::ostream& operator<<(std::ostream& os, dtype t);
@@ -75,15 +70,9 @@ inline bool is_inexact(dtype t) {
 // np.promote_types
 dtype promote_types(dtype a, dtype b);
 
-enum class casting : std::uint8_t {
-  casting_no,
-  casting_equiv,
-  casting_safe,
-  casting_same_kind,
-  casting_unsafe
-};
+enum class casting : std::uint8_t { no, equiv, safe, same_kind, unsafe };
 // np.can_cast(from, to, casting)
-bool can_cast(dtype from, dtype to, casting rule = casting::casting_safe);
+bool can_cast(dtype from, dtype to, casting rule = casting::safe);
 
 // The dtype a weak (C++ arithmetic) scalar of `kind` takes when combined with an array of dtype `t`.
 dtype weak_promote(dtype t, dtype_kind kind);
@@ -145,7 +134,7 @@ concept element_type = requires {
 
 // A C++ scalar as NumPy sees a Python scalar: a value plus its kind, with no fixed width (weak).
 struct scalar {
-  dtype_kind kind = dtype_kind::dtype_kind_float;
+  dtype_kind kind = dtype_kind::float_;
   bool b = false;
   std::int64_t i = 0;   // int kind, when it fits
   std::uint64_t u = 0;  // int kind above INT64_MAX
@@ -153,9 +142,9 @@ struct scalar {
   std::complex<double> c;  // float and complex kinds
 
   scalar() = default;
-  scalar(bool v) : kind(dtype_kind::dtype_kind_bool), b(v) {}
+  scalar(bool v) : kind(dtype_kind::bool_), b(v) {}
   template <class T>
-  requires(std::is_integral_v<T> && !std::is_same_v<T, bool>) scalar(T v) : kind(dtype_kind::dtype_kind_int) {
+  requires(std::is_integral_v<T> && !std::is_same_v<T, bool>) scalar(T v) : kind(dtype_kind::int_) {
     if constexpr (std::is_unsigned_v<T>) {
       if (static_cast<std::uint64_t>(v) > static_cast<std::uint64_t>(INT64_MAX)) {
         is_big_unsigned = true;
@@ -165,10 +154,10 @@ struct scalar {
     }
     i = static_cast<std::int64_t>(v);
   }
-  scalar(float v) : kind(dtype_kind::dtype_kind_float), c(v, 0.0) {}
-  scalar(double v) : kind(dtype_kind::dtype_kind_float), c(v, 0.0) {}
-  scalar(std::complex<float> v) : kind(dtype_kind::dtype_kind_complex), c(v) {}
-  scalar(std::complex<double> v) : kind(dtype_kind::dtype_kind_complex), c(v) {}
+  scalar(float v) : kind(dtype_kind::float_), c(v, 0.0) {}
+  scalar(double v) : kind(dtype_kind::float_), c(v, 0.0) {}
+  scalar(std::complex<float> v) : kind(dtype_kind::complex), c(v) {}
+  scalar(std::complex<double> v) : kind(dtype_kind::complex), c(v) {}
 };
 
 template <class T>

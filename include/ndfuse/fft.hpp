@@ -26,14 +26,14 @@ namespace ndfuse::fft {
 
 // NumPy's norm=: which direction is divided by n ("backward": the inverse; "forward": the forward
 // transform; "ortho": both by sqrt(n)).
-enum class norm_mode : std::uint8_t { norm_mode_backward, norm_mode_ortho, norm_mode_forward };
+enum class norm_mode : std::uint8_t { backward, ortho, forward };
 norm_mode parse_norm(std::string_view norm);  // throws value_error naming the bad value
 
 // A norm= argument: NumPy's string ("backward", "ortho", "forward"; another one throws value_error
 // at the call) or a norm_mode, so every transform takes either without a second overload.
 class norm_arg {
  public:
-  norm_arg(norm_mode m = norm_mode::norm_mode_backward) : mode_(m) {}
+  norm_arg(norm_mode m = norm_mode::backward) : mode_(m) {}
   norm_arg(std::string_view s) : mode_(parse_norm(s)) {}
   norm_arg(const char* s) : mode_(parse_norm(s)) {}
   norm_arg(const std::string& s) : mode_(parse_norm(s)) {}

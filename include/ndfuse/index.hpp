@@ -49,27 +49,27 @@ struct slice {
 };
 
 enum class index_kind : std::uint8_t {
-  index_kind_integer,
-  index_kind_slice,
-  index_kind_all,
-  index_kind_newaxis,
-  index_kind_ellipsis,
-  index_kind_array,  // an integer array (indices) or a bool array (mask): advanced indexing
+  integer,
+  slice,
+  all,
+  newaxis,
+  ellipsis,
+  array,  // an integer array (indices) or a bool array (mask): advanced indexing
 };
 
 // One position of an index expression.
 struct index_item {
-  index_kind kind = index_kind::index_kind_all;
+  index_kind kind = index_kind::all;
   std::int64_t integer = 0;
   ndfuse::slice range{none};
   array arr;
   template <index_integer I>
-  index_item(I i) : kind(index_kind::index_kind_integer), integer(static_cast<std::int64_t>(i)) {}
-  index_item(const ndfuse::slice& s) : kind(index_kind::index_kind_slice), range(s) {}
-  index_item(const all_t&) : kind(index_kind::index_kind_all) {}
-  index_item(newaxis_t) : kind(index_kind::index_kind_newaxis) {}
-  index_item(ellipsis_t) : kind(index_kind::index_kind_ellipsis) {}
-  index_item(const array& a) : kind(index_kind::index_kind_array), arr(a) {}
+  index_item(I i) : kind(index_kind::integer), integer(static_cast<std::int64_t>(i)) {}
+  index_item(const ndfuse::slice& s) : kind(index_kind::slice), range(s) {}
+  index_item(const all_t&) : kind(index_kind::all) {}
+  index_item(newaxis_t) : kind(index_kind::newaxis) {}
+  index_item(ellipsis_t) : kind(index_kind::ellipsis) {}
+  index_item(const array& a) : kind(index_kind::array), arr(a) {}
 };
 
 // x(items...). Throws index_error for an out-of-range integer or index, too many indices, more

@@ -113,7 +113,7 @@ array& rebind_in_place(array& self, Build&& build, const char* op) {
   array result;
   {
     runtime::defer_eager defer;
-    result = frontend::assign_like(self, build(), casting::casting_same_kind, op);
+    result = frontend::assign_like(self, build(), casting::same_kind, op);
   }
   self = std::move(result);
   if (eager_enabled()) self.eval();

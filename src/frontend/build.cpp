@@ -51,19 +51,19 @@ void put(ir::scalar_bits& b, T v) {
 std::string scalar_text(const scalar& s) {
   std::ostringstream os;
   switch (s.kind) {
-    case dtype_kind::dtype_kind_bool:
+    case dtype_kind::bool_:
       os << (s.b ? "True" : "False");
       break;
-    case dtype_kind::dtype_kind_int:
+    case dtype_kind::int_:
       if (s.is_big_unsigned)
         os << s.u;
       else
         os << s.i;
       break;
-    case dtype_kind::dtype_kind_float:
+    case dtype_kind::float_:
       os << s.c.real();
       break;
-    case dtype_kind::dtype_kind_complex:
+    case dtype_kind::complex:
       os << s.c;
       break;
   }
@@ -88,8 +88,8 @@ void throw_empty_handle(const char* op) {
 ir::scalar_bits scalar_to_bits(const scalar& s, dtype t, const char* op) {
   ir::scalar_bits b;
   // Integer scalars go in exactly (and must fit); everything else converts like a C cast.
-  const bool from_int = s.kind == dtype_kind::dtype_kind_int;
-  const bool from_bool = s.kind == dtype_kind::dtype_kind_bool;
+  const bool from_int = s.kind == dtype_kind::int_;
+  const bool from_bool = s.kind == dtype_kind::bool_;
   double re = from_bool  ? double(s.b)
               : from_int ? (s.is_big_unsigned ? double(s.u) : double(s.i))
                          : s.c.real();
@@ -159,11 +159,11 @@ ir::scalar_bits scalar_to_bits(const scalar& s, dtype t, const char* op) {
 
 scalar stored_scalar(const scalar& s, dtype t, const char* op) {
   const bool to_int = is_integer(t), to_real = is_floating(t);
-  if (s.kind == dtype_kind::dtype_kind_complex && (to_int || to_real))
+  if (s.kind == dtype_kind::complex && (to_int || to_real))
     throw dtype_error(std::string(op) + ": " + (to_int ? "int" : "float") +
                       "() argument must be a real number, not 'complex' (storing " + scalar_text(s) +
                       " into " + std::string(dtype_name(t)) + ")");
-  if (!to_int || s.kind != dtype_kind::dtype_kind_float) return s;
+  if (!to_int || s.kind != dtype_kind::float_) return s;
   const double v = s.c.real();
   if (std::isnan(v)) throw value_error(std::string(op) + ": cannot convert float NaN to integer");
   if (std::isinf(v)) throw dtype_error(std::string(op) + ": cannot convert float infinity to integer");
@@ -178,7 +178,7 @@ scalar stored_scalar(const scalar& s, dtype t, const char* op) {
 
 node_ptr scalar_node(const scalar& s, dtype t, const shape_t& shape, const char* op) {
   auto n = ir::new_node();
-  n->op = ir::op_code::op_code_scalar;
+  n->op = ir::op_code::scalar;
   n->dt = t;
   n->shape = shape;
   n->value = scalar_to_bits(s, t, op);
@@ -188,7 +188,7 @@ node_ptr scalar_node(const scalar& s, dtype t, const shape_t& shape, const char*
 node_ptr cast_node(const node_ptr& x, dtype t, const shape_t& shape) {
   if (x->dt == t && x->shape == shape) return x;
   auto n = ir::new_node();
-  n->op = ir::op_code::op_code_cast;
+  n->op = ir::op_code::cast;
   n->dt = t;
   n->shape = shape;
   n->inputs = {x};
@@ -206,11 +206,11 @@ dtype common_dtype(const operand& a, const operand& b, const char* op) {
   // Two weak scalars: Python's own arithmetic, i.e. the default dtype of the higher kind.
   auto k = std::max(static_cast<int>(a.value.kind), static_cast<int>(b.value.kind));
   switch (static_cast<dtype_kind>(k)) {
-    case dtype_kind::dtype_kind_bool:
+    case dtype_kind::bool_:
       return dtype::bool_;
-    case dtype_kind::dtype_kind_int:
+    case dtype_kind::int_:
       return dtype::int64;
-    case dtype_kind::dtype_kind_float:
+    case dtype_kind::float_:
       return dtype::float64;
     default:
       return dtype::complex128;
@@ -245,7 +245,7 @@ const ir::op_loop* resolve_loop(ir::op_code op, std::initializer_list<dtype> inp
   if (info.all_inputs_as) std::fill(inputs.begin(), inputs.end(), *info.all_inputs_as);
   for (const auto& l : info.loops) {
     bool fits = true;
-    for (dtype t : inputs) fits = fits && can_cast(t, l.in, casting::casting_safe);
+    for (dtype t : inputs) fits = fits && can_cast(t, l.in, casting::safe);
     if (fits) return &l;
   }
   return nullptr;
@@ -254,7 +254,7 @@ const ir::op_loop* resolve_loop(ir::op_code op, std::initializer_list<dtype> inp
 // resolve_loop, remembered per (op, input dtypes): it runs on every op a program builds, and its
 // can_cast walk over NumPy's loop list is most of an op's host time otherwise.
 const ir::op_loop* find_loop(ir::op_code op, std::initializer_list<dtype> input_dtypes) {
-  constexpr std::size_t n_dt = dtype_count, n_ops = static_cast<std::size_t>(ir::op_code::op_code_count);
+  constexpr std::size_t n_dt = dtype_count, n_ops = static_cast<std::size_t>(ir::op_code::count);
   // 0: not resolved yet; 1: no loop; k + 2: loop k of info(op).loops.
   static std::array<std::atomic<std::uint8_t>, n_ops * n_dt*(n_dt + 1)> memo{};
   if (input_dtypes.size() > 2) return resolve_loop(op, input_dtypes);
@@ -352,14 +352,14 @@ array binary(ir::op_code op, const operand& a, const operand& b) {
   }
   const shape_t& shape = a.arr && b.arr && sa != sb ? broadcast : a.arr ? sa : sb;
   // NumPy raises for a negative integer exponent; a scalar one is visible here, at the call.
-  if (op == ir::op_code::op_code_power && is_integer(loop->in) && !b.arr &&
-      b.value.kind == dtype_kind::dtype_kind_int && !b.value.is_big_unsigned && b.value.i < 0)
+  if (op == ir::op_code::power && is_integer(loop->in) && !b.arr && b.value.kind == dtype_kind::int_ &&
+      !b.value.is_big_unsigned && b.value.i < 0)
     throw dtype_error("power: Integers to negative integer powers are not allowed: " +
                       describe_operands(info.name, a, b));
   // An array exponent's values decide it, as NumPy decides at the call: its smallest is computed
   // once (a wait for the device, as for an index array) and remembered on its node.
-  if (op == ir::op_code::op_code_power && is_integer(loop->in) && b.arr &&
-      is_signed_integer(b.arr->dtype()) && b.arr->size() > 0 && value_range(*b.arr).first < 0)
+  if (op == ir::op_code::power && is_integer(loop->in) && b.arr && is_signed_integer(b.arr->dtype()) &&
+      b.arr->size() > 0 && value_range(*b.arr).first < 0)
     throw dtype_error("power: Integers to negative integer powers are not allowed: " +
                       describe_operands(info.name, a, b));
   // A weak scalar converts straight to the loop's dtype; an int that does not fit raises there, as
@@ -378,7 +378,7 @@ array finish(node_ptr n) {
   if (n->pending_ops > max_pending_ops || n->pending_leaves > max_pending_leaves) {
     std::vector<node_ptr> pending;
     for (const auto& in : n->inputs)
-      if (!in->materialized() && in->op != ir::op_code::op_code_scalar) pending.push_back(in);
+      if (!in->materialized() && in->op != ir::op_code::scalar) pending.push_back(in);
     runtime::realize(pending, /*automatic_split=*/true);
     count_growth(*n);
   }

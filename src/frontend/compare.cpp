@@ -14,14 +14,14 @@ using ir::op_code;
 // The comparison with its operands swapped: a < b is b > a.
 op_code mirrored(op_code op) {
   switch (op) {
-    case op_code::op_code_less:
-      return op_code::op_code_greater;
-    case op_code::op_code_less_equal:
-      return op_code::op_code_greater_equal;
-    case op_code::op_code_greater:
-      return op_code::op_code_less;
-    case op_code::op_code_greater_equal:
-      return op_code::op_code_less_equal;
+    case op_code::less:
+      return op_code::greater;
+    case op_code::less_equal:
+      return op_code::greater_equal;
+    case op_code::greater:
+      return op_code::less;
+    case op_code::greater_equal:
+      return op_code::less_equal;
     default:
       return op;
   }
@@ -30,12 +30,12 @@ op_code mirrored(op_code op) {
 // For x of an integer dtype and a Python int s beyond its range, x op s is the same for every x.
 bool constant_result(op_code op, bool s_below_range) {
   switch (op) {
-    case op_code::op_code_equal:
+    case op_code::equal:
       return false;
-    case op_code::op_code_not_equal:
+    case op_code::not_equal:
       return true;
-    case op_code::op_code_less:
-    case op_code::op_code_less_equal:
+    case op_code::less:
+    case op_code::less_equal:
       return !s_below_range;
     default:
       return s_below_range;  // greater, greater_equal
@@ -84,9 +84,9 @@ array signed_vs_unsigned(op_code op, const array& s, const array& u) {
   array neg = less(s.astype(dtype::int64), 0);
   array cmp = binary(op, s.astype(dtype::uint64), u.astype(dtype::uint64));
   switch (op) {
-    case op_code::op_code_equal:
-    case op_code::op_code_greater:
-    case op_code::op_code_greater_equal:
+    case op_code::equal:
+    case op_code::greater:
+    case op_code::greater_equal:
       return logical_and(logical_not(neg), cmp);
     default:
       return logical_or(neg, cmp);  // not_equal, less, less_equal
@@ -96,9 +96,8 @@ array signed_vs_unsigned(op_code op, const array& s, const array& u) {
 }  // namespace
 
 bool is_comparison(op_code op) {
-  return op == op_code::op_code_equal || op == op_code::op_code_not_equal || op == op_code::op_code_less ||
-         op == op_code::op_code_less_equal || op == op_code::op_code_greater ||
-         op == op_code::op_code_greater_equal;
+  return op == op_code::equal || op == op_code::not_equal || op == op_code::less ||
+         op == op_code::less_equal || op == op_code::greater || op == op_code::greater_equal;
 }
 
 std::optional<array> exact_integer_comparison(op_code op, const operand& a, const operand& b) {
@@ -111,7 +110,7 @@ std::optional<array> exact_integer_comparison(op_code op, const operand& a, cons
   }
   const operand& arr = a.arr ? a : b;
   const operand& sc = a.arr ? b : a;
-  if (!arr.arr || sc.value.kind != dtype_kind::dtype_kind_int) return std::nullopt;
+  if (!arr.arr || sc.value.kind != dtype_kind::int_) return std::nullopt;
   const auto& n = checked(*arr.arr, "compare");
   if (!is_integer(n->dt)) return std::nullopt;
   auto below = below_range(n->dt, sc.value);

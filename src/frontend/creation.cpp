@@ -16,11 +16,11 @@ namespace {
 
 dtype default_dtype(const scalar& v) {
   switch (v.kind) {
-    case dtype_kind::dtype_kind_bool:
+    case dtype_kind::bool_:
       return dtype::bool_;
-    case dtype_kind::dtype_kind_int:
+    case dtype_kind::int_:
       return v.is_big_unsigned ? dtype::uint64 : dtype::int64;
-    case dtype_kind::dtype_kind_float:
+    case dtype_kind::float_:
       return dtype::float64;
     default:
       return dtype::complex128;
@@ -29,9 +29,9 @@ dtype default_dtype(const scalar& v) {
 
 double as_double(const scalar& v) {
   switch (v.kind) {
-    case dtype_kind::dtype_kind_bool:
+    case dtype_kind::bool_:
       return v.b;
-    case dtype_kind::dtype_kind_int:
+    case dtype_kind::int_:
       return v.is_big_unsigned ? double(v.u) : double(v.i);
     default:
       return v.c.real();
@@ -56,7 +56,7 @@ namespace frontend {
 array iota(dtype t, const shape_t& shape, std::complex<double> start, std::complex<double> step,
            std::vector<std::int64_t> coeffs, std::int64_t offset, bool equals) {
   auto n = ir::new_node();
-  n->op = ir::op_code::op_code_iota;
+  n->op = ir::op_code::iota;
   n->dt = t;
   n->shape = shape;
   n->params().iota = {start, step, std::move(coeffs), offset, equals};
@@ -112,21 +112,21 @@ array arange(scalar stop) {
 }
 
 array arange(scalar start, scalar stop, scalar step) {
-  bool all_int = start.kind <= dtype_kind::dtype_kind_int && stop.kind <= dtype_kind::dtype_kind_int &&
-                 step.kind <= dtype_kind::dtype_kind_int;
+  bool all_int =
+      start.kind <= dtype_kind::int_ && stop.kind <= dtype_kind::int_ && step.kind <= dtype_kind::int_;
   return arange(start, stop, step, all_int ? dtype::int64 : dtype::float64);
 }
 
 array arange(scalar start, scalar stop, scalar step, dtype t) {
   double s0 = as_double(start), s1 = as_double(stop), st = as_double(step);
   if (st == 0) throw value_error("arange: division by zero (the step is 0)");
-  bool all_int = start.kind <= dtype_kind::dtype_kind_int && stop.kind <= dtype_kind::dtype_kind_int &&
-                 step.kind <= dtype_kind::dtype_kind_int;
+  bool all_int =
+      start.kind <= dtype_kind::int_ && stop.kind <= dtype_kind::int_ && step.kind <= dtype_kind::int_;
   std::int64_t len;
   if (all_int) {
     // In 128 bits: stop - start of two int64 values (or of uint64 ones) can pass 2^63.
     const auto wide = [](const scalar& v) -> __int128 {
-      return v.kind == dtype_kind::dtype_kind_bool ? v.b : v.is_big_unsigned ? __int128(v.u) : __int128(v.i);
+      return v.kind == dtype_kind::bool_ ? v.b : v.is_big_unsigned ? __int128(v.u) : __int128(v.i);
     };
     const __int128 a = wide(start), b = wide(stop), s = wide(step);
     const __int128 n = s > 0 ? (b - a + s - 1) / s : (b - a + s + 1) / s;

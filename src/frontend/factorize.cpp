@@ -48,7 +48,7 @@ qr_result qr(const array& a, std::string_view mode) {
   auto s = as_matrix_stack(a, "linalg.qr", false);
   const std::int64_t k = std::min(s.m, s.n);
   ir::library_call c;
-  c.op = ir::library_op::library_op_qr;
+  c.op = ir::library_op::qr;
   c.dt = s.dt;
   c.linalg.m = s.m;
   c.linalg.n = s.n;
@@ -74,7 +74,7 @@ eigh_result eigh_call(const array& a, std::string_view uplo, bool vectors, const
                       "'");
   auto s = as_matrix_stack(a, op, true);
   ir::library_call c;
-  c.op = ir::library_op::library_op_eigh;
+  c.op = ir::library_op::eigh;
   c.dt = s.dt;
   c.linalg.m = c.linalg.n = s.n;
   c.linalg.compute_uv = vectors;
@@ -96,7 +96,7 @@ eig_result eig_call(const array& a, bool vectors, const char* op) {
   auto s = as_matrix_stack(a, op, true);
   const dtype ct = is_complex(s.dt) ? s.dt : s.dt == dtype::float32 ? dtype::complex64 : dtype::complex128;
   ir::library_call c;
-  c.op = ir::library_op::library_op_eig;
+  c.op = ir::library_op::eig;
   c.dt = s.dt;
   c.linalg.m = c.linalg.n = s.n;
   c.linalg.compute_uv = vectors;
@@ -170,7 +170,7 @@ svd_result svd(const array& a, bool full_matrices, bool compute_uv, bool hermiti
   const std::int64_t k = std::min(s.m, s.n);
   const std::int64_t u_cols = full_matrices ? s.m : k, v_rows = full_matrices ? s.n : k;
   ir::library_call c;
-  c.op = ir::library_op::library_op_svd;
+  c.op = ir::library_op::svd;
   c.dt = s.dt;
   c.linalg.m = s.m;
   c.linalg.n = s.n;

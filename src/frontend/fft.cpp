@@ -1,4 +1,4 @@
-// nf::fft: numpy.fft as library calls (ir/library.hpp, library_op_fft) wrapped in fused elementwise
+// nf::fft: numpy.fft as library calls (ir/library.hpp, library_op::fft) wrapped in fused elementwise
 // work: the crop or zero pad, the cast to the precision NumPy computes in, and the norm's scale.
 //
 // NumPy defines every transform as a sequence of 1-d transforms, one axis at a time (fftn: the last
@@ -41,9 +41,9 @@ using frontend::checked;
 using frontend::normalize_axis;
 
 norm_mode parse_norm(std::string_view norm) {
-  if (norm == "backward") return norm_mode::norm_mode_backward;
-  if (norm == "ortho") return norm_mode::norm_mode_ortho;
-  if (norm == "forward") return norm_mode::norm_mode_forward;
+  if (norm == "backward") return norm_mode::backward;
+  if (norm == "ortho") return norm_mode::ortho;
+  if (norm == "forward") return norm_mode::forward;
   throw value_error("fft: Invalid norm value '" + std::string(norm) +
                     "'; should be \"backward\", \"ortho\" or \"forward\".");
 }
@@ -73,11 +73,10 @@ dtype factor_dtype(dtype t) {
 // One 1-d step's factor as NumPy's _raw_fft computes it: 1, 1/sqrt(n) or 1/n, with the direction
 // swapping backward and forward for inverse steps, each operation rounded to `t`.
 double factor(norm_mode norm, bool forward, std::int64_t n, dtype t) {
-  if (!forward && norm != norm_mode::norm_mode_ortho)
-    norm =
-        norm == norm_mode::norm_mode_backward ? norm_mode::norm_mode_forward : norm_mode::norm_mode_backward;
-  if (norm == norm_mode::norm_mode_backward) return 1.0;
-  const bool ortho = norm == norm_mode::norm_mode_ortho;
+  if (!forward && norm != norm_mode::ortho)
+    norm = norm == norm_mode::backward ? norm_mode::forward : norm_mode::backward;
+  if (norm == norm_mode::backward) return 1.0;
+  const bool ortho = norm == norm_mode::ortho;
   if (t == dtype::float64) return ortho ? 1.0 / std::sqrt(double(n)) : 1.0 / double(n);
   if (t == dtype::float32) return ortho ? 1.0f / std::sqrt(float(n)) : 1.0f / float(n);
   const auto half = [](float v) { return ir::half_to_float(ir::float_to_half(v)); };
@@ -85,8 +84,8 @@ double factor(norm_mode norm, bool forward, std::int64_t n, dtype t) {
 }
 
 norm_mode swapped(norm_mode norm) {
-  if (norm == norm_mode::norm_mode_backward) return norm_mode::norm_mode_forward;
-  if (norm == norm_mode::norm_mode_forward) return norm_mode::norm_mode_backward;
+  if (norm == norm_mode::backward) return norm_mode::forward;
+  if (norm == norm_mode::forward) return norm_mode::backward;
   return norm;
 }
 
@@ -115,7 +114,7 @@ array resized(const array& x, int axis, std::int64_t n) {
 bool read_in_place(const array& x) {
   const auto& n = checked(x, "fft");
   if (n->materialized()) return ir::has_contiguous_strides(n->shape, n->strides);
-  return n->op == ir::op_code::op_code_library;
+  return n->op == ir::op_code::library;
 }
 
 // One 1-d step of NumPy's sequence.
@@ -136,9 +135,7 @@ struct progress {
 // n/2+1 values).
 void transform(progress& p, const std::vector<step>& group, dtype complex_dt) {
   const int nd = static_cast<int>(p.x.ndim());
-  const auto is_real = [](const step& s) {
-    return s.kind == fft_kind::fft_kind_r2c || s.kind == fft_kind::fft_kind_c2r;
-  };
+  const auto is_real = [](const step& s) { return s.kind == fft_kind::r2c || s.kind == fft_kind::c2r; };
   // The transformed axes go last in the order they have in x (then no move is needed when they
   // are x's trailing axes), except that the real axis of r2c and c2r must be the last one.
   std::vector<step> dims(group);
@@ -162,7 +159,7 @@ void transform(progress& p, const std::vector<step>& group, dtype complex_dt) {
   }
 
   ir::library_call c;
-  c.op = ir::library_op::library_op_fft;
+  c.op = ir::library_op::fft;
   c.dt = complex_dt;
   c.fft.kind = kind;
   c.fft.rank = static_cast<int>(dims.size());
@@ -171,9 +168,9 @@ void transform(progress& p, const std::vector<step>& group, dtype complex_dt) {
   c.rows = batch;
   c.length = dims.back().n;
   shape_t shape = operand.shape();
-  if (kind == fft_kind::fft_kind_r2c) shape.back() = dims.back().n / 2 + 1;
-  if (kind == fft_kind::fft_kind_c2r) shape.back() = dims.back().n;
-  const dtype out_dt = kind == fft_kind::fft_kind_c2r ? real_part_of(complex_dt) : complex_dt;
+  if (kind == fft_kind::r2c) shape.back() = dims.back().n / 2 + 1;
+  if (kind == fft_kind::c2r) shape.back() = dims.back().n;
+  const dtype out_dt = kind == fft_kind::c2r ? real_part_of(complex_dt) : complex_dt;
   array out = frontend::library_node(c, out_dt, {operand}, shape);
   if (identity) {
     p.x = out;
@@ -195,22 +192,22 @@ array run_steps(const array& a, const std::vector<step>& steps, norm_mode norm, 
   dtype current = a.dtype();
   for (const auto& s : steps) {
     check_length(s.n, op);
-    const bool forward = s.kind == fft_kind::fft_kind_forward || s.kind == fft_kind::fft_kind_r2c;
+    const bool forward = s.kind == fft_kind::forward || s.kind == fft_kind::r2c;
     p.scale *= factor(norm, forward, s.n, factor_dtype(current));
-    current = s.kind == fft_kind::fft_kind_c2r ? real_part_of(complex_dt) : complex_dt;
+    current = s.kind == fft_kind::c2r ? real_part_of(complex_dt) : complex_dt;
   }
   // irfft's output dtype is NumPy's result_type(input.real.dtype, 1.0): float16 stays float16 when
   // the complex-to-real step reads the float16 input itself.
   const bool half_out = (a.dtype() == dtype::float16 || a.dtype() == dtype::bfloat16) && steps.size() == 1 &&
-                        steps[0].kind == fft_kind::fft_kind_c2r;
-  p.x = a.astype(steps.front().kind == fft_kind::fft_kind_r2c ? real_part_of(complex_dt) : complex_dt);
+                        steps[0].kind == fft_kind::c2r;
+  p.x = a.astype(steps.front().kind == fft_kind::r2c ? real_part_of(complex_dt) : complex_dt);
 
   std::vector<step> group;
   auto flush = [&] {
     if (group.empty()) return;
     for (const auto& s : group) {
       // c2r reads the n/2+1 non-negative frequencies of its real axis.
-      const std::int64_t len = s.kind == fft_kind::fft_kind_c2r ? s.n / 2 + 1 : s.n;
+      const std::int64_t len = s.kind == fft_kind::c2r ? s.n / 2 + 1 : s.n;
       p.x = resized(p.x, s.axis, len);
     }
     transform(p, group, complex_dt);
@@ -219,13 +216,12 @@ array run_steps(const array& a, const std::vector<step>& steps, norm_mode norm, 
   for (const auto& s : steps) {
     const bool repeated =
         std::any_of(group.begin(), group.end(), [&](const step& g) { return g.axis == s.axis; });
-    if (repeated || group.size() == 3 || s.kind == fft_kind::fft_kind_r2c ||
-        s.kind == fft_kind::fft_kind_c2r ||
-        (!group.empty() && group.front().kind != fft_kind::fft_kind_r2c && group.front().kind != s.kind))
+    if (repeated || group.size() == 3 || s.kind == fft_kind::r2c || s.kind == fft_kind::c2r ||
+        (!group.empty() && group.front().kind != fft_kind::r2c && group.front().kind != s.kind))
       flush();
     group.push_back(s);
     // Only one direction per call; an r2c group takes forward complex axes, nothing joins a c2r.
-    if (s.kind == fft_kind::fft_kind_c2r) flush();
+    if (s.kind == fft_kind::c2r) flush();
   }
   flush();
   array out = p.x;
@@ -280,8 +276,7 @@ array c2c_nd(const array& a, const std::optional<shape_t>& s, const ndfuse::axes
   const nd_args args = cook(a, s, axes, false, op);
   std::vector<step> steps;
   for (std::size_t k = args.axes.size(); k-- > 0;)
-    steps.push_back(
-        {args.axes[k], args.s[k], forward ? fft_kind::fft_kind_forward : fft_kind::fft_kind_inverse});
+    steps.push_back({args.axes[k], args.s[k], forward ? fft_kind::forward : fft_kind::inverse});
   return run_steps(a, steps, norm, op);
 }
 
@@ -290,9 +285,9 @@ array rfft_nd(const array& a, const std::optional<shape_t>& s, const ndfuse::axe
   reject_complex(a, op);
   const nd_args args = cook(a, s, axes, false, op);
   if (args.axes.empty()) throw index_error(std::string(op) + ": at least one axis must be transformed");
-  std::vector<step> steps{{args.axes.back(), args.s.back(), fft_kind::fft_kind_r2c}};
+  std::vector<step> steps{{args.axes.back(), args.s.back(), fft_kind::r2c}};
   for (std::size_t k = args.axes.size() - 1; k-- > 0;)
-    steps.push_back({args.axes[k], args.s[k], fft_kind::fft_kind_forward});
+    steps.push_back({args.axes[k], args.s[k], fft_kind::forward});
   return run_steps(a, steps, norm, op);
 }
 
@@ -302,8 +297,8 @@ array irfft_nd(const array& a, const std::optional<shape_t>& s, const ndfuse::ax
   if (args.axes.empty()) throw index_error(std::string(op) + ": at least one axis must be transformed");
   std::vector<step> steps;
   for (std::size_t k = 0; k + 1 < args.axes.size(); ++k)
-    steps.push_back({args.axes[k], args.s[k], fft_kind::fft_kind_inverse});
-  steps.push_back({args.axes.back(), args.s.back(), fft_kind::fft_kind_c2r});
+    steps.push_back({args.axes[k], args.s[k], fft_kind::inverse});
+  steps.push_back({args.axes.back(), args.s.back(), fft_kind::c2r});
   return run_steps(a, steps, norm, op);
 }
 
@@ -316,7 +311,7 @@ std::int64_t length_or(const array& a, std::optional<std::int64_t> n, int axis, 
 array one_axis(const array& a, std::optional<std::int64_t> n, int axis, norm_mode norm, fft_kind kind,
                const char* op) {
   const int ax = axis_of(a, axis, op);
-  const bool half_spectrum = kind == fft_kind::fft_kind_c2r;
+  const bool half_spectrum = kind == fft_kind::c2r;
   return run_steps(a, {{ax, length_or(a, n, ax, half_spectrum), kind}}, norm, op);
 }
 
@@ -355,28 +350,28 @@ double frequency_step(std::int64_t n, double d, const char* op) {
 
 // ---- one axis -----------------------------------------------------------------------------------
 array fft(const array& a, std::optional<std::int64_t> n, int axis, norm_arg norm) {
-  return one_axis(a, n, axis, norm, fft_kind::fft_kind_forward, "fft");
+  return one_axis(a, n, axis, norm, fft_kind::forward, "fft");
 }
 array ifft(const array& a, std::optional<std::int64_t> n, int axis, norm_arg norm) {
-  return one_axis(a, n, axis, norm, fft_kind::fft_kind_inverse, "ifft");
+  return one_axis(a, n, axis, norm, fft_kind::inverse, "ifft");
 }
 array rfft(const array& a, std::optional<std::int64_t> n, int axis, norm_arg norm) {
   reject_complex(a, "rfft");
-  return one_axis(a, n, axis, norm, fft_kind::fft_kind_r2c, "rfft");
+  return one_axis(a, n, axis, norm, fft_kind::r2c, "rfft");
 }
 array irfft(const array& a, std::optional<std::int64_t> n, int axis, norm_arg norm) {
-  return one_axis(a, n, axis, norm, fft_kind::fft_kind_c2r, "irfft");
+  return one_axis(a, n, axis, norm, fft_kind::c2r, "irfft");
 }
 // NumPy: irfft(conj(a), n, axis, swapped norm); conj of a real input is the input itself.
 array hfft(const array& a, std::optional<std::int64_t> n, int axis, norm_arg norm) {
   const int ax = axis_of(a, axis, "hfft");
   const array x = is_complex(a.dtype()) ? conj(a) : a;
-  return run_steps(x, {{ax, length_or(a, n, ax, true), fft_kind::fft_kind_c2r}}, swapped(norm), "hfft");
+  return run_steps(x, {{ax, length_or(a, n, ax, true), fft_kind::c2r}}, swapped(norm), "hfft");
 }
 // NumPy: conj(rfft(a, n, axis, swapped norm)); the conj fuses into the consumer with the scale.
 array ihfft(const array& a, std::optional<std::int64_t> n, int axis, norm_arg norm) {
   reject_complex(a, "ihfft");
-  return conj(one_axis(a, n, axis, swapped(norm), fft_kind::fft_kind_r2c, "ihfft"));
+  return conj(one_axis(a, n, axis, swapped(norm), fft_kind::r2c, "ihfft"));
 }
 
 // ---- several axes -------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ namespace ndfuse::frontend {
 
 bool has_array(const std::vector<index_item>& items) {
   return std::any_of(items.begin(), items.end(),
-                     [](const index_item& i) { return i.kind == index_kind::index_kind_array; });
+                     [](const index_item& i) { return i.kind == index_kind::array; });
 }
 
 node_ptr contiguous_operand(const array& x) {
@@ -34,7 +34,7 @@ array library_node(const ir::library_call& c, dtype out, const std::vector<array
                    const shape_t& shape) {
   std::vector<node_ptr> operands;
   for (const auto& in : inputs) operands.push_back(contiguous_operand(in));
-  auto n = make_node(ir::op_code::op_code_library, out, std::move(operands), shape);
+  auto n = make_node(ir::op_code::library, out, std::move(operands), shape);
   n->params().library = c;
   return finish(std::move(n));
 }
@@ -99,7 +99,7 @@ array gather(const array& src, const std::vector<int>& axes, const std::vector<a
     if (std::find(axes.begin(), axes.end(), static_cast<int>(a)) == axes.end()) shape.push_back(sn->shape[a]);
   std::vector<node_ptr> inputs{sn};
   for (const auto& i : idx) inputs.push_back(leading(i, shape).node());
-  auto n = make_node(ir::op_code::op_code_gather, sn->dt, std::move(inputs), shape);
+  auto n = make_node(ir::op_code::gather, sn->dt, std::move(inputs), shape);
   n->params().gather_axes = axes;
   return finish(std::move(n));
 }
@@ -115,7 +115,7 @@ array true_indices(const array& flags) {
   array held = flags;
   held.eval();  // written once, read by both the count and the compaction
   ir::library_call c;
-  c.op = ir::library_op::library_op_flatnonzero;
+  c.op = ir::library_op::flatnonzero;
   c.dt = dtype::bool_;
   c.rows = count_nonzero(held).item<std::int64_t>();
   c.length = held.size();
@@ -162,9 +162,9 @@ advanced_index resolve(const array& x, const std::vector<index_item>& items, con
   const std::int64_t nd = static_cast<std::int64_t>(xn->shape.size());
   std::int64_t consumed = 0;
   for (const auto& it : items) {
-    if (it.kind == index_kind::index_kind_array)
+    if (it.kind == index_kind::array)
       consumed += it.arr.dtype() == dtype::bool_ ? it.arr.ndim() : 1;
-    else if (it.kind != index_kind::index_kind_newaxis && it.kind != index_kind::index_kind_ellipsis)
+    else if (it.kind != index_kind::newaxis && it.kind != index_kind::ellipsis)
       ++consumed;
   }
   if (consumed > nd)
@@ -182,20 +182,20 @@ advanced_index resolve(const array& x, const std::vector<index_item>& items, con
   };
   for (const auto& it : items) {
     switch (it.kind) {
-      case index_kind::index_kind_newaxis:
+      case index_kind::newaxis:
         r.basic.push_back(it);
         ++out_dim;
         break;
-      case index_kind::index_kind_ellipsis:
+      case index_kind::ellipsis:
         for (std::int64_t k = 0; k < nd - consumed; ++k, ++in_dim, ++out_dim) r.basic.emplace_back(all);
         consumed = nd;
         break;
-      case index_kind::index_kind_integer: {  // beside arrays, an integer is a 0-d index array
+      case index_kind::integer: {  // beside arrays, an integer is a 0-d index array
         array i(scalar_node(it.integer, dtype::int64, {}, op));
         keep(known_range(i, it.integer, it.integer));
         break;
       }
-      case index_kind::index_kind_array: {
+      case index_kind::array: {
         const auto& an = checked(it.arr, op);
         if (an->dt != dtype::bool_) {
           keep(it.arr);
@@ -313,7 +313,7 @@ void assign_advanced(array& x, const std::vector<index_item>& items, const array
   for (std::size_t j = 0; j < r.axes.size(); ++j)
     offsets = add(offsets, multiply(leading(r.indices[j], g), per_axis[r.axes[j]]));
   ir::library_call call;
-  call.op = ir::library_op::library_op_scatter;
+  call.op = ir::library_op::scatter;
   call.dt = xn->dt;
   call.rows = ir::shape_size(g);
   call.length = xn->size();

@@ -34,16 +34,16 @@ using ir::op_code;
 // Every op of the table under its own name (NumPy's), then NumPy's other names for some of them.
 #define NDFUSE_OP_IMPL_1 NDFUSE_UNARY_IMPL
 #define NDFUSE_OP_IMPL_2 NDFUSE_BINARY_IMPL
-#define NDFUSE_OP_IMPL(name, arity) NDFUSE_OP_IMPL_##arity(name, op_code_##name)
+#define NDFUSE_OP_IMPL(name, arity) NDFUSE_OP_IMPL_##arity(name, name)
 NDFUSE_ELEMENTWISE_OPS(NDFUSE_OP_IMPL)
 #undef NDFUSE_OP_IMPL
 #undef NDFUSE_OP_IMPL_1
 #undef NDFUSE_OP_IMPL_2
-NDFUSE_BINARY_IMPL(divide, op_code_true_divide)
-NDFUSE_BINARY_IMPL(mod, op_code_remainder)
-NDFUSE_UNARY_IMPL(abs, op_code_absolute)
-NDFUSE_UNARY_IMPL(bitwise_not, op_code_invert)
-NDFUSE_UNARY_IMPL(conj, op_code_conjugate)
+NDFUSE_BINARY_IMPL(divide, true_divide)
+NDFUSE_BINARY_IMPL(mod, remainder)
+NDFUSE_UNARY_IMPL(abs, absolute)
+NDFUSE_UNARY_IMPL(bitwise_not, invert)
+NDFUSE_UNARY_IMPL(conj, conjugate)
 #undef NDFUSE_UNARY_IMPL
 #undef NDFUSE_BINARY_IMPL
 
@@ -98,7 +98,7 @@ namespace {
 // NumPy's _clip drops a Python-int bound that lies beyond an integer dtype's range, instead of
 // raising OverflowError for it (NEP 50 without value-based promotion).
 bool bound_is_void(const array& x, const operand& bound, bool lower) {
-  if (bound.arr || bound.value.kind != dtype_kind::dtype_kind_int) return false;
+  if (bound.arr || bound.value.kind != dtype_kind::int_) return false;
   dtype t = x.dtype();
   if (!is_integer(t)) return false;
   const scalar& s = bound.value;
@@ -148,7 +148,7 @@ array where(const array& cond, const operand& a, const operand& b) {
                  : frontend::scalar_node(o.value, t, {}, "where");
   };
   frontend::node_ptr n = frontend::make_node(
-      ir::op_code::op_code_where, t, {frontend::cast_node(cn, dtype::bool_), side(a), side(b)}, shape);
+      ir::op_code::where, t, {frontend::cast_node(cn, dtype::bool_), side(a), side(b)}, shape);
   frontend::consume(a, b);
   return frontend::finish(std::move(n));
 }

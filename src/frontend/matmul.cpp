@@ -88,7 +88,7 @@ std::vector<std::int64_t> read_strides(const node_ptr& x) {
 
 // Whether view `v` only swaps the last two axes of its input (x.T() of a matrix, swapaxes(-1, -2)).
 bool swaps_last_two(const ir::node& v) {
-  if (v.op != ir::op_code::op_code_view || v.params().view.reshape) return false;
+  if (v.op != ir::op_code::view || v.params().view.reshape) return false;
   const auto& in = v.inputs[0]->shape;
   const std::size_t nd = v.shape.size();
   if (in.size() != nd || nd < 2) return false;
@@ -108,7 +108,7 @@ bool swaps_last_two(const ir::node& v) {
 gemm_source gemm_operand_of(const array& x, const shape_t& batch) {
   node_ptr n = x.node();
   // (2 * a) @ b is a @ b with alpha 2: no pass over a.
-  if (!n->materialized() && n->op == ir::op_code::op_code_multiply && n->inputs[0]->dt == n->dt &&
+  if (!n->materialized() && n->op == ir::op_code::multiply && n->inputs[0]->dt == n->dt &&
       n->inputs[1]->dt == n->dt)
     for (int side = 0; side < 2; ++side)
       if (auto s = power_of_two(*n->inputs[side]); s && n->inputs[1 - side]->shape == n->shape) {
@@ -138,7 +138,7 @@ gemm_source gemm_operand_of(const array& x, const shape_t& batch) {
   };
   // Peels a lazy conj: complex, BLAS's conjugate-transpose reads it; real, it changes nothing.
   auto peel_conj = [](node_ptr& m, bool& conjugated) {
-    if (m->materialized() || m->op != ir::op_code::op_code_conjugate) return;
+    if (m->materialized() || m->op != ir::op_code::conjugate) return;
     conjugated = conjugated != is_complex(m->dt);
     m = m->inputs[0];
   };
@@ -215,13 +215,13 @@ array matmul(const array& a, const array& b) {
     const auto sb = gemm_operand_of(array(cast_node(b2.node(), t)), batch);
     graph.unlock();
     ir::library_call c;
-    c.op = ir::library_op::library_op_gemm;
+    c.op = ir::library_op::gemm;
     c.dt = t;
     c.gemm.batch = ir::shape_size(batch);
     c.gemm.m = m, c.gemm.n = n, c.gemm.k = k;
     c.gemm.a = sa.how, c.gemm.b = sb.how;
     c.gemm.alpha_re = sa.scale * sb.scale;
-    auto node = make_node(ir::op_code::op_code_library, t, {sa.node, sb.node}, out_shape);
+    auto node = make_node(ir::op_code::library, t, {sa.node, sb.node}, out_shape);
     node->params().library = c;
     product = finish(std::move(node));
   }

@@ -18,7 +18,7 @@ namespace {
 array max_magnitude(const array& a, const axes& axis, bool keepdims) {
   const dtype t = a.dtype();
   const std::uint64_t mask = frontend::axis_mask(axis, a.ndim(), "linalg.norm");
-  return frontend::reduce_value(a, ir::op_code::op_code_maximum, t, t, mask, keepdims, "linalg.norm",
+  return frontend::reduce_value(a, ir::op_code::maximum, t, t, mask, keepdims, "linalg.norm",
                                 frontend::scalar_to_bits(scalar(0), t, "linalg.norm"));
 }
 

@@ -117,19 +117,18 @@ ir::scalar_bits extreme_bits(dtype t, bool high, bool nan) {
 }
 
 const char* combine_name(op_code c) {
-  return c == op_code::op_code_add           ? "add"
-         : c == op_code::op_code_multiply    ? "multiply"
-         : c == op_code::op_code_minimum     ? "minimum"
-         : c == op_code::op_code_maximum     ? "maximum"
-         : c == op_code::op_code_fmin        ? "fmin"
-         : c == op_code::op_code_fmax        ? "fmax"
-         : c == op_code::op_code_logical_and ? "logical_and"
-                                             : "logical_or";
+  return c == op_code::add           ? "add"
+         : c == op_code::multiply    ? "multiply"
+         : c == op_code::minimum     ? "minimum"
+         : c == op_code::maximum     ? "maximum"
+         : c == op_code::fmin        ? "fmin"
+         : c == op_code::fmax        ? "fmax"
+         : c == op_code::logical_and ? "logical_and"
+                                     : "logical_or";
 }
 
 bool has_identity(op_code c) {
-  return c != op_code::op_code_minimum && c != op_code::op_code_maximum && c != op_code::op_code_fmin &&
-         c != op_code::op_code_fmax;
+  return c != op_code::minimum && c != op_code::maximum && c != op_code::fmin && c != op_code::fmax;
 }
 
 void check_nonempty(const node_ptr& x, std::uint64_t mask, const char* op, const char* ufunc) {
@@ -139,8 +138,7 @@ void check_nonempty(const node_ptr& x, std::uint64_t mask, const char* op, const
 }
 
 node_ptr reduce_node(const node_ptr& input, dtype result, const ir::reduction_params& p, bool keepdims) {
-  node_ptr n =
-      make_node(op_code::op_code_reduce, result, {input}, reduced_shape(input->shape, p.axes, keepdims));
+  node_ptr n = make_node(op_code::reduce, result, {input}, reduced_shape(input->shape, p.axes, keepdims));
   n->reduction = p;
   return n;
 }
@@ -149,19 +147,19 @@ node_ptr reduce_node(const node_ptr& input, dtype result, const ir::reduction_pa
 
 ir::scalar_bits identity_bits(op_code combine, dtype t) {
   switch (combine) {
-    case op_code::op_code_add:
-    case op_code::op_code_logical_or:
+    case op_code::add:
+    case op_code::logical_or:
       return {};
-    case op_code::op_code_multiply:
-    case op_code::op_code_logical_and:
+    case op_code::multiply:
+    case op_code::logical_and:
       return scalar_to_bits(scalar(1), t, "identity");
-    case op_code::op_code_minimum:
+    case op_code::minimum:
       return extreme_bits(t, true, false);
-    case op_code::op_code_maximum:
+    case op_code::maximum:
       return extreme_bits(t, false, false);
-    case op_code::op_code_fmin:
+    case op_code::fmin:
       return is_inexact(t) ? extreme_bits(t, true, true) : extreme_bits(t, true, false);
-    case op_code::op_code_fmax:
+    case op_code::fmax:
       return is_inexact(t) ? extreme_bits(t, false, true) : extreme_bits(t, false, false);
     default:
       throw error("reduce: no identity for this combining op");
@@ -208,7 +206,7 @@ array& assign_reduction(out o, const array& result, const char* op) {
     throw shape_error(std::string(op) + ": output parameter has shape " + shape_str(o.target.shape()) +
                       ", the reduction's result has shape " + shape_str(result.shape()));
   // NumPy casts a reduction into out= unsafely (a float sum into an int out truncates).
-  o.target.assign(result, casting::casting_unsafe);
+  o.target.assign(result, casting::unsafe);
   return o.target;
 }
 
@@ -245,7 +243,7 @@ array mean_of(const array& a, const axes& axis, bool keepdims, reduce_dtype dt, 
   // NumPy: ints and bool average in float64; float16 sums in float32 and divides there.
   const dtype result = dt ? *dt : (is_inexact(in) ? in : dtype::float64);
   const dtype acc = frontend::accumulator_for(result);
-  array total = reduce_value(a, op_code::op_code_add, acc, acc, mask, keepdims, op);
+  array total = reduce_value(a, op_code::add, acc, acc, mask, keepdims, op);
   const auto count = static_cast<double>(frontend::reduced_count(a.shape(), mask));
   array m = true_divide(total, operand(count));
   return m.dtype() == result ? m : m.astype(result);
@@ -269,18 +267,18 @@ array mean_of(const array& a, const axes& axis, bool keepdims, reduce_dtype dt, 
   }
 
 array sum(const array& a, axes axis, bool keepdims, reduce_dtype dt) {
-  return fold(a, op_code::op_code_add, axis, keepdims, dt, "sum");
+  return fold(a, op_code::add, axis, keepdims, dt, "sum");
 }
 array prod(const array& a, axes axis, bool keepdims, reduce_dtype dt) {
-  return fold(a, op_code::op_code_multiply, axis, keepdims, dt, "prod");
+  return fold(a, op_code::multiply, axis, keepdims, dt, "prod");
 }
 array nansum(const array& a, axes axis, bool keepdims, reduce_dtype dt) {
   frontend::checked(a, "nansum");
-  return fold(replace_nan(a, 0.0), op_code::op_code_add, axis, keepdims, dt, "nansum");
+  return fold(replace_nan(a, 0.0), op_code::add, axis, keepdims, dt, "nansum");
 }
 array nanprod(const array& a, axes axis, bool keepdims, reduce_dtype dt) {
   frontend::checked(a, "nanprod");
-  return fold(replace_nan(a, 1.0), op_code::op_code_multiply, axis, keepdims, dt, "nanprod");
+  return fold(replace_nan(a, 1.0), op_code::multiply, axis, keepdims, dt, "nanprod");
 }
 array mean(const array& a, axes axis, bool keepdims, reduce_dtype dt) {
   return mean_of(a, axis, keepdims, dt, "mean");
@@ -291,9 +289,9 @@ array nanmean(const array& a, axes axis, bool keepdims, reduce_dtype dt) {
   // NumPy: sum of the non-NaN values over their count, in the sum's dtype.
   const std::uint64_t mask = mask_of(a, axis, "nanmean");
   const dtype result = dt ? *dt : in;
-  array total = fold(replace_nan(a, 0.0), op_code::op_code_add, axis, keepdims, result, "nanmean");
-  array count = reduce_value(logical_not(isnan(a)), op_code::op_code_add, dtype::int64, dtype::int64, mask,
-                             keepdims, "nanmean");
+  array total = fold(replace_nan(a, 0.0), op_code::add, axis, keepdims, result, "nanmean");
+  array count = reduce_value(logical_not(isnan(a)), op_code::add, dtype::int64, dtype::int64, mask, keepdims,
+                             "nanmean");
   array m = true_divide(total, count);
   return m.dtype() == result ? m : m.astype(result);
 }
@@ -306,11 +304,11 @@ NDFUSE_REDUCE_FORMS(nanmean)
 
 array min(const array& a, axes axis, bool keepdims) {
   const dtype t = frontend::checked(a, "min")->dt;
-  return reduce_value(a, op_code::op_code_minimum, t, t, mask_of(a, axis, "min"), keepdims, "min");
+  return reduce_value(a, op_code::minimum, t, t, mask_of(a, axis, "min"), keepdims, "min");
 }
 array max(const array& a, axes axis, bool keepdims) {
   const dtype t = frontend::checked(a, "max")->dt;
-  return reduce_value(a, op_code::op_code_maximum, t, t, mask_of(a, axis, "max"), keepdims, "max");
+  return reduce_value(a, op_code::maximum, t, t, mask_of(a, axis, "max"), keepdims, "max");
 }
 array amin(const array& a, axes axis, bool keepdims) {
   return min(a, std::move(axis), keepdims);
@@ -320,46 +318,44 @@ array amax(const array& a, axes axis, bool keepdims) {
 }
 array nanmin(const array& a, axes axis, bool keepdims) {
   const dtype t = frontend::checked(a, "nanmin")->dt;
-  return reduce_value(a, op_code::op_code_fmin, t, t, mask_of(a, axis, "nanmin"), keepdims, "nanmin");
+  return reduce_value(a, op_code::fmin, t, t, mask_of(a, axis, "nanmin"), keepdims, "nanmin");
 }
 array nanmax(const array& a, axes axis, bool keepdims) {
   const dtype t = frontend::checked(a, "nanmax")->dt;
-  return reduce_value(a, op_code::op_code_fmax, t, t, mask_of(a, axis, "nanmax"), keepdims, "nanmax");
+  return reduce_value(a, op_code::fmax, t, t, mask_of(a, axis, "nanmax"), keepdims, "nanmax");
 }
 array ptp(const array& a, axes axis, bool keepdims) {
   return subtract(max(a, axis, keepdims), min(a, axis, keepdims));
 }
 array any(const array& a, axes axis, bool keepdims) {
-  return reduce_value(a, op_code::op_code_logical_or, dtype::bool_, dtype::bool_, mask_of(a, axis, "any"),
-                      keepdims, "any");
+  return reduce_value(a, op_code::logical_or, dtype::bool_, dtype::bool_, mask_of(a, axis, "any"), keepdims,
+                      "any");
 }
 array all_t::operator()(const array& a, axes axis, bool keepdims) const {
-  return reduce_value(a, op_code::op_code_logical_and, dtype::bool_, dtype::bool_, mask_of(a, axis, "all"),
-                      keepdims, "all");
+  return reduce_value(a, op_code::logical_and, dtype::bool_, dtype::bool_, mask_of(a, axis, "all"), keepdims,
+                      "all");
 }
 array& all_t::operator()(const array& a, axes axis, bool keepdims, out o) const {
   return frontend::assign_reduction(o, (*this)(a, std::move(axis), keepdims), "all");
 }
 array count_nonzero(const array& a, axes axis, bool keepdims) {
   const std::uint64_t mask = mask_of(a, axis, "count_nonzero");
-  return reduce_value(a.astype(dtype::bool_), op_code::op_code_add, dtype::int64, dtype::int64, mask,
-                      keepdims, "count_nonzero");
+  return reduce_value(a.astype(dtype::bool_), op_code::add, dtype::int64, dtype::int64, mask, keepdims,
+                      "count_nonzero");
 }
 array argmin(const array& a, axes axis, bool keepdims) {
-  return frontend::reduce_arg(a, ir::reduce_kind::reduce_kind_argmin, mask_of(a, axis, "argmin"), keepdims,
-                              "argmin");
+  return frontend::reduce_arg(a, ir::reduce_kind::argmin, mask_of(a, axis, "argmin"), keepdims, "argmin");
 }
 array argmax(const array& a, axes axis, bool keepdims) {
-  return frontend::reduce_arg(a, ir::reduce_kind::reduce_kind_argmax, mask_of(a, axis, "argmax"), keepdims,
-                              "argmax");
+  return frontend::reduce_arg(a, ir::reduce_kind::argmax, mask_of(a, axis, "argmax"), keepdims, "argmax");
 }
 array nanargmin(const array& a, axes axis, bool keepdims) {
-  return frontend::reduce_arg(a, ir::reduce_kind::reduce_kind_nanargmin, mask_of(a, axis, "nanargmin"),
-                              keepdims, "nanargmin");
+  return frontend::reduce_arg(a, ir::reduce_kind::nanargmin, mask_of(a, axis, "nanargmin"), keepdims,
+                              "nanargmin");
 }
 array nanargmax(const array& a, axes axis, bool keepdims) {
-  return frontend::reduce_arg(a, ir::reduce_kind::reduce_kind_nanargmax, mask_of(a, axis, "nanargmax"),
-                              keepdims, "nanargmax");
+  return frontend::reduce_arg(a, ir::reduce_kind::nanargmax, mask_of(a, axis, "nanargmax"), keepdims,
+                              "nanargmax");
 }
 NDFUSE_EXTREMA_FORMS(min)
 NDFUSE_EXTREMA_FORMS(max)
@@ -397,7 +393,7 @@ array scan(const array& a, op_code combine, std::optional<int> axis, reduce_dtyp
     p.axes = frontend::axis_mask(axes(), static_cast<std::int64_t>(xn->shape.size()), op);
     shape = {xn->size()};
   }
-  auto n = frontend::make_node(op_code::op_code_scan, result, {frontend::cast_node(xn, acc)}, shape);
+  auto n = frontend::make_node(op_code::scan, result, {frontend::cast_node(xn, acc)}, shape);
   n->reduction = p;
   return frontend::finish(n);
 }
@@ -405,10 +401,10 @@ array scan(const array& a, op_code combine, std::optional<int> axis, reduce_dtyp
 }  // namespace
 
 array cumsum(const array& a, std::optional<int> axis, reduce_dtype dt) {
-  return scan(a, op_code::op_code_add, axis, dt, "cumsum");
+  return scan(a, op_code::add, axis, dt, "cumsum");
 }
 array cumprod(const array& a, std::optional<int> axis, reduce_dtype dt) {
-  return scan(a, op_code::op_code_multiply, axis, dt, "cumprod");
+  return scan(a, op_code::multiply, axis, dt, "cumprod");
 }
 
 }  // namespace ndfuse

@@ -69,7 +69,7 @@ void assign_index(array& x, const std::vector<index_item>& items, const array& v
     if (stride[d] > 1) both(equal(remainder(at - lo[d], stride[d]), 0));
   }
   if (!inside.node()) {
-    x = frontend::finish(frontend::make_node(ir::op_code::op_code_cast, xn->dt, {on_x}, xn->shape));
+    x = frontend::finish(frontend::make_node(ir::op_code::cast, xn->dt, {on_x}, xn->shape));
     return;
   }
   x = frontend::select_region(inside, on_x, x);

@@ -39,7 +39,7 @@ array solve(const array& a_in, const array& b_in) {
   const array A = broadcast_to(s.a, concat(batch, {s.n, s.n}));
   const array B = broadcast_to(b.astype(t), concat(batch, {s.n, k}));
   ir::library_call c;
-  c.op = ir::library_op::library_op_solve;
+  c.op = ir::library_op::solve;
   c.dt = t;
   c.linalg.m = c.linalg.n = s.n;
   c.linalg.k = k;
@@ -51,7 +51,7 @@ array solve(const array& a_in, const array& b_in) {
 array inv(const array& a) {
   auto s = as_matrix_stack(a, "linalg.inv", true);
   ir::library_call c;
-  c.op = ir::library_op::library_op_inv;
+  c.op = ir::library_op::inv;
   c.dt = s.dt;
   c.linalg.m = c.linalg.n = s.n;
   auto out = run_solver(c, s.count, {s.a}, {{s.dt, concat(s.batch, {s.n, s.n})}, {dtype::int32, s.batch}});
@@ -62,7 +62,7 @@ array inv(const array& a) {
 array cholesky(const array& a, bool upper) {
   auto s = as_matrix_stack(a, "linalg.cholesky", true);
   ir::library_call c;
-  c.op = ir::library_op::library_op_cholesky;
+  c.op = ir::library_op::cholesky;
   c.dt = s.dt;
   c.linalg.m = c.linalg.n = s.n;
   auto out = run_solver(c, s.count, {s.a}, {{s.dt, concat(s.batch, {s.n, s.n})}, {dtype::int32, s.batch}});
@@ -81,7 +81,7 @@ struct lu_parts {
 lu_parts lu_of(const array& a, const char* op) {
   auto s = as_matrix_stack(a, op, true);
   ir::library_call c;
-  c.op = ir::library_op::library_op_lu;
+  c.op = ir::library_op::lu;
   c.dt = s.dt;
   c.linalg.m = c.linalg.n = s.n;
   auto out = run_solver(

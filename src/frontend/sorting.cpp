@@ -24,7 +24,7 @@ array sort_along(const array& a, int axis, bool indices, const char* op) {
   const int ax = frontend::normalize_axis(axis, static_cast<std::int64_t>(an->shape.size()), op);
   const array moved = moveaxis(a, ax, -1);
   ir::library_call c;
-  c.op = ir::library_op::library_op_sort;
+  c.op = ir::library_op::sort;
   c.dt = an->dt;
   c.length = an->shape[ax];
   c.rows = c.length ? an->size() / c.length : 0;
@@ -84,7 +84,7 @@ array searchsorted_as(const array& a, const array& v, dtype t, std::string_view 
     throw shape_error("searchsorted: the sorted array must be 1-dimensional, got shape " +
                       shape_str(a.shape()));
   ir::library_call c;
-  c.op = ir::library_op::library_op_searchsorted;
+  c.op = ir::library_op::searchsorted;
   c.dt = t;
   c.rows = v.size();
   c.length = a.size();
@@ -208,7 +208,7 @@ array bincount_of(const array& x, const array* weights, std::int64_t minlength) 
   const auto [lo, hi] = frontend::value_range(xi);
   if (lo < 0) throw value_error("bincount: 'list' argument must have no negative elements");
   ir::library_call c;
-  c.op = ir::library_op::library_op_bincount;
+  c.op = ir::library_op::bincount;
   c.dt = dtype::int64;
   c.rows = xn->size();
   c.length = std::max(hi + 1, minlength);

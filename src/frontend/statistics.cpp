@@ -40,15 +40,15 @@ array nan_variance(const array& a, const axes& axis, double ddof, bool keepdims,
   const std::uint64_t mask = frontend::axis_mask(axis, a.ndim(), op);
   array nan = isnan(a);
   array clean = where(nan, operand(0.0), a);
-  array count_keep = frontend::reduce_value(logical_not(nan), op_code::op_code_add, dtype::int64,
-                                            dtype::int64, mask, true, op);
+  array count_keep =
+      frontend::reduce_value(logical_not(nan), op_code::add, dtype::int64, dtype::int64, mask, true, op);
   array total_keep = sum(clean, axis, true, dt);
   array avg = true_divide(total_keep, count_keep).astype(total_keep.dtype());
   array dev = where(nan, operand(0.0), subtract(clean, avg).astype(clean.dtype()));
   array var_sum = sum(abs_squared(dev), axis, keepdims, dt);
-  array dof = subtract(frontend::reduce_value(logical_not(nan), op_code::op_code_add, dtype::int64,
-                                              dtype::int64, mask, keepdims, op),
-                       operand(ddof));
+  array dof = subtract(
+      frontend::reduce_value(logical_not(nan), op_code::add, dtype::int64, dtype::int64, mask, keepdims, op),
+      operand(ddof));
   array v = true_divide(var_sum, dof);
   v = v.astype(var_sum.dtype());
   return where(less_equal(dof, operand(0)), operand(std::nan("")), v);
@@ -100,7 +100,7 @@ array weights_along(const array& weights, int axis, std::int64_t ndim) {
   w.eval();
   const auto& wn = w.node();
   auto view = ir::new_node();
-  view->op = ir::op_code::op_code_buffer;
+  view->op = ir::op_code::buffer;
   view->dt = wn->dt;
   view->shape.assign(static_cast<std::size_t>(ndim), 1);
   view->shape[static_cast<std::size_t>(axis)] = wn->shape[0];

@@ -25,7 +25,7 @@ ir::view_params affine_view(std::size_t in_ndim, std::size_t out_ndim) {
 
 array lazy_copy(const array& x) {
   const auto& xn = checked(x, "copy");
-  return finish(make_node(ir::op_code::op_code_cast, xn->dt, {xn}, xn->shape));
+  return finish(make_node(ir::op_code::cast, xn->dt, {xn}, xn->shape));
 }
 
 array make_view(const array& x, ir::view_params p, const shape_t& shape) {
@@ -37,7 +37,7 @@ array make_view(const array& x, ir::view_params p, const shape_t& shape) {
     std::int64_t offset = xn->offset;
     if (ir::apply_view(p, xn->shape, shape, strides, offset)) {
       auto n = ir::new_node();
-      n->op = ir::op_code::op_code_buffer;
+      n->op = ir::op_code::buffer;
       n->dt = xn->dt;
       n->shape = shape;
       n->storage = xn->storage;
@@ -48,7 +48,7 @@ array make_view(const array& x, ir::view_params p, const shape_t& shape) {
     }
     xn = lazy_copy(x).node();  // a reshape the strides cannot express: view a copy
   }
-  auto n = make_node(ir::op_code::op_code_view, xn->dt, {xn}, shape);
+  auto n = make_node(ir::op_code::view, xn->dt, {xn}, shape);
   n->params().view = std::move(p);
   return finish(std::move(n));
 }
@@ -87,13 +87,13 @@ array reshape_view(const array& x, const shape_t& shape) {
 }
 
 node_ptr overhanging_view(const node_ptr& x, ir::view_params p, const shape_t& shape) {
-  auto n = make_node(ir::op_code::op_code_view, x->dt, {x}, shape);
+  auto n = make_node(ir::op_code::view, x->dt, {x}, shape);
   n->params().view = std::move(p);
   return n;
 }
 
 node_ptr guarded(const node_ptr& mask, const node_ptr& value) {
-  return make_node(ir::op_code::op_code_guard, value->dt, {mask, value}, value->shape);
+  return make_node(ir::op_code::guard, value->dt, {mask, value}, value->shape);
 }
 
 array select_region(const array& mask, const node_ptr& value, const array& otherwise) {
@@ -102,8 +102,8 @@ array select_region(const array& mask, const node_ptr& value, const array& other
   const auto& o = checked(otherwise, "where");
   const shape_t shape =
       broadcast_shapes(broadcast_shapes(m->shape, value->shape, "where"), o->shape, "where");
-  return finish(make_node(ir::op_code::op_code_where, value->dt,
-                          {m, guarded(m, value), cast_node(o, value->dt)}, shape));
+  return finish(
+      make_node(ir::op_code::where, value->dt, {m, guarded(m, value), cast_node(o, value->dt)}, shape));
 }
 
 array coordinate(const shape_t& shape, std::size_t axis) {
@@ -128,9 +128,9 @@ basic_index resolve_index(const shape_t& in, const std::vector<index_item>& item
   const std::int64_t nd = static_cast<std::int64_t>(in.size());
   std::int64_t consumed = 0, ellipses = 0;
   for (const auto& it : items) {
-    if (it.kind == index_kind::index_kind_ellipsis)
+    if (it.kind == index_kind::ellipsis)
       ++ellipses;
-    else if (it.kind != index_kind::index_kind_newaxis)
+    else if (it.kind != index_kind::newaxis)
       ++consumed;
   }
   if (ellipses > 1) throw index_error("index: an index can only have a single ellipsis ('...')");
@@ -141,7 +141,7 @@ basic_index resolve_index(const shape_t& in, const std::vector<index_item>& item
   std::vector<index_item> full;
   bool expanded = false;
   for (const auto& it : items) {
-    if (it.kind == index_kind::index_kind_ellipsis) {
+    if (it.kind == index_kind::ellipsis) {
       for (std::int64_t k = 0; k < nd - consumed; ++k) full.emplace_back(all);
       expanded = true;
     } else {
@@ -157,11 +157,11 @@ basic_index resolve_index(const shape_t& in, const std::vector<index_item>& item
   std::int64_t d = 0;
   for (const auto& it : full) {
     switch (it.kind) {
-      case index_kind::index_kind_newaxis:
+      case index_kind::newaxis:
         r.shape.push_back(1);
         r.source.emplace_back(-1, 0);
         break;
-      case index_kind::index_kind_integer: {
+      case index_kind::integer: {
         const std::int64_t n = in[d];
         const std::int64_t i = it.integer < 0 ? it.integer + n : it.integer;
         if (i < 0 || i >= n)
@@ -172,11 +172,11 @@ basic_index resolve_index(const shape_t& in, const std::vector<index_item>& item
         r.base[d++] = i;
         break;
       }
-      case index_kind::index_kind_all:
+      case index_kind::all:
         r.shape.push_back(in[d]);
         r.source.emplace_back(d++, 1);
         break;
-      case index_kind::index_kind_slice: {
+      case index_kind::slice: {
         // Python's slice.indices(n).
         const std::int64_t n = in[d];
         const std::int64_t step = it.range.step.value_or(1);
@@ -202,9 +202,9 @@ basic_index resolve_index(const shape_t& in, const std::vector<index_item>& item
         r.source.emplace_back(d++, len > 1 ? step : 1);
         break;
       }
-      case index_kind::index_kind_ellipsis:
+      case index_kind::ellipsis:
         break;
-      case index_kind::index_kind_array:
+      case index_kind::array:
         throw error("index: internal error, an index array reached basic indexing");
     }
   }

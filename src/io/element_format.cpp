@@ -59,7 +59,7 @@ class integer_format final : public element_formatter {
   std::size_t width_ = 0;
 };
 
-enum class float_kind { float_kind_half, float_kind_bfloat16, float_kind_single, float_kind_double };
+enum class float_kind { half, bfloat16, single, double_ };
 
 struct float_value {
   float_bits bits;
@@ -83,13 +83,13 @@ float_value make_value(double d) {
 // down to exactly 1000 and a float32 value can equal float32(1e-4); both keep positional notation.
 double in_kind(double v, float_kind kind) {
   switch (kind) {
-    case float_kind::float_kind_half:
+    case float_kind::half:
       return round_to_half(v);
-    case float_kind::float_kind_bfloat16:
+    case float_kind::bfloat16:
       return ir::bfloat16_to_float(ir::double_to_bfloat16(v));
-    case float_kind::float_kind_single:
+    case float_kind::single:
       return static_cast<float>(v);
-    case float_kind::float_kind_double:
+    case float_kind::double_:
       break;
   }
   return v;
@@ -111,7 +111,7 @@ class floating_format {
     if (finite.empty()) {
       pad_left_ = 0;
       pad_right_ = 0;
-      trim_ = trim_mode::trim_zeros;
+      trim_ = trim_mode::zeros;
       exp_size_ = -1;
       min_digits_ = -1;
     } else if (exp_format_) {
@@ -162,12 +162,12 @@ class floating_format {
     }
     if (!any_nonzero) return;
     // 10**min(8, finfo(dtype).precision)
-    const double cutoff = kind == float_kind::float_kind_bfloat16 ? 1e2
-                          : kind == float_kind::float_kind_half   ? 1e3
-                          : kind == float_kind::float_kind_single ? 1e6
-                                                                  : 1e8;
+    const double cutoff = kind == float_kind::bfloat16 ? 1e2
+                          : kind == float_kind::half   ? 1e3
+                          : kind == float_kind::single ? 1e6
+                                                       : 1e8;
     double ratio = max_val / min_val;
-    if (kind != float_kind::float_kind_double) {
+    if (kind != float_kind::double_) {
       ratio = static_cast<float>(max_val) / static_cast<float>(min_val);
     }
     ratio = in_kind(ratio, kind);
@@ -177,7 +177,7 @@ class floating_format {
   void measure_scientific(const std::vector<const float_value*>& finite) {
     float_format_options opt;
     opt.precision = default_precision;
-    opt.trim = trim_mode::trim_zeros;
+    opt.trim = trim_mode::zeros;
     opt.sign = sign_plus_;
     int max_frac = 0;
     int max_int = 0;
@@ -191,7 +191,7 @@ class floating_format {
       max_exp = std::max(max_exp, static_cast<int>(s.size() - e - 1));
     }
     exp_size_ = max_exp - 1;
-    trim_ = trim_mode::trim_keep;
+    trim_ = trim_mode::keep;
     precision_ = max_frac;
     min_digits_ = max_frac;
     pad_left_ = max_int;
@@ -201,7 +201,7 @@ class floating_format {
   void measure_positional(const std::vector<const float_value*>& finite) {
     float_format_options opt;
     opt.precision = default_precision;
-    opt.trim = trim_mode::trim_zeros;
+    opt.trim = trim_mode::zeros;
     opt.sign = sign_plus_;
     int max_frac = 0;
     int max_int = 0;
@@ -214,7 +214,7 @@ class floating_format {
     pad_left_ = max_int;
     pad_right_ = max_frac;
     exp_size_ = -1;
-    trim_ = trim_mode::trim_zeros;
+    trim_ = trim_mode::zeros;
     min_digits_ = 0;
   }
 
@@ -225,7 +225,7 @@ class floating_format {
   int pad_left_ = 0;
   int pad_right_ = 0;
   int exp_size_ = -1;
-  trim_mode trim_ = trim_mode::trim_zeros;
+  trim_mode trim_ = trim_mode::zeros;
 };
 
 template <class T>
@@ -242,14 +242,14 @@ float_value value_at(const host_array& h, std::size_t i) {
 float_kind kind_of_element(dtype t) {
   switch (t) {
     case dtype::float16:
-      return float_kind::float_kind_half;
+      return float_kind::half;
     case dtype::bfloat16:
-      return float_kind::float_kind_bfloat16;
+      return float_kind::bfloat16;
     case dtype::float32:
     case dtype::complex64:
-      return float_kind::float_kind_single;
+      return float_kind::single;
     default:
-      return float_kind::float_kind_double;
+      return float_kind::double_;
   }
 }
 

@@ -324,35 +324,35 @@ std::string format_positional(const float_bits& x, const float_format_options& o
     out += d.digits;
     frac_digits = leading_zeros + num_digits;
   }
-  if (opt.trim != trim_mode::trim_point_and_zeros && frac_digits == 0) out += '.';
+  if (opt.trim != trim_mode::point_and_zeros && frac_digits == 0) out += '.';
 
   const int add_digits = opt.unique ? opt.min_digits : opt.precision;
   const int desired_frac = opt.fractional ? std::max(add_digits, 0) : add_digits - whole_digits;
-  if (opt.trim == trim_mode::trim_leave_one_zero) {
+  if (opt.trim == trim_mode::leave_one_zero) {
     if (frac_digits == 0) {
       out += '0';
       ++frac_digits;
     }
-  } else if (opt.trim == trim_mode::trim_keep && desired_frac > frac_digits) {
+  } else if (opt.trim == trim_mode::keep && desired_frac > frac_digits) {
     out.append(static_cast<std::size_t>(desired_frac - frac_digits), '0');
     frac_digits = desired_frac;
   }
-  if (opt.trim != trim_mode::trim_keep && frac_digits > 0) {
+  if (opt.trim != trim_mode::keep && frac_digits > 0) {
     while (out.back() == '0') {
       out.pop_back();
       --frac_digits;
     }
     if (out.back() == '.') {
-      if (opt.trim == trim_mode::trim_leave_one_zero) {
+      if (opt.trim == trim_mode::leave_one_zero) {
         out += '0';
         ++frac_digits;
-      } else if (opt.trim == trim_mode::trim_point_and_zeros) {
+      } else if (opt.trim == trim_mode::point_and_zeros) {
         out.pop_back();
       }
     }
   }
   if (opt.pad_right >= frac_digits) {
-    if (opt.trim == trim_mode::trim_point_and_zeros && frac_digits == 0) out += ' ';
+    if (opt.trim == trim_mode::point_and_zeros && frac_digits == 0) out += ' ';
     out.append(static_cast<std::size_t>(opt.pad_right - frac_digits), ' ');
   }
   if (opt.pad_left > whole_digits + has_sign) {
@@ -377,21 +377,21 @@ std::string format_scientific(const float_bits& x, const float_format_options& o
     out += '.';
     out += d.digits.substr(1);
   }
-  if (opt.trim != trim_mode::trim_point_and_zeros && frac_digits == 0) out += '.';
+  if (opt.trim != trim_mode::point_and_zeros && frac_digits == 0) out += '.';
 
   const int add_digits = std::max(opt.unique ? opt.min_digits : opt.precision, 0);
-  if (opt.trim == trim_mode::trim_leave_one_zero) {
+  if (opt.trim == trim_mode::leave_one_zero) {
     if (frac_digits == 0) {
       out += '0';
       ++frac_digits;
     }
-  } else if (opt.trim == trim_mode::trim_keep && add_digits > frac_digits) {
+  } else if (opt.trim == trim_mode::keep && add_digits > frac_digits) {
     out.append(static_cast<std::size_t>(add_digits - frac_digits), '0');
     frac_digits = add_digits;
   }
-  if (opt.trim != trim_mode::trim_keep && frac_digits > 0) {
+  if (opt.trim != trim_mode::keep && frac_digits > 0) {
     while (out.back() == '0') out.pop_back();
-    if (opt.trim == trim_mode::trim_leave_one_zero && out.back() == '.') out += '0';
+    if (opt.trim == trim_mode::leave_one_zero && out.back() == '.') out += '0';
   }
 
   int exp = d.exponent;

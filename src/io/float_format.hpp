@@ -29,7 +29,7 @@ float half_bits_to_float(std::uint16_t bits);
 double round_to_half(double v);
 
 // NumPy's trim argument: 'k', '.', '0', '-'.
-enum class trim_mode { trim_keep, trim_zeros, trim_leave_one_zero, trim_point_and_zeros };
+enum class trim_mode { keep, zeros, leave_one_zero, point_and_zeros };
 
 struct float_format_options {
   bool unique = true;
@@ -37,7 +37,7 @@ struct float_format_options {
   int precision = -1;      // -1: none
   int min_digits = -1;
   bool sign = false;  // always print the sign
-  trim_mode trim = trim_mode::trim_keep;
+  trim_mode trim = trim_mode::keep;
   int pad_left = -1;
   int pad_right = -1;   // positional only
   int exp_digits = -1;  // scientific only

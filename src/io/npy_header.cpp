@@ -21,8 +21,8 @@ std::string excerpt(std::string_view text) {
 
 // The subset of Python literals a header can hold.
 struct py_value {
-  enum class kind { kind_str, kind_int, kind_bool, kind_none, kind_tuple, kind_list, kind_dict };
-  kind k = kind::kind_none;
+  enum class kind { str, int_, bool_, none, tuple, list, dict };
+  kind k = kind::none;
   std::string str;
   std::int64_t integer = 0;
   bool boolean = false;
@@ -73,13 +73,13 @@ class literal_parser {
     if (c == '\'' || c == '"' ||
         ((c == 'u' || c == 'U') && pos_ + 1 < text_.size() &&
          (text_[pos_ + 1] == '\'' || text_[pos_ + 1] == '"'))) {
-      v.k = py_value::kind::kind_str;
+      v.k = py_value::kind::str;
       v.str = parse_string();
     } else if (c == '-' || c == '+' || std::isdigit(static_cast<unsigned char>(c))) {
-      v.k = py_value::kind::kind_int;
+      v.k = py_value::kind::int_;
       v.integer = parse_int();
     } else if (at_word("True") || at_word("False")) {
-      v.k = py_value::kind::kind_bool;
+      v.k = py_value::kind::bool_;
       v.boolean = c == 'T';
       pos_ += v.boolean ? 4 : 5;
     } else if (at_word("None")) {
@@ -99,10 +99,10 @@ class literal_parser {
         }
       }
       if (c == '(' && v.items.size() == 1 && !saw_comma) return v.items[0];  // (3) is just 3
-      v.k = c == '(' ? py_value::kind::kind_tuple : py_value::kind::kind_list;
+      v.k = c == '(' ? py_value::kind::tuple : py_value::kind::list;
     } else if (c == '{') {
       ++pos_;
-      v.k = py_value::kind::kind_dict;
+      v.k = py_value::kind::dict;
       while (!consume('}')) {
         py_value key = parse_value(depth + 1);
         if (!consume(':')) fail("expected ':'");
@@ -212,14 +212,14 @@ descr_info parse_descr(const std::string& descr, const std::string& file) {
 
 npy_header parse_npy_header(std::string_view text, const std::string& file) {
   const py_value dict = literal_parser(text, file).parse_all();
-  if (dict.k != py_value::kind::kind_dict) bad_header(file, "the header is not a dict: " + excerpt(text));
+  if (dict.k != py_value::kind::dict) bad_header(file, "the header is not a dict: " + excerpt(text));
 
   const py_value* descr = nullptr;
   const py_value* fortran = nullptr;
   const py_value* shape = nullptr;
   for (const auto& [key, value] : dict.entries) {
     const py_value** slot = nullptr;
-    if (key.k == py_value::kind::kind_str) {
+    if (key.k == py_value::kind::str) {
       if (key.str == "descr") slot = &descr;
       if (key.str == "fortran_order") slot = &fortran;
       if (key.str == "shape") slot = &shape;
@@ -233,20 +233,20 @@ npy_header parse_npy_header(std::string_view text, const std::string& file) {
   }
 
   npy_header h;
-  if (descr->k != py_value::kind::kind_str) {
+  if (descr->k != py_value::kind::str) {
     throw dtype_error("load: '" + file + "' holds a structured dtype, which ndfuse does not support");
   }
   const descr_info info = parse_descr(descr->str, file);
   h.dtype = info.t;
   h.byte_swapped = info.byte_swapped;
 
-  if (fortran->k != py_value::kind::kind_bool) bad_header(file, "fortran_order is not True or False");
+  if (fortran->k != py_value::kind::bool_) bad_header(file, "fortran_order is not True or False");
   h.fortran_order = fortran->boolean;
 
-  if (shape->k != py_value::kind::kind_tuple) bad_header(file, "the shape is not a tuple");
+  if (shape->k != py_value::kind::tuple) bad_header(file, "the shape is not a tuple");
   std::int64_t count = 1;
   for (const auto& dim : shape->items) {
-    if (dim.k != py_value::kind::kind_int || dim.integer < 0)
+    if (dim.k != py_value::kind::int_ || dim.integer < 0)
       bad_header(file, "the shape holds a non-size entry");
     if (dim.integer > 0 && count > std::numeric_limits<std::int64_t>::max() / dim.integer) {
       bad_header(file, "the shape is too large");

@@ -111,10 +111,10 @@ std::size_t itemsize(dtype t) {
 }
 
 dtype_kind kind_of(dtype t) {
-  if (t == dtype::bool_) return dtype_kind::dtype_kind_bool;
-  if (is_integer(t)) return dtype_kind::dtype_kind_int;
-  if (is_floating(t)) return dtype_kind::dtype_kind_float;
-  return dtype_kind::dtype_kind_complex;
+  if (t == dtype::bool_) return dtype_kind::bool_;
+  if (is_integer(t)) return dtype_kind::int_;
+  if (is_floating(t)) return dtype_kind::float_;
+  return dtype_kind::complex;
 }
 bool is_signed_integer(dtype t) {
   return t >= dtype::int8 && t <= dtype::int64;
@@ -151,16 +151,16 @@ const std::array<std::array<bool, dtype_count>, dtype_count>& safe_table() {
 }
 
 bool can_cast(dtype from, dtype to, casting rule) {
-  if (rule == casting::casting_safe) return safe_table()[index(from)][index(to)];
+  if (rule == casting::safe) return safe_table()[index(from)][index(to)];
   switch (rule) {
-    case casting::casting_no:
-    case casting::casting_equiv:
+    case casting::no:
+    case casting::equiv:
       return from == to;
-    case casting::casting_safe:
+    case casting::safe:
       return safe_cast(from, to);
-    case casting::casting_same_kind:
+    case casting::same_kind:
       return safe_cast(from, to) || same_kind_rank(from) <= same_kind_rank(to);
-    case casting::casting_unsafe:
+    case casting::unsafe:
       return true;
   }
   return false;
@@ -169,13 +169,13 @@ bool can_cast(dtype from, dtype to, casting rule) {
 dtype weak_promote(dtype t, dtype_kind kind) {
   if (static_cast<int>(kind_of(t)) >= static_cast<int>(kind)) return t;
   switch (kind) {
-    case dtype_kind::dtype_kind_bool:
+    case dtype_kind::bool_:
       return t;
-    case dtype_kind::dtype_kind_int:
+    case dtype_kind::int_:
       return dtype::int64;
-    case dtype_kind::dtype_kind_float:
+    case dtype_kind::float_:
       return dtype::float64;
-    case dtype_kind::dtype_kind_complex:
+    case dtype_kind::complex:
       if (t == dtype::float16 || t == dtype::bfloat16 || t == dtype::float32) return dtype::complex64;
       return dtype::complex128;
   }

@@ -8,13 +8,13 @@ namespace ndfuse::ir {
 
 const char* index_class_name(index_class c) {
   switch (c) {
-    case index_class::index_class_flat:
+    case index_class::flat:
       return "flat";
-    case index_class::index_class_broadcast:
+    case index_class::broadcast:
       return "broadcast";
-    case index_class::index_class_strided:
+    case index_class::strided:
       return "strided";
-    case index_class::index_class_transposed:
+    case index_class::transposed:
       return "transposed";
   }
   return "?";
@@ -22,15 +22,15 @@ const char* index_class_name(index_class c) {
 
 const char* reduce_kind_name(reduce_kind k) {
   switch (k) {
-    case reduce_kind::reduce_kind_value:
+    case reduce_kind::value:
       return "value";
-    case reduce_kind::reduce_kind_argmin:
+    case reduce_kind::argmin:
       return "argmin";
-    case reduce_kind::reduce_kind_argmax:
+    case reduce_kind::argmax:
       return "argmax";
-    case reduce_kind::reduce_kind_nanargmin:
+    case reduce_kind::nanargmin:
       return "nanargmin";
-    case reduce_kind::reduce_kind_nanargmax:
+    case reduce_kind::nanargmax:
       return "nanargmax";
   }
   return "?";
@@ -38,13 +38,13 @@ const char* reduce_kind_name(reduce_kind k) {
 
 const char* reduce_strategy_name(reduce_strategy s) {
   switch (s) {
-    case reduce_strategy::reduce_strategy_full:
+    case reduce_strategy::full:
       return "full";
-    case reduce_strategy::reduce_strategy_inner:
+    case reduce_strategy::inner:
       return "inner";
-    case reduce_strategy::reduce_strategy_outer:
+    case reduce_strategy::outer:
       return "outer";
-    case reduce_strategy::reduce_strategy_scan:
+    case reduce_strategy::scan:
       return "scan";
   }
   return "?";
@@ -52,9 +52,9 @@ const char* reduce_strategy_name(reduce_strategy s) {
 
 std::string instr_origin(const instr& i) {
   std::string dt(dtype_name(i.dt));
-  if (i.op == op_code::op_code_buffer)
+  if (i.op == op_code::buffer)
     return i.from_earlier_kernel ? "written by an earlier kernel of this plan, " + dt : "buffer " + dt;
-  if (i.op == op_code::op_code_reduced) return "the reduction's result, " + dt;
+  if (i.op == op_code::reduced) return "the reduction's result, " + dt;
   return std::string(op_name(i.op)) + " " + dt;
 }
 
@@ -119,14 +119,14 @@ int accumulators_in_16_bytes(const kernel_reduction& r) {
 }  // namespace
 
 int reduce_unit_width(const kernel_reduction& r) {
-  if (is_arg_reduction(r.kind) || (r.strategy != reduce_strategy::reduce_strategy_full &&
-                                   r.strategy != reduce_strategy::reduce_strategy_inner))
+  if (is_arg_reduction(r.kind) ||
+      (r.strategy != reduce_strategy::full && r.strategy != reduce_strategy::inner))
     return 1;
   return accumulators_in_16_bytes(r);
 }
 
 int reduce_output_width(const kernel_reduction& r) {
-  if (is_arg_reduction(r.kind) || r.strategy != reduce_strategy::reduce_strategy_outer) return 1;
+  if (is_arg_reduction(r.kind) || r.strategy != reduce_strategy::outer) return 1;
   return std::min(4, accumulators_in_16_bytes(r));
 }
 
@@ -151,19 +151,18 @@ std::string reduce_layout_name(const kernel_reduction& r) {
 }
 
 bool reduce_staged(reduce_strategy s, bool units, std::int64_t n_red_units) {
-  const bool along_rows =
-      s == reduce_strategy::reduce_strategy_full || s == reduce_strategy::reduce_strategy_inner;
+  const bool along_rows = s == reduce_strategy::full || s == reduce_strategy::inner;
   return along_rows && units && n_red_units >= 2 * reduce_stage_units;
 }
 
 bool reduce_per_thread(reduce_strategy s, std::int64_t n_red) {
   switch (s) {
-    case reduce_strategy::reduce_strategy_full:
-    case reduce_strategy::reduce_strategy_inner:
+    case reduce_strategy::full:
+    case reduce_strategy::inner:
       return n_red < 16;
-    case reduce_strategy::reduce_strategy_outer:
+    case reduce_strategy::outer:
       return n_red < 8;
-    case reduce_strategy::reduce_strategy_scan:
+    case reduce_strategy::scan:
       return false;
   }
   return false;

@@ -14,27 +14,27 @@ namespace ndfuse::ir {
 
 // How an input's element offset follows from the iteration index.
 enum class index_class : std::uint8_t {
-  index_class_flat,       // contiguous in iteration order: offset == linear index
-  index_class_broadcast,  // contiguous in iteration order except for zero-stride (broadcast) dims
-  index_class_strided,    // any strides, negative included
+  flat,       // contiguous in iteration order: offset == linear index
+  broadcast,  // contiguous in iteration order except for zero-stride (broadcast) dims
+  strided,    // any strides, negative included
   // Strided with unit stride along kernel_ir::tile_dim and not along the last dim (a transposed
   // read): a tiled kernel stages it through shared memory, so that its loads run along tile_dim
   // and the output's stores along the last dim, both coalesced.
-  index_class_transposed,
+  transposed,
 };
 const char* index_class_name(index_class c);
 
 // One SSA instruction. Values are numbered by their position in kernel_ir::code.
 struct instr {
-  op_code op = op_code::op_code_buffer;
+  op_code op = op_code::buffer;
   dtype dt = dtype::float64;          // the dtype of the value this instruction produces
   dtype operand_dt = dtype::float64;  // the dtype the op computes in (its loop's input dtype)
-  // Operands. op_code_buffer: args[0] is the guard, a bool value (or -1): where it is false the
+  // Operands. op_code::buffer: args[0] is the guard, a bool value (or -1): where it is false the
   // load does not happen and the value is unspecified (concatenate, pad and x(idx) = v read each
   // piece only inside its region, so an out-of-range view is never dereferenced). args[1] is a
   // gather's extra element offset, an int64 value (or -1), added to the input's strided offset.
   std::int32_t args[3] = {-1, -1, -1};
-  // op_code_buffer: input slot; op_code_scalar: scalar slot; op_code_iota: iota slot.
+  // op_code::buffer: input slot; op_code::scalar: scalar slot; op_code::iota: iota slot.
   std::int32_t slot = -1;
   // The input was written by an earlier kernel of the same plan (noted in generated-code comments).
   bool from_earlier_kernel = false;
@@ -47,7 +47,7 @@ std::string instr_origin(const instr& i);
 
 struct kernel_input {
   dtype dt = dtype::float64;
-  index_class cls = index_class::index_class_flat;
+  index_class cls = index_class::flat;
   bool guarded = false;   // some load of it has a guard: the element code gets its address, not its value
   bool gathered = false;  // some load of it adds a data-dependent offset: the element code gets its address
   bool by_address() const { return guarded || gathered; }
@@ -60,23 +60,23 @@ struct kernel_output {
 
 // How a reduction kernel maps threads to its (kept x reduced) iteration space.
 enum class reduce_strategy : std::uint8_t {
-  reduce_strategy_full,   // nothing kept: every thread of the grid reduces part of one range
-  reduce_strategy_inner,  // the reduced dims are innermost in memory: threads of a block share a row
-  reduce_strategy_outer,  // the kept dims are innermost: neighbouring threads take neighbouring outputs
-  reduce_strategy_scan,   // cumulative: one row of the scanned axis per block, every element written
+  full,   // nothing kept: every thread of the grid reduces part of one range
+  inner,  // the reduced dims are innermost in memory: threads of a block share a row
+  outer,  // the kept dims are innermost: neighbouring threads take neighbouring outputs
+  scan,   // cumulative: one row of the scanned axis per block, every element written
 };
 const char* reduce_strategy_name(reduce_strategy s);
 
 // The reduction of a kernel. Its iteration space is (kept dims..., reduced dims...): code before
 // epilogue_begin (the prologue) runs once per element and produces `value`; the reduction folds
 // `value` over the reduced dims; code from epilogue_begin on runs once per output, starting with an
-// op_code_reduced instruction that reads the folded result. A scan has no epilogue: its outputs
+// op_code::reduced instruction that reads the folded result. A scan has no epilogue: its outputs
 // are the running results, one per element.
 struct kernel_reduction {
-  reduce_kind kind = reduce_kind::reduce_kind_value;
-  op_code combine = op_code::op_code_add;
+  reduce_kind kind = reduce_kind::value;
+  op_code combine = op_code::add;
   dtype acc_dt = dtype::float64;
-  reduce_strategy strategy = reduce_strategy::reduce_strategy_full;
+  reduce_strategy strategy = reduce_strategy::full;
   std::int32_t value = -1;
   std::int32_t kept_ndim = 0;
   std::int32_t epilogue_begin = 0;
@@ -143,7 +143,7 @@ struct kernel_ir {
   std::vector<kernel_output> outputs;  // contiguous, in iteration order (reductions: over kept dims)
   std::optional<kernel_reduction> reduction;
   // >= 0: an elementwise kernel walks its iteration space in 32 x 32 tiles over (tile_dim, ndim-1),
-  // for its index_class_transposed inputs.
+  // for its index_class::transposed inputs.
   std::int32_t tile_dim = -1;
 
   // Canonical text of the structure: the cache key. Sizes and scalar values never enter it, only

@@ -193,36 +193,36 @@ std::int64_t node::size() const {
 
 const char* op_name(op_code op) {
   switch (op) {
-    case op_code::op_code_buffer:
+    case op_code::buffer:
       return "buffer";
-    case op_code::op_code_scalar:
+    case op_code::scalar:
       return "scalar";
-    case op_code::op_code_iota:
+    case op_code::iota:
       return "iota";
-    case op_code::op_code_cast:
+    case op_code::cast:
       return "cast";
-    case op_code::op_code_where:
+    case op_code::where:
       return "where";
-    case op_code::op_code_reduce:
+    case op_code::reduce:
       return "reduce";
-    case op_code::op_code_scan:
+    case op_code::scan:
       return "scan";
-    case op_code::op_code_view:
+    case op_code::view:
       return "view";
-    case op_code::op_code_guard:
+    case op_code::guard:
       return "guard";
-    case op_code::op_code_gather:
+    case op_code::gather:
       return "gather";
-    case op_code::op_code_library:
+    case op_code::library:
       return "library";
-    case op_code::op_code_reduced:
+    case op_code::reduced:
       return "reduced";
 #define NDFUSE_OP_NAME(name, arity) \
-  case op_code::op_code_##name:     \
+  case op_code::name:               \
     return #name;
       NDFUSE_ELEMENTWISE_OPS(NDFUSE_OP_NAME)
 #undef NDFUSE_OP_NAME
-    case op_code::op_code_count:
+    case op_code::count:
       break;
   }
   return "?";
@@ -230,42 +230,42 @@ const char* op_name(op_code op) {
 
 const char* library_op_name(library_op op) {
   switch (op) {
-    case library_op::library_op_sort:
+    case library_op::sort:
       return "sort";
-    case library_op::library_op_flatnonzero:
+    case library_op::flatnonzero:
       return "flatnonzero";
-    case library_op::library_op_searchsorted:
+    case library_op::searchsorted:
       return "searchsorted";
-    case library_op::library_op_scatter:
+    case library_op::scatter:
       return "scatter";
-    case library_op::library_op_bincount:
+    case library_op::bincount:
       return "bincount";
-    case library_op::library_op_gemm:
+    case library_op::gemm:
       return "gemm";
-    case library_op::library_op_solve:
+    case library_op::solve:
       return "solve";
-    case library_op::library_op_inv:
+    case library_op::inv:
       return "inv";
-    case library_op::library_op_lu:
+    case library_op::lu:
       return "lu";
-    case library_op::library_op_cholesky:
+    case library_op::cholesky:
       return "cholesky";
-    case library_op::library_op_qr:
+    case library_op::qr:
       return "qr";
-    case library_op::library_op_eigh:
+    case library_op::eigh:
       return "eigh";
-    case library_op::library_op_svd:
+    case library_op::svd:
       return "svd";
-    case library_op::library_op_eig:
+    case library_op::eig:
       return "eig";
-    case library_op::library_op_fft:
+    case library_op::fft:
       return "fft";
   }
   return "?";
 }
 
 std::optional<std::complex<double>> float_scalar_value(const node& n) {
-  if (n.op != op_code::op_code_scalar) return std::nullopt;
+  if (n.op != op_code::scalar) return std::nullopt;
   switch (n.dt) {
     case dtype::float32:
     case dtype::complex64: {

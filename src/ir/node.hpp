@@ -55,7 +55,7 @@ struct rare_params {
 };
 
 struct node {
-  op_code op = op_code::op_code_buffer;
+  op_code op = op_code::buffer;
   dtype dt = dtype::float64;
   shape_t shape;
   // Inline room for two: most ops have one or two operands, and a heap block per node would show.

@@ -82,22 +82,22 @@ namespace ndfuse::ir {
 
 enum class op_code : std::uint16_t {
   // Leaves and structural ops, handled by the fuser rather than the registry.
-  op_code_buffer,   // a materialized buffer (strided view of device or host memory)
-  op_code_scalar,   // a runtime scalar parameter, broadcast everywhere
-  op_code_iota,     // start + step * (affine index of the element): arange, linspace, eye
-  op_code_cast,     // dtype conversion with NumPy's unsafe-cast semantics
-  op_code_where,    // select(cond, a, b)
-  op_code_reduce,   // a reduction over some axes of its input (node::reduction says how)
-  op_code_scan,     // a cumulative reduction along one axis (cumsum, cumprod)
-  op_code_view,     // its input's elements at remapped indices (node::view says how)
-  op_code_guard,    // inputs[1] where the bool inputs[0] holds, unspecified (and never loaded) elsewhere
-  op_code_gather,   // inputs[0]'s elements at data-dependent indices (node::gather_axes says how)
-  op_code_library,  // a library call on materialized inputs (node::library says which)
-  op_code_reduced,  // kernel IR only: the reduction's result, read by the kernel's epilogue
-#define NDFUSE_OP_CODE(name, arity) op_code_##name,
+  buffer,   // a materialized buffer (strided view of device or host memory)
+  scalar,   // a runtime scalar parameter, broadcast everywhere
+  iota,     // start + step * (affine index of the element): arange, linspace, eye
+  cast,     // dtype conversion with NumPy's unsafe-cast semantics
+  where,    // select(cond, a, b)
+  reduce,   // a reduction over some axes of its input (node::reduction says how)
+  scan,     // a cumulative reduction along one axis (cumsum, cumprod)
+  view,     // its input's elements at remapped indices (node::view says how)
+  guard,    // inputs[1] where the bool inputs[0] holds, unspecified (and never loaded) elsewhere
+  gather,   // inputs[0]'s elements at data-dependent indices (node::gather_axes says how)
+  library,  // a library call on materialized inputs (node::library says which)
+  reduced,  // kernel IR only: the reduction's result, read by the kernel's epilogue
+#define NDFUSE_OP_CODE(name, arity) name,
   NDFUSE_ELEMENTWISE_OPS(NDFUSE_OP_CODE)
 #undef NDFUSE_OP_CODE
-      op_code_count
+      count
 };
 
 const char* op_name(op_code op);

@@ -36,8 +36,8 @@ std::vector<op_loop> parse_loops(std::string_view types) {
   return loops;
 }
 
-std::array<op_info, static_cast<std::size_t>(op_code::op_code_count)> build_table() {
-  std::array<op_info, static_cast<std::size_t>(op_code::op_code_count)> table{};
+std::array<op_info, static_cast<std::size_t>(op_code::count)> build_table() {
+  std::array<op_info, static_cast<std::size_t>(op_code::count)> table{};
   hana::for_each(all_ops, [&](auto op_type) {
     using op = typename decltype(op_type)::type;
     auto& entry = table[static_cast<std::size_t>(op::code)];

@@ -18,7 +18,7 @@ namespace ndfuse::ir::ops {
 // --- Arithmetic ------------------------------------------------------------------------------
 
 struct add {
-  static constexpr op_code code = op_code::op_code_add;
+  static constexpr op_code code = op_code::add;
   static constexpr int arity = 2;
   static constexpr std::string_view types =
       "?\?->? bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q ee->e ff->f dd->d gg->g FF->F "
@@ -26,7 +26,7 @@ struct add {
 };
 
 struct subtract {
-  static constexpr op_code code = op_code::op_code_subtract;
+  static constexpr op_code code = op_code::subtract;
   static constexpr int arity = 2;
   static constexpr std::string_view types =
       "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q ee->e ff->f dd->d gg->g FF->F DD->D "
@@ -36,7 +36,7 @@ struct subtract {
 };
 
 struct multiply {
-  static constexpr op_code code = op_code::op_code_multiply;
+  static constexpr op_code code = op_code::multiply;
   static constexpr int arity = 2;
   static constexpr std::string_view types =
       "?\?->? bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q ee->e ff->f dd->d gg->g FF->F "
@@ -44,7 +44,7 @@ struct multiply {
 };
 
 struct true_divide {
-  static constexpr op_code code = op_code::op_code_true_divide;
+  static constexpr op_code code = op_code::true_divide;
   static constexpr int arity = 2;
   static constexpr std::string_view types =
       "ee->e ff->f dd->d gg->g FF->F DD->D GG->G mq->m md->m mm->d OO->O";
@@ -53,7 +53,7 @@ struct true_divide {
 };
 
 struct floor_divide {
-  static constexpr op_code code = op_code::op_code_floor_divide;
+  static constexpr op_code code = op_code::floor_divide;
   static constexpr int arity = 2;
   static constexpr std::string_view types =
       "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q ee->e ff->f dd->d gg->g mq->m md->m "
@@ -61,21 +61,21 @@ struct floor_divide {
 };
 
 struct remainder {
-  static constexpr op_code code = op_code::op_code_remainder;
+  static constexpr op_code code = op_code::remainder;
   static constexpr int arity = 2;
   static constexpr std::string_view types =
       "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q ee->e ff->f dd->d gg->g mm->m OO->O";
 };
 
 struct fmod {
-  static constexpr op_code code = op_code::op_code_fmod;
+  static constexpr op_code code = op_code::fmod;
   static constexpr int arity = 2;
   static constexpr std::string_view types =
       "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q ee->e ff->f dd->d gg->g OO->O";
 };
 
 struct power {
-  static constexpr op_code code = op_code::op_code_power;
+  static constexpr op_code code = op_code::power;
   static constexpr int arity = 2;
   static constexpr std::string_view types =
       "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q ee->e ff->f dd->d ee->e ff->f dd->d "
@@ -83,7 +83,7 @@ struct power {
 };
 
 struct negative {
-  static constexpr op_code code = op_code::op_code_negative;
+  static constexpr op_code code = op_code::negative;
   static constexpr int arity = 1;
   static constexpr std::string_view types =
       "b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d g->g m->m F->F D->D G->G O->O";
@@ -92,7 +92,7 @@ struct negative {
 };
 
 struct positive {
-  static constexpr op_code code = op_code::op_code_positive;
+  static constexpr op_code code = op_code::positive;
   static constexpr int arity = 1;
   static constexpr std::string_view types =
       "b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d g->g m->m F->F D->D G->G O->O";
@@ -101,7 +101,7 @@ struct positive {
 };
 
 struct absolute {
-  static constexpr op_code code = op_code::op_code_absolute;
+  static constexpr op_code code = op_code::absolute;
   static constexpr int arity = 1;
   static constexpr std::string_view types =
       "?->? b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d g->g m->m F->f D->d G->g "
@@ -109,7 +109,7 @@ struct absolute {
 };
 
 struct sign {
-  static constexpr op_code code = op_code::op_code_sign;
+  static constexpr op_code code = op_code::sign;
   static constexpr int arity = 1;
   static constexpr std::string_view types =
       "b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d g->g F->F D->D G->G m->m O->O";
@@ -118,14 +118,14 @@ struct sign {
 };
 
 struct square {
-  static constexpr op_code code = op_code::op_code_square;
+  static constexpr op_code code = op_code::square;
   static constexpr int arity = 1;
   static constexpr std::string_view types =
       "b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d g->g F->F D->D G->G O->O";
 };
 
 struct reciprocal {
-  static constexpr op_code code = op_code::op_code_reciprocal;
+  static constexpr op_code code = op_code::reciprocal;
   static constexpr int arity = 1;
   static constexpr std::string_view types =
       "b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d g->g F->F D->D G->G O->O";
@@ -134,7 +134,7 @@ struct reciprocal {
 // --- Comparison ------------------------------------------------------------------------------
 
 struct equal {
-  static constexpr op_code code = op_code::op_code_equal;
+  static constexpr op_code code = op_code::equal;
   static constexpr int arity = 2;
   static constexpr std::string_view types =
       "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? qq->? QQ->? qQ->? Qq->? ee->? ff->? "
@@ -142,7 +142,7 @@ struct equal {
 };
 
 struct not_equal {
-  static constexpr op_code code = op_code::op_code_not_equal;
+  static constexpr op_code code = op_code::not_equal;
   static constexpr int arity = 2;
   static constexpr std::string_view types =
       "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? qq->? QQ->? qQ->? Qq->? ee->? ff->? "
@@ -150,7 +150,7 @@ struct not_equal {
 };
 
 struct less {
-  static constexpr op_code code = op_code::op_code_less;
+  static constexpr op_code code = op_code::less;
   static constexpr int arity = 2;
   static constexpr std::string_view types =
       "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? qq->? QQ->? qQ->? Qq->? ee->? ff->? "
@@ -158,7 +158,7 @@ struct less {
 };
 
 struct less_equal {
-  static constexpr op_code code = op_code::op_code_less_equal;
+  static constexpr op_code code = op_code::less_equal;
   static constexpr int arity = 2;
   static constexpr std::string_view types =
       "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? qq->? QQ->? qQ->? Qq->? ee->? ff->? "
@@ -166,7 +166,7 @@ struct less_equal {
 };
 
 struct greater {
-  static constexpr op_code code = op_code::op_code_greater;
+  static constexpr op_code code = op_code::greater;
   static constexpr int arity = 2;
   static constexpr std::string_view types =
       "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? qq->? QQ->? qQ->? Qq->? ee->? ff->? "
@@ -174,7 +174,7 @@ struct greater {
 };
 
 struct greater_equal {
-  static constexpr op_code code = op_code::op_code_greater_equal;
+  static constexpr op_code code = op_code::greater_equal;
   static constexpr int arity = 2;
   static constexpr std::string_view types =
       "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? qq->? QQ->? qQ->? Qq->? ee->? ff->? "
@@ -184,7 +184,7 @@ struct greater_equal {
 // --- Logical and bitwise ---------------------------------------------------------------------
 
 struct logical_and {
-  static constexpr op_code code = op_code::op_code_logical_and;
+  static constexpr op_code code = op_code::logical_and;
   static constexpr int arity = 2;
   static constexpr std::string_view types =
       "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? qq->? QQ->? ee->? ff->? dd->? gg->? "
@@ -194,7 +194,7 @@ struct logical_and {
 };
 
 struct logical_or {
-  static constexpr op_code code = op_code::op_code_logical_or;
+  static constexpr op_code code = op_code::logical_or;
   static constexpr int arity = 2;
   static constexpr std::string_view types =
       "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? qq->? QQ->? ee->? ff->? dd->? gg->? "
@@ -204,7 +204,7 @@ struct logical_or {
 };
 
 struct logical_xor {
-  static constexpr op_code code = op_code::op_code_logical_xor;
+  static constexpr op_code code = op_code::logical_xor;
   static constexpr int arity = 2;
   static constexpr std::string_view types =
       "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? qq->? QQ->? ee->? ff->? dd->? gg->? "
@@ -214,7 +214,7 @@ struct logical_xor {
 };
 
 struct logical_not {
-  static constexpr op_code code = op_code::op_code_logical_not;
+  static constexpr op_code code = op_code::logical_not;
   static constexpr int arity = 1;
   static constexpr std::string_view types =
       "?->? b->? B->? h->? H->? i->? I->? l->? L->? q->? Q->? e->? f->? d->? g->? F->? D->? G->? "
@@ -224,41 +224,41 @@ struct logical_not {
 };
 
 struct bitwise_and {
-  static constexpr op_code code = op_code::op_code_bitwise_and;
+  static constexpr op_code code = op_code::bitwise_and;
   static constexpr int arity = 2;
   static constexpr std::string_view types =
       "?\?->? bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q OO->O";
 };
 
 struct bitwise_or {
-  static constexpr op_code code = op_code::op_code_bitwise_or;
+  static constexpr op_code code = op_code::bitwise_or;
   static constexpr int arity = 2;
   static constexpr std::string_view types =
       "?\?->? bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q OO->O";
 };
 
 struct bitwise_xor {
-  static constexpr op_code code = op_code::op_code_bitwise_xor;
+  static constexpr op_code code = op_code::bitwise_xor;
   static constexpr int arity = 2;
   static constexpr std::string_view types =
       "?\?->? bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q OO->O";
 };
 
 struct invert {
-  static constexpr op_code code = op_code::op_code_invert;
+  static constexpr op_code code = op_code::invert;
   static constexpr int arity = 1;
   static constexpr std::string_view types = "?->? b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q O->O";
 };
 
 struct left_shift {
-  static constexpr op_code code = op_code::op_code_left_shift;
+  static constexpr op_code code = op_code::left_shift;
   static constexpr int arity = 2;
   static constexpr std::string_view types =
       "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q OO->O";
 };
 
 struct right_shift {
-  static constexpr op_code code = op_code::op_code_right_shift;
+  static constexpr op_code code = op_code::right_shift;
   static constexpr int arity = 2;
   static constexpr std::string_view types =
       "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q OO->O";
@@ -267,55 +267,55 @@ struct right_shift {
 // --- Exponentials, logarithms and roots ------------------------------------------------------
 
 struct exp {
-  static constexpr op_code code = op_code::op_code_exp;
+  static constexpr op_code code = op_code::exp;
   static constexpr int arity = 1;
   static constexpr std::string_view types = "e->e f->f d->d f->f d->d g->g F->F D->D G->G O->O";
 };
 
 struct exp2 {
-  static constexpr op_code code = op_code::op_code_exp2;
+  static constexpr op_code code = op_code::exp2;
   static constexpr int arity = 1;
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
 };
 
 struct expm1 {
-  static constexpr op_code code = op_code::op_code_expm1;
+  static constexpr op_code code = op_code::expm1;
   static constexpr int arity = 1;
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
 };
 
 struct log {
-  static constexpr op_code code = op_code::op_code_log;
+  static constexpr op_code code = op_code::log;
   static constexpr int arity = 1;
   static constexpr std::string_view types = "e->e f->f d->d f->f d->d g->g F->F D->D G->G O->O";
 };
 
 struct log2 {
-  static constexpr op_code code = op_code::op_code_log2;
+  static constexpr op_code code = op_code::log2;
   static constexpr int arity = 1;
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
 };
 
 struct log10 {
-  static constexpr op_code code = op_code::op_code_log10;
+  static constexpr op_code code = op_code::log10;
   static constexpr int arity = 1;
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
 };
 
 struct log1p {
-  static constexpr op_code code = op_code::op_code_log1p;
+  static constexpr op_code code = op_code::log1p;
   static constexpr int arity = 1;
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
 };
 
 struct sqrt {
-  static constexpr op_code code = op_code::op_code_sqrt;
+  static constexpr op_code code = op_code::sqrt;
   static constexpr int arity = 1;
   static constexpr std::string_view types = "e->e f->f d->d f->f d->d g->g F->F D->D G->G O->O";
 };
 
 struct cbrt {
-  static constexpr op_code code = op_code::op_code_cbrt;
+  static constexpr op_code code = op_code::cbrt;
   static constexpr int arity = 1;
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g O->O";
 };
@@ -323,85 +323,85 @@ struct cbrt {
 // --- Trigonometric and hyperbolic ------------------------------------------------------------
 
 struct sin {
-  static constexpr op_code code = op_code::op_code_sin;
+  static constexpr op_code code = op_code::sin;
   static constexpr int arity = 1;
   static constexpr std::string_view types = "e->e f->f d->d g->g F->F D->D G->G O->O";
 };
 
 struct cos {
-  static constexpr op_code code = op_code::op_code_cos;
+  static constexpr op_code code = op_code::cos;
   static constexpr int arity = 1;
   static constexpr std::string_view types = "e->e f->f d->d g->g F->F D->D G->G O->O";
 };
 
 struct tan {
-  static constexpr op_code code = op_code::op_code_tan;
+  static constexpr op_code code = op_code::tan;
   static constexpr int arity = 1;
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
 };
 
 struct arcsin {
-  static constexpr op_code code = op_code::op_code_arcsin;
+  static constexpr op_code code = op_code::arcsin;
   static constexpr int arity = 1;
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
 };
 
 struct arccos {
-  static constexpr op_code code = op_code::op_code_arccos;
+  static constexpr op_code code = op_code::arccos;
   static constexpr int arity = 1;
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
 };
 
 struct arctan {
-  static constexpr op_code code = op_code::op_code_arctan;
+  static constexpr op_code code = op_code::arctan;
   static constexpr int arity = 1;
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
 };
 
 struct sinh {
-  static constexpr op_code code = op_code::op_code_sinh;
+  static constexpr op_code code = op_code::sinh;
   static constexpr int arity = 1;
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
 };
 
 struct cosh {
-  static constexpr op_code code = op_code::op_code_cosh;
+  static constexpr op_code code = op_code::cosh;
   static constexpr int arity = 1;
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
 };
 
 struct tanh {
-  static constexpr op_code code = op_code::op_code_tanh;
+  static constexpr op_code code = op_code::tanh;
   static constexpr int arity = 1;
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
 };
 
 struct arcsinh {
-  static constexpr op_code code = op_code::op_code_arcsinh;
+  static constexpr op_code code = op_code::arcsinh;
   static constexpr int arity = 1;
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
 };
 
 struct arccosh {
-  static constexpr op_code code = op_code::op_code_arccosh;
+  static constexpr op_code code = op_code::arccosh;
   static constexpr int arity = 1;
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
 };
 
 struct arctanh {
-  static constexpr op_code code = op_code::op_code_arctanh;
+  static constexpr op_code code = op_code::arctanh;
   static constexpr int arity = 1;
   static constexpr std::string_view types = "e->e f->f d->d e->e f->f d->d g->g F->F D->D G->G O->O";
 };
 
 struct arctan2 {
-  static constexpr op_code code = op_code::op_code_arctan2;
+  static constexpr op_code code = op_code::arctan2;
   static constexpr int arity = 2;
   static constexpr std::string_view types = "ee->e ff->f dd->d gg->g OO->O";
 };
 
 struct hypot {
-  static constexpr op_code code = op_code::op_code_hypot;
+  static constexpr op_code code = op_code::hypot;
   static constexpr int arity = 2;
   static constexpr std::string_view types = "ee->e ff->f dd->d gg->g OO->O";
 };
@@ -409,40 +409,40 @@ struct hypot {
 // --- Rounding --------------------------------------------------------------------------------
 
 struct logaddexp {
-  static constexpr op_code code = op_code::op_code_logaddexp;
+  static constexpr op_code code = op_code::logaddexp;
   static constexpr int arity = 2;
   static constexpr std::string_view types = "ee->e ff->f dd->d gg->g";
 };
 
 struct logaddexp2 {
-  static constexpr op_code code = op_code::op_code_logaddexp2;
+  static constexpr op_code code = op_code::logaddexp2;
   static constexpr int arity = 2;
   static constexpr std::string_view types = "ee->e ff->f dd->d gg->g";
 };
 
 struct floor {
-  static constexpr op_code code = op_code::op_code_floor;
+  static constexpr op_code code = op_code::floor;
   static constexpr int arity = 1;
   static constexpr std::string_view types =
       "?->? b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d f->f d->d g->g O->O";
 };
 
 struct ceil {
-  static constexpr op_code code = op_code::op_code_ceil;
+  static constexpr op_code code = op_code::ceil;
   static constexpr int arity = 1;
   static constexpr std::string_view types =
       "?->? b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d f->f d->d g->g O->O";
 };
 
 struct trunc {
-  static constexpr op_code code = op_code::op_code_trunc;
+  static constexpr op_code code = op_code::trunc;
   static constexpr int arity = 1;
   static constexpr std::string_view types =
       "?->? b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d f->f d->d g->g O->O";
 };
 
 struct rint {
-  static constexpr op_code code = op_code::op_code_rint;
+  static constexpr op_code code = op_code::rint;
   static constexpr int arity = 1;
   static constexpr std::string_view types = "e->e f->f d->d f->f d->d g->g F->F D->D G->G O->O";
 };
@@ -450,7 +450,7 @@ struct rint {
 // --- Extrema ---------------------------------------------------------------------------------
 
 struct maximum {
-  static constexpr op_code code = op_code::op_code_maximum;
+  static constexpr op_code code = op_code::maximum;
   static constexpr int arity = 2;
   static constexpr std::string_view types =
       "?\?->? bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q ee->e ff->f dd->d gg->g "
@@ -458,7 +458,7 @@ struct maximum {
 };
 
 struct minimum {
-  static constexpr op_code code = op_code::op_code_minimum;
+  static constexpr op_code code = op_code::minimum;
   static constexpr int arity = 2;
   static constexpr std::string_view types =
       "?\?->? bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q ee->e ff->f dd->d gg->g "
@@ -466,7 +466,7 @@ struct minimum {
 };
 
 struct fmax {
-  static constexpr op_code code = op_code::op_code_fmax;
+  static constexpr op_code code = op_code::fmax;
   static constexpr int arity = 2;
   static constexpr std::string_view types =
       "?\?->? bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q ee->e ff->f dd->d gg->g "
@@ -474,7 +474,7 @@ struct fmax {
 };
 
 struct fmin {
-  static constexpr op_code code = op_code::op_code_fmin;
+  static constexpr op_code code = op_code::fmin;
   static constexpr int arity = 2;
   static constexpr std::string_view types =
       "?\?->? bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q ee->e ff->f dd->d gg->g "
@@ -484,7 +484,7 @@ struct fmin {
 // --- Classification and complex parts --------------------------------------------------------
 
 struct isnan {
-  static constexpr op_code code = op_code::op_code_isnan;
+  static constexpr op_code code = op_code::isnan;
   static constexpr int arity = 1;
   static constexpr std::string_view types =
       "?->? b->? B->? h->? H->? i->? I->? l->? L->? q->? Q->? e->? f->? d->? g->? F->? D->? G->? "
@@ -492,7 +492,7 @@ struct isnan {
 };
 
 struct isinf {
-  static constexpr op_code code = op_code::op_code_isinf;
+  static constexpr op_code code = op_code::isinf;
   static constexpr int arity = 1;
   static constexpr std::string_view types =
       "?->? b->? B->? h->? H->? i->? I->? l->? L->? q->? Q->? e->? f->? d->? g->? F->? D->? G->? "
@@ -500,7 +500,7 @@ struct isinf {
 };
 
 struct isfinite {
-  static constexpr op_code code = op_code::op_code_isfinite;
+  static constexpr op_code code = op_code::isfinite;
   static constexpr int arity = 1;
   static constexpr std::string_view types =
       "?->? b->? B->? h->? H->? i->? I->? l->? L->? q->? Q->? e->? f->? d->? g->? F->? D->? G->? "
@@ -508,21 +508,21 @@ struct isfinite {
 };
 
 struct real {
-  static constexpr op_code code = op_code::op_code_real;
+  static constexpr op_code code = op_code::real;
   static constexpr int arity = 1;
   static constexpr std::string_view types =
       "?->? b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d F->f D->d";
 };
 
 struct imag {
-  static constexpr op_code code = op_code::op_code_imag;
+  static constexpr op_code code = op_code::imag;
   static constexpr int arity = 1;
   static constexpr std::string_view types =
       "?->? b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d F->f D->d";
 };
 
 struct conjugate {
-  static constexpr op_code code = op_code::op_code_conjugate;
+  static constexpr op_code code = op_code::conjugate;
   static constexpr int arity = 1;
   static constexpr std::string_view types =
       "b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d g->g F->F D->D G->G O->O";

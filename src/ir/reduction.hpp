@@ -10,15 +10,15 @@
 namespace ndfuse::ir {
 
 enum class reduce_kind : std::uint8_t {
-  reduce_kind_value,      // fold with `combine`
-  reduce_kind_argmin,     // index of the first minimum; NaN counts as the minimum (NumPy)
-  reduce_kind_argmax,     // index of the first maximum; NaN counts as the maximum (NumPy)
-  reduce_kind_nanargmin,  // NaN never wins; an all-NaN slice gives -1
-  reduce_kind_nanargmax,
+  value,      // fold with `combine`
+  argmin,     // index of the first minimum; NaN counts as the minimum (NumPy)
+  argmax,     // index of the first maximum; NaN counts as the maximum (NumPy)
+  nanargmin,  // NaN never wins; an all-NaN slice gives -1
+  nanargmax,
 };
 const char* reduce_kind_name(reduce_kind k);
 inline bool is_arg_reduction(reduce_kind k) {
-  return k != reduce_kind::reduce_kind_value;
+  return k != reduce_kind::value;
 }
 
 // A scalar value stored as the bits of a given dtype (at most complex128, 16 bytes).
@@ -27,11 +27,11 @@ struct scalar_bits {
 };
 
 struct reduction_params {
-  reduce_kind kind = reduce_kind::reduce_kind_value;
-  op_code combine = op_code::op_code_add;  // value kinds (and scans)
-  dtype acc_dt = dtype::float64;           // partial results; arg kinds: the compared values' dtype
-  scalar_bits identity;                    // of acc_dt: the result of reducing nothing
-  std::uint64_t axes = 0;                  // bit d set: input axis d is reduced (scan: the one axis)
+  reduce_kind kind = reduce_kind::value;
+  op_code combine = op_code::add;  // value kinds (and scans)
+  dtype acc_dt = dtype::float64;   // partial results; arg kinds: the compared values' dtype
+  scalar_bits identity;            // of acc_dt: the result of reducing nothing
+  std::uint64_t axes = 0;          // bit d set: input axis d is reduced (scan: the one axis)
 };
 
 }  // namespace ndfuse::ir

@@ -163,7 +163,7 @@ std::vector<std::shared_ptr<ir::node>> run_library_now(
   std::vector<void*> out;
   for (const auto& [t, shape] : outputs) {
     auto n = ir::new_node();
-    n->op = ir::op_code::op_code_buffer;
+    n->op = ir::op_code::buffer;
     n->dt = t;
     n->shape = shape;
     ir::set_contiguous_strides(n->strides, shape);
@@ -186,7 +186,7 @@ std::vector<std::shared_ptr<ir::node>> run_library_now(
 
 std::shared_ptr<ir::node> upload(dtype t, const shape_t& shape, const void* data) {
   auto n = ir::new_node();
-  n->op = ir::op_code::op_code_buffer;
+  n->op = ir::op_code::buffer;
   n->dt = t;
   n->shape = shape;
   ir::set_contiguous_strides(n->strides, shape);
@@ -204,7 +204,7 @@ host_array read_to_host(const std::shared_ptr<ir::node>& n) {
     // A strided view: gather it into a contiguous buffer first. A contiguous one at an offset (a
     // slice of rows) is copied from where it starts, with no kernel.
     src = ir::new_node();
-    src->op = ir::op_code::op_code_cast;
+    src->op = ir::op_code::cast;
     src->dt = n->dt;
     src->shape = n->shape;
     src->inputs = {n};

@@ -20,7 +20,7 @@ std::string describe(const plan& p) {
     if (st.library) {
       os << "  step " << si << ": " << st.name << " (" << dtype_name(st.library->dt) << ") -> "
          << dtype_name(st.outputs[0]->dt) << ' ' << shape_str(st.outputs[0]->shape) << '\n';
-      if (st.library->op == ir::library_op::library_op_gemm) {
+      if (st.library->op == ir::library_op::gemm) {
         // How BLAS reads each operand: the flags that replace copies, and any folded scale.
         const auto& g = st.library->gemm;
         auto op = [](const ir::gemm_operand& o) { return !o.transposed ? "N" : o.conjugated ? "C" : "T"; };
@@ -49,13 +49,12 @@ std::string describe(const plan& p) {
     os << (k.index_64 ? ", 64-bit index" : ", 32-bit index") << "\n";
     if (k.reduction) {
       const auto& r = *k.reduction;
-      os << "    " << (r.strategy == ir::reduce_strategy::reduce_strategy_scan ? "scan " : "reduce ")
+      os << "    " << (r.strategy == ir::reduce_strategy::scan ? "scan " : "reduce ")
          << (ir::is_arg_reduction(r.kind) ? ir::reduce_kind_name(r.kind) : ir::op_name(r.combine)) << " of v"
          << r.value << " in " << dtype_name(r.acc_dt) << ", " << ir::reduce_strategy_name(r.strategy)
          << " strategy: " << r.kept_ndim << " kept dim(s), " << (k.ndim - r.kept_ndim)
          << " reduced; per-output epilogue from v" << r.epilogue_begin << "\n";
-      if (r.strategy != ir::reduce_strategy::reduce_strategy_scan)
-        os << "    fold: " << ir::reduce_layout_name(r) << '\n';
+      if (r.strategy != ir::reduce_strategy::scan) os << "    fold: " << ir::reduce_layout_name(r) << '\n';
     }
     for (std::size_t i = 0; i < st.inputs.size(); ++i) {
       os << "    in" << i << ": " << dtype_name(k.inputs[i].dt) << ' '
@@ -70,18 +69,18 @@ std::string describe(const plan& p) {
       const auto& in = k.code[i];
       os << "    v" << i << " = ";
       switch (in.op) {
-        case ir::op_code::op_code_buffer:
+        case ir::op_code::buffer:
           os << "load in" << in.slot;
           if (in.args[1] >= 0) os << " at +v" << in.args[1];
           if (in.args[0] >= 0) os << " where v" << in.args[0];
           break;
-        case ir::op_code::op_code_scalar:
+        case ir::op_code::scalar:
           os << "scalar s" << in.slot;
           break;
-        case ir::op_code::op_code_iota:
+        case ir::op_code::iota:
           os << "iota " << in.slot;
           break;
-        case ir::op_code::op_code_reduced:
+        case ir::op_code::reduced:
           os << "reduced";
           break;
         default: {

@@ -92,7 +92,7 @@ void attach_epilogues(fuse_state& s) {
     }
     // A view or a gather reads its input at other indices than its own: never an epilogue, which
     // computes each output from the reduction's value at that output only.
-    const bool remaps = n->op == ir::op_code::op_code_view || n->op == ir::op_code::op_code_gather;
+    const bool remaps = n->op == ir::op_code::view || n->op == ir::op_code::gather;
     const ir::node* home = nullptr;
     bool single = !remaps;
     for (const auto& in : n->inputs) {
@@ -107,8 +107,7 @@ void attach_epilogues(fuse_state& s) {
       }
     }
     if (!home) continue;
-    if (single && info.shifted != home && home->op == ir::op_code::op_code_reduce &&
-        n->shape == home->shape) {
+    if (single && info.shifted != home && home->op == ir::op_code::reduce && n->shape == home->shape) {
       info.home = home;
       continue;
     }
@@ -129,12 +128,12 @@ bool reshapes_without_copy(const node_ptr& n, int chain, const ir::node* top, co
   } else if ((s.pending.at(n.get()).target || is_reduction(n.get()) || is_library(n.get())) &&
              n.get() != top) {
     strides = ir::contiguous_strides(n->shape);
-  } else if (n->op == ir::op_code::op_code_iota) {
+  } else if (n->op == ir::op_code::iota) {
     strides = n->params().iota.coeffs;
-  } else if (n->op == ir::op_code::op_code_scalar) {
+  } else if (n->op == ir::op_code::scalar) {
     return true;
   } else {
-    const int inner = n->op == ir::op_code::op_code_view ? s.chains.push(chain, n.get()) : chain;
+    const int inner = n->op == ir::op_code::view ? s.chains.push(chain, n.get()) : chain;
     for (const auto& in : n->inputs)
       if (!reshapes_without_copy(in, inner, top, to, s, seen)) return false;
     return true;
@@ -153,12 +152,12 @@ bool reshapes_without_copy(const node_ptr& n, int chain, const ir::node* top, co
 void split_memory_reads(fuse_state& s) {
   trace_pass("split_memory_reads");
   for (const auto& n : s.order) {
-    if (n->op == ir::op_code::op_code_gather && !n->inputs[0]->materialized()) {
+    if (n->op == ir::op_code::gather && !n->inputs[0]->materialized()) {
       auto& info = s.pending.at(n->inputs[0].get());
       info.target = info.before_readers = true;
       continue;
     }
-    if (n->op != ir::op_code::op_code_view || !n->params().view.reshape) continue;
+    if (n->op != ir::op_code::view || !n->params().view.reshape) continue;
     const auto& x = n->inputs[0];
     if (x->materialized())
       continue;  // a held (target) x is checked too: it must not share the reader's kernel
@@ -239,9 +238,9 @@ void choose_reduce_strategy(fuse_state& s, plan& p) {
   for (std::size_t g = 0; g < p.steps.size(); ++g) {
     auto& step = p.steps[g];
     auto& red = step.kernel.reduction;
-    if (!red || red->strategy == ir::reduce_strategy::reduce_strategy_scan) continue;
+    if (!red || red->strategy == ir::reduce_strategy::scan) continue;
     if (red->kept_ndim == 0) {
-      red->strategy = ir::reduce_strategy::reduce_strategy_full;
+      red->strategy = ir::reduce_strategy::full;
       continue;
     }
     const ir::node* home = s.pending.at(s.groups[g].front().get()).home;
@@ -252,8 +251,7 @@ void choose_reduce_strategy(fuse_state& s, plan& p) {
         last_reduced = home->reduction.axes >> a & 1;
         break;
       }
-    red->strategy = last_reduced ? ir::reduce_strategy::reduce_strategy_inner
-                                 : ir::reduce_strategy::reduce_strategy_outer;
+    red->strategy = last_reduced ? ir::reduce_strategy::inner : ir::reduce_strategy::outer;
   }
 }
 
@@ -282,7 +280,7 @@ std::unordered_set<const ir::node*> leaves_read_later(const fuse_state& s) {
 // this plan that only this call reads (the kernel computing C then writes straight into the
 // product's buffer), or an evaluated buffer nothing else can ever read. Otherwise the call copies C.
 bool gemm_updates_c_in_place(const fuse_state& s, const kernel_step& step) {
-  if (step.library->op != ir::library_op::library_op_gemm || !step.library->gemm.has_c()) return false;
+  if (step.library->op != ir::library_op::gemm || !step.library->gemm.has_c()) return false;
   const auto& c = step.inputs[2].node;
   for (int k = 0; k < 2; ++k)
     if (step.inputs[k].node == c) return false;  // also an operand: it must stay as it is
@@ -318,8 +316,7 @@ void choose_donations(fuse_state& s, plan& p) {
       for (std::size_t k = 0; k < step.inputs.size(); ++k) {
         const auto& leaf = step.inputs[k].node;
         if (taken[k] || !leaf->materialized() || leaf->handles > 0) continue;
-        if (step.kernel.inputs[k].cls != ir::index_class::index_class_flat || step.inputs[k].offset != 0)
-          continue;
+        if (step.kernel.inputs[k].cls != ir::index_class::flat || step.inputs[k].offset != 0) continue;
         if (leaf->size() != out->size() || leaf->storage->nbytes != out_bytes || out_bytes == 0) continue;
         if (leaf->storage.use_count() != 1 || s.leaf_steps[leaf.get()].size() != 1) continue;
         // Read through another view too (x + x[::-1]): writing in place would clobber that read.

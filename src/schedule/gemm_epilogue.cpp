@@ -36,8 +36,7 @@ bool power_of_two(cplx v) {
 // The gemm call `in` computes, when `n` may absorb it: pending, read by `n` alone, same dtype and
 // shape as `n`.
 ir::library_call* absorbable(const node_ptr& in, const ir::node& n, const fuse_state& s) {
-  if (in->materialized() || in->op != ir::op_code::op_code_library ||
-      in->params().library.op != ir::library_op::library_op_gemm)
+  if (in->materialized() || in->op != ir::op_code::library || in->params().library.op != ir::library_op::gemm)
     return nullptr;
   const auto& info = s.pending.at(in.get());
   if (info.target || info.root_refs != 0 || info.plan_refs != 1 || info.use != 1) return nullptr;
@@ -66,7 +65,7 @@ std::optional<ir::library_call> fold(const node_ptr& n, fuse_state& s, node_ptr&
     call.gemm.beta_re = beta.real(), call.gemm.beta_im = beta.imag();
     return call;
   };
-  if (n->op == op_code::op_code_negative) {
+  if (n->op == op_code::negative) {
     if (auto* g = absorbable(ins[0], *n, s)) return product = ins[0], scaled(*g, -1.0);
     return std::nullopt;
   }
@@ -75,19 +74,19 @@ std::optional<ir::library_call> fold(const node_ptr& n, fuse_state& s, node_ptr&
     auto* g = absorbable(ins[side], *n, s);
     if (!g) continue;
     const node_ptr& other = ins[1 - side];
-    if (n->op == op_code::op_code_multiply || (n->op == op_code::op_code_true_divide && side == 0)) {
+    if (n->op == op_code::multiply || (n->op == op_code::true_divide && side == 0)) {
       auto k = other->dt == n->dt ? ir::float_scalar_value(*other) : std::nullopt;
       if (!k) continue;
-      if (n->op == op_code::op_code_true_divide) {
+      if (n->op == op_code::true_divide) {
         if (!power_of_two(*k)) continue;
         k = 1.0 / *k;
       }
       if (g->gemm.has_c() && !power_of_two(*k)) continue;
       return product = ins[side], scaled(*g, *k);
     }
-    if (n->op != op_code::op_code_add && n->op != op_code::op_code_subtract) continue;
+    if (n->op != op_code::add && n->op != op_code::subtract) continue;
     if (g->gemm.has_c() || !usable_c(other, *n)) continue;
-    const bool minus = n->op == op_code::op_code_subtract;
+    const bool minus = n->op == op_code::subtract;
     // P - C: beta -1; C - P: alpha negated, beta 1.
     ir::library_call call = minus && side == 1 ? scaled(*g, -1.0) : *g;
     call.gemm.beta_re = minus && side == 0 ? -1 : 1, call.gemm.beta_im = 0;
@@ -120,7 +119,7 @@ void fold_into_gemm(fuse_state& s) {
         inputs.push_back(c);
         if (!c->materialized()) s.pending.at(c.get()).target = true;  // written first, C-order
       }
-      n->op = ir::op_code::op_code_library;
+      n->op = ir::op_code::library;
       n->params().library = *call;
       n->inputs = std::move(inputs);
       gone.insert(product.get());

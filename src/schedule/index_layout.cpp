@@ -80,9 +80,9 @@ ir::index_class classify(const std::vector<std::int64_t>& strides,
     flat = flat && strides[d] == contiguous[d];
     broadcast = broadcast && (strides[d] == contiguous[d] || strides[d] == 0);
   }
-  if (flat) return ir::index_class::index_class_flat;
-  if (broadcast) return ir::index_class::index_class_broadcast;
-  return ir::index_class::index_class_strided;
+  if (flat) return ir::index_class::flat;
+  if (broadcast) return ir::index_class::broadcast;
+  return ir::index_class::strided;
 }
 
 // A transposed read (x.T() copied, or fused into arithmetic) strided along the output's last dim
@@ -101,15 +101,14 @@ void choose_tiling(kernel_step& step) {
   for (std::size_t i = 0; i < step.inputs.size(); ++i) {
     auto& in = k.inputs[i];
     const auto& strides = step.inputs[i].strides;
-    if (in.cls != ir::index_class::index_class_strided || in.by_address() || std::abs(strides[last]) == 1)
-      continue;
+    if (in.cls != ir::index_class::strided || in.by_address() || std::abs(strides[last]) == 1) continue;
     int unit = -1;
     for (int d = 0; d < last && unit < 0; ++d)
       if (std::abs(strides[d]) == 1 && step.collapsed_shape[d] >= tile_min_extent) unit = d;
     const std::size_t bytes = 32 * 33 * itemsize(in.dt);
     if (unit < 0 || (k.tile_dim >= 0 && unit != k.tile_dim) || shared + bytes > tile_shared_budget) continue;
     k.tile_dim = unit;
-    in.cls = ir::index_class::index_class_transposed;
+    in.cls = ir::index_class::transposed;
     shared += bytes;
   }
 }
@@ -118,7 +117,7 @@ void choose_tiling(kernel_step& step) {
 // fold order depends on these sizes alone, as before the layout moved into the kernel.
 void choose_fold_layout(kernel_step& step) {
   auto& r = *step.kernel.reduction;
-  if (r.strategy == ir::reduce_strategy::reduce_strategy_scan) return;
+  if (r.strategy == ir::reduce_strategy::scan) return;
   std::int64_t n_red = 1;
   for (std::size_t d = static_cast<std::size_t>(r.kept_ndim); d < step.collapsed_shape.size(); ++d)
     n_red *= step.collapsed_shape[d];
@@ -126,8 +125,7 @@ void choose_fold_layout(kernel_step& step) {
   // Rows in units only when each row's units start where the previous row's ended (the bulk copies
   // and wide loads need every row at one alignment); a full fold has one row.
   const bool divides = n_red % width == 0;
-  r.units =
-      width > 1 && n_red >= width && (divides || r.strategy == ir::reduce_strategy::reduce_strategy_full);
+  r.units = width > 1 && n_red >= width && (divides || r.strategy == ir::reduce_strategy::full);
   r.tail = r.units && !divides;
   r.per_thread = ir::reduce_per_thread(r.strategy, r.units ? n_red / width : n_red);
   r.per_thread_n_red = r.per_thread ? static_cast<std::int32_t>(r.units ? n_red / width : n_red) : 0;
@@ -151,8 +149,8 @@ void classify_indices(plan& p) {
     for (std::size_t k = 0; k < step.inputs.size(); ++k) {
       auto& in = step.inputs[k];
       // A guarded input is read at its own offsets only where the guard holds: never in place.
-      step.kernel.inputs[k].cls = step.kernel.inputs[k].by_address() ? ir::index_class::index_class_strided
-                                                                     : classify(in.strides, contiguous);
+      step.kernel.inputs[k].cls =
+          step.kernel.inputs[k].by_address() ? ir::index_class::strided : classify(in.strides, contiguous);
       std::int64_t lo = in.offset, hi = in.offset;
       for (std::size_t d = 0; d < in.strides.size(); ++d) {
         std::int64_t reach = in.strides[d] * (step.collapsed_shape[d] - 1);

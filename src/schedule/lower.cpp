@@ -67,7 +67,7 @@ struct lowering {
     const auto& from = step.kernel.code[v];
     if (from.dt == to) return v;
     ir::instr c;
-    c.op = ir::op_code::op_code_cast;
+    c.op = ir::op_code::cast;
     c.dt = to;
     c.operand_dt = from.dt;
     c.args[0] = v;
@@ -114,30 +114,30 @@ struct lowering {
         leaf.strides = map_leaf(*n, n->materialized() ? n->strides : ir::contiguous_strides(n->shape),
                                 leaf.offset, chain);
         step.inputs.push_back(std::move(leaf));
-        step.kernel.inputs.push_back({n->dt, ir::index_class::index_class_strided});
+        step.kernel.inputs.push_back({n->dt, ir::index_class::strided});
       }
-      i.op = ir::op_code::op_code_buffer;
+      i.op = ir::op_code::buffer;
       i.slot = it->second;
       i.from_earlier_kernel = !n->materialized();
       if (guard >= 0) {
         i.args[0] = guard;
         step.kernel.inputs[i.slot].guarded = true;
       }
-    } else if (n->op == ir::op_code::op_code_gather) {
+    } else if (n->op == ir::op_code::gather) {
       int v = gather(n, chain, guard);
       values[key] = v;
       return v;
-    } else if (n->op == ir::op_code::op_code_view) {
+    } else if (n->op == ir::op_code::view) {
       // A view costs no instruction: it changes how the leaves below it are indexed.
       int v = lower(n->inputs[0], s.chains.push(chain, n.get()), guard);
       values[key] = v;
       return v;
-    } else if (n->op == ir::op_code::op_code_guard) {
+    } else if (n->op == ir::op_code::guard) {
       // The value's loads happen only where the mask (and any enclosing guard) holds.
       int g = lower(n->inputs[0], chain, guard);
       if (guard >= 0) {
         ir::instr both;
-        both.op = ir::op_code::op_code_logical_and;
+        both.op = ir::op_code::logical_and;
         both.dt = both.operand_dt = dtype::bool_;
         both.args[0] = guard;
         both.args[1] = g;
@@ -146,15 +146,15 @@ struct lowering {
       int v = lower(n->inputs[1], chain, g);
       values[key] = v;
       return v;
-    } else if (n->op == ir::op_code::op_code_scalar) {
+    } else if (n->op == ir::op_code::scalar) {
       auto [it, fresh] = scalar_slot.try_emplace(n.get(), static_cast<int>(step.scalars.size()));
       if (fresh) {
         step.scalars.push_back(n);
         step.kernel.scalars.push_back(n->dt);
       }
-      i.op = ir::op_code::op_code_scalar;
+      i.op = ir::op_code::scalar;
       i.slot = it->second;
-    } else if (n->op == ir::op_code::op_code_iota) {
+    } else if (n->op == ir::op_code::iota) {
       ir::iota_params p;
       const ir::iota_spec& io = n->params().iota;
       p.offset = io.offset;
@@ -162,15 +162,15 @@ struct lowering {
       p.start = io.start;
       p.step = io.step;
       p.equals = io.equals;
-      i.op = ir::op_code::op_code_iota;
+      i.op = ir::op_code::iota;
       i.slot = static_cast<int>(step.iotas.size());
       step.iotas.push_back(std::move(p));
-      step.kernel.iotas.push_back(ir::index_class::index_class_strided);
+      step.kernel.iotas.push_back(ir::index_class::strided);
     } else if (is_reduction(n.get())) {
       throw error("fuser: internal error, a reduction is read inside another kernel without being written");
     } else {
       i.op = n->op;
-      if (n->op == ir::op_code::op_code_where)
+      if (n->op == ir::op_code::where)
         i.operand_dt = n->inputs[1]->dt;
       else if (!n->inputs.empty())
         i.operand_dt = n->inputs[0]->dt;
@@ -195,8 +195,8 @@ struct lowering {
     int extra = -1;
     for (std::size_t j = 0; j < axes.size(); ++j) {
       const int index = lower(n->inputs[1 + j], chain, guard);
-      const int term = binary(ir::op_code::op_code_multiply, index, constant(src_strides[axes[j]]));
-      extra = extra < 0 ? term : binary(ir::op_code::op_code_add, extra, term);
+      const int term = binary(ir::op_code::multiply, index, constant(src_strides[axes[j]]));
+      extra = extra < 0 ? term : binary(ir::op_code::add, extra, term);
     }
     auto [it, fresh] =
         input_slot[epilogue].try_emplace({n.get(), chain}, static_cast<int>(step.inputs.size()));
@@ -206,11 +206,11 @@ struct lowering {
       leaf.offset = src->materialized() ? src->offset : 0;
       leaf.strides = map_leaf(n->shape, base, leaf.offset, chain);
       step.inputs.push_back(std::move(leaf));
-      step.kernel.inputs.push_back({src->dt, ir::index_class::index_class_strided});
+      step.kernel.inputs.push_back({src->dt, ir::index_class::strided});
       step.kernel.inputs.back().gathered = true;
     }
     ir::instr i;
-    i.op = ir::op_code::op_code_buffer;
+    i.op = ir::op_code::buffer;
     i.dt = i.operand_dt = src->dt;
     i.slot = it->second;
     i.from_earlier_kernel = !src->materialized();
@@ -232,14 +232,14 @@ struct lowering {
   // An int64 launch parameter (a stride): a value, so the kernel serves every layout.
   int constant(std::int64_t v) {
     auto c = ir::new_node();
-    c->op = ir::op_code::op_code_scalar;
+    c->op = ir::op_code::scalar;
     c->dt = dtype::int64;
     std::memcpy(c->value.bytes, &v, sizeof v);
     scalar_slot[c.get()] = static_cast<int>(step.scalars.size());
     step.scalars.push_back(c);
     step.kernel.scalars.push_back(dtype::int64);
     ir::instr i;
-    i.op = ir::op_code::op_code_scalar;
+    i.op = ir::op_code::scalar;
     i.dt = i.operand_dt = dtype::int64;
     i.slot = scalar_slot[c.get()];
     return emit(i);
@@ -247,7 +247,7 @@ struct lowering {
 
   int reduced_value() {
     ir::instr r;
-    r.op = ir::op_code::op_code_reduced;
+    r.op = ir::op_code::reduced;
     const auto& p = reduction->reduction;
     r.dt = ir::is_arg_reduction(p.kind) ? dtype::int64 : p.acc_dt;
     r.operand_dt = r.dt;
@@ -265,7 +265,7 @@ iteration_space space_of(const std::vector<node_ptr>& group, const fuse_state& s
   const auto& in = home->inputs[0];
   sp.shape = in->shape;
   sp.axes = home->reduction.axes;
-  sp.keepdims = home->op == ir::op_code::op_code_reduce && home->shape.size() == in->shape.size();
+  sp.keepdims = home->op == ir::op_code::reduce && home->shape.size() == in->shape.size();
   for (std::size_t a = 0; a < sp.shape.size(); ++a)
     if (!(sp.axes >> a & 1)) sp.kept.push_back(static_cast<int>(a));
   sp.order = sp.kept;
@@ -306,8 +306,7 @@ void lower_to_kernel_ir(fuse_state& s, plan& p) {
       red.kind = rp.kind;
       red.combine = rp.combine;
       red.acc_dt = rp.acc_dt;
-      red.strategy = home->op == ir::op_code::op_code_scan ? ir::reduce_strategy::reduce_strategy_scan
-                                                           : ir::reduce_strategy::reduce_strategy_inner;
+      red.strategy = home->op == ir::op_code::scan ? ir::reduce_strategy::scan : ir::reduce_strategy::inner;
       red.value = low.lower(home->inputs[0]);
       red.value = low.cast(red.value, rp.acc_dt);
       red.kept_ndim = static_cast<std::int32_t>(space.kept.size());
@@ -315,7 +314,7 @@ void lower_to_kernel_ir(fuse_state& s, plan& p) {
       step.kernel.reduction = red;
       step.identity = rp.identity;
       low.epilogue = true;
-      if (home->op == ir::op_code::op_code_scan) {
+      if (home->op == ir::op_code::scan) {
         // Outputs in the input's C order: contiguous strides of the input shape, permuted.
         auto c = ir::contiguous_strides(space.shape);
         for (int a : space.order) step.output_strides.push_back(c[a]);

@@ -42,10 +42,10 @@ struct fuse_state {
 };
 
 inline bool is_reduction(const ir::node* n) {
-  return n->op == ir::op_code::op_code_reduce || n->op == ir::op_code::op_code_scan;
+  return n->op == ir::op_code::reduce || n->op == ir::op_code::scan;
 }
 inline bool is_library(const ir::node* n) {
-  return n->op == ir::op_code::op_code_library;
+  return n->op == ir::op_code::library;
 }
 
 // Prints the pass's name when NDFUSE_DEBUG >= 2.

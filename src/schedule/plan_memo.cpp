@@ -104,7 +104,7 @@ struct signer {
       ++len;
       return;
     }
-    if (nodes.size() == max_nodes || n.op == ir::op_code::op_code_library) {
+    if (nodes.size() == max_nodes || n.op == ir::op_code::library) {
       ok = false;
       return;
     }
@@ -114,11 +114,11 @@ struct signer {
     std::size_t bound = 8 + n.shape.size();
     if (n.materialized()) {
       bound += 6 + n.strides.size();
-    } else if (n.op == ir::op_code::op_code_view) {
+    } else if (n.op == ir::op_code::view) {
       bound += 3 + n.params().view.base.size() + n.params().view.coeff.size();
-    } else if (n.op == ir::op_code::op_code_iota) {
+    } else if (n.op == ir::op_code::iota) {
       bound += 7 + n.params().iota.coeffs.size();
-    } else if (n.op == ir::op_code::op_code_gather) {
+    } else if (n.op == ir::op_code::gather) {
       bound += 1 + n.params().gather_axes.size();
     } else {
       bound += 6;  // reduce and scan
@@ -147,20 +147,20 @@ struct signer {
       return;
     }
     switch (n.op) {
-      case ir::op_code::op_code_view:
+      case ir::op_code::view:
         *w++ = n.params().view.reshape;
         put(w, n.params().view.base);
         put(w, n.params().view.coeff);
         break;
-      case ir::op_code::op_code_reduce:
-      case ir::op_code::op_code_scan:
+      case ir::op_code::reduce:
+      case ir::op_code::scan:
         *w++ = static_cast<std::int64_t>(n.reduction.kind);
         *w++ = static_cast<std::int64_t>(n.reduction.combine);
         *w++ = static_cast<std::int64_t>(n.reduction.acc_dt);
         *w++ = static_cast<std::int64_t>(n.reduction.axes);
         put_bits(w, n.reduction.identity.bytes);
         break;
-      case ir::op_code::op_code_iota: {
+      case ir::op_code::iota: {
         const ir::iota_spec& io = n.params().iota;
         put_bits(w, io.start);
         put_bits(w, io.step);
@@ -168,7 +168,7 @@ struct signer {
         *w++ = io.offset;
         *w++ = io.equals;
       } break;
-      case ir::op_code::op_code_gather: {
+      case ir::op_code::gather: {
         const auto& axes = n.params().gather_axes;
         *w++ = static_cast<std::int64_t>(axes.size());
         for (int a : axes) *w++ = a;

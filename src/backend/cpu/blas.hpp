@@ -6,7 +6,7 @@
 
 namespace ndfuse::backend::cpu {
 
-// library_op_gemm: inputs A and B as c.gemm describes them; out is C-order batch x m x n.
+// library_op::gemm: inputs A and B as c.gemm describes them; out is C-order batch x m x n.
 void gemm(const ir::library_call& c, const std::vector<const void*>& inputs, void* out);
 
 }  // namespace ndfuse::backend::cpu

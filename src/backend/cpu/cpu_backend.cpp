@@ -68,7 +68,7 @@ class cpu_backend final : public device_backend {
     const auto& prog = static_cast<const program&>(ck);
     if (!k.reduction)
       run_elementwise(prog, k, a);
-    else if (k.reduction->strategy == ir::reduce_strategy::reduce_strategy_scan)
+    else if (k.reduction->strategy == ir::reduce_strategy::scan)
       run_scan(prog, k, a);
     else
       run_reduction(prog, k, a);

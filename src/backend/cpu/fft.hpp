@@ -1,4 +1,4 @@
-// Fourier transforms of the CPU backend (library_op_fft): FFTW (fftw.cpp), or with
+// Fourier transforms of the CPU backend (library_op::fft): FFTW (fftw.cpp), or with
 // NDFUSE_WITH_FFTW=OFF the built-in FFT (fft_builtin.cpp); CMake compiles exactly one of the two.
 // The twin of src/backend/cuda/vendor/cufft.cpp.
 #pragma once
@@ -11,7 +11,7 @@
 
 namespace ndfuse::backend::cpu {
 
-// inputs[0] and out as ir/library.hpp's library_op_fft describes them; the result is unnormalized.
+// inputs[0] and out as ir/library.hpp's library_op::fft describes them; the result is unnormalized.
 void fft(const ir::library_call& c, const std::vector<const void*>& inputs, void* out);
 
 // A c2r call's input copied (complex-to-real routines overwrite their input, which is read-only

@@ -165,16 +165,16 @@ void run(const ir::fft_params& p, const void* input, void* output) {
     std::vector<cd> grid(static_cast<std::size_t>(total)), line, work;
     for (std::int64_t item = b; item < e; ++item) {
       switch (p.kind) {
-        case fft_kind::fft_kind_forward:
-        case fft_kind::fft_kind_inverse: {
+        case fft_kind::forward:
+        case fft_kind::inverse: {
           const cr* in = static_cast<const cr*>(input) + item * total;
           cr* out = static_cast<cr*>(output) + item * total;
           for (std::int64_t i = 0; i < total; ++i) grid[std::size_t(i)] = cd(in[i]);
-          transform_grid(grid.data(), p, *plans, p.kind == fft_kind::fft_kind_inverse, line, work);
+          transform_grid(grid.data(), p, *plans, p.kind == fft_kind::inverse, line, work);
           for (std::int64_t i = 0; i < total; ++i) out[i] = cr(grid[std::size_t(i)]);
           break;
         }
-        case fft_kind::fft_kind_r2c: {
+        case fft_kind::r2c: {
           const Real* in = static_cast<const Real*>(input) + item * total;
           cr* out = static_cast<cr*>(output) + item * rows * half;
           for (std::int64_t i = 0; i < total; ++i) grid[std::size_t(i)] = cd(double(in[i]), 0.0);
@@ -183,7 +183,7 @@ void run(const ir::fft_params& p, const void* input, void* output) {
             for (std::int64_t j = 0; j < half; ++j) out[r * half + j] = cr(grid[std::size_t(r * last + j)]);
           break;
         }
-        case fft_kind::fft_kind_c2r: {
+        case fft_kind::c2r: {
           // The full spectrum from its Hermitian half, reading only the real part of the zero and
           // (even n) Nyquist frequencies, as NumPy's irfft.
           const cr* in = static_cast<const cr*>(input) + item * half;
@@ -206,7 +206,7 @@ void run(const ir::fft_params& p, const void* input, void* output) {
 }  // namespace
 
 void fft(const ir::library_call& c, const std::vector<const void*>& in, void* out) {
-  if (c.fft.kind == fft_kind::fft_kind_c2r && c.fft.rank != 1)
+  if (c.fft.kind == fft_kind::c2r && c.fft.rank != 1)
     throw error("fft: internal error, a complex-to-real call transforms one axis");
   if (c.fft.batch == 0) return;
   if (c.dt == dtype::complex64)

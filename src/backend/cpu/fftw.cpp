@@ -73,7 +73,7 @@ struct api<float> {
 // output, or -1 for an FFTW_UNALIGNED plan.
 struct plan_key {
   bool single = false;
-  fft_kind kind = fft_kind::fft_kind_forward;
+  fft_kind kind = fft_kind::forward;
   int rank = 1;
   std::int64_t dims[3] = {1, 1, 1};
   int in_alignment = 0, out_alignment = 0;
@@ -114,12 +114,12 @@ struct layout {
 layout layout_of(const ir::fft_params& p) {
   layout l;
   for (int k = 0; k < p.rank; ++k) {
-    std::int64_t n = p.dims[k], stored = k + 1 == p.rank && p.kind != fft_kind::fft_kind_forward &&
-                                                 p.kind != fft_kind::fft_kind_inverse
-                                             ? n / 2 + 1
-                                             : n;
-    l.in_dims.push_back(p.kind == fft_kind::fft_kind_c2r ? stored : n);
-    l.out_dims.push_back(p.kind == fft_kind::fft_kind_r2c ? stored : n);
+    std::int64_t n = p.dims[k],
+                 stored = k + 1 == p.rank && p.kind != fft_kind::forward && p.kind != fft_kind::inverse
+                              ? n / 2 + 1
+                              : n;
+    l.in_dims.push_back(p.kind == fft_kind::c2r ? stored : n);
+    l.out_dims.push_back(p.kind == fft_kind::r2c ? stored : n);
   }
   for (int k = 0; k < p.rank; ++k) {
     l.in_items *= l.in_dims[k];
@@ -158,20 +158,20 @@ std::shared_ptr<owned_plan> plan_for(const ir::fft_params& p, const layout& l, c
   return plans().get(key, [&] {
     const auto dims = guru_dims(p, l);
     const unsigned flags = FFTW_ESTIMATE | (uniform ? 0u : FFTW_UNALIGNED) |
-                           (p.kind == fft_kind::fft_kind_c2r ? FFTW_DESTROY_INPUT : FFTW_PRESERVE_INPUT);
+                           (p.kind == fft_kind::c2r ? FFTW_DESTROY_INPUT : FFTW_PRESERVE_INPUT);
     auto* cin = static_cast<typename A::complex*>(in_mut);
     auto* cout = static_cast<typename A::complex*>(out);
     typename A::plan made = nullptr;
     switch (p.kind) {
-      case fft_kind::fft_kind_forward:
-      case fft_kind::fft_kind_inverse:
+      case fft_kind::forward:
+      case fft_kind::inverse:
         made = A::guru_dft(p.rank, dims.data(), 0, nullptr, cin, cout,
-                           p.kind == fft_kind::fft_kind_forward ? FFTW_FORWARD : FFTW_BACKWARD, flags);
+                           p.kind == fft_kind::forward ? FFTW_FORWARD : FFTW_BACKWARD, flags);
         break;
-      case fft_kind::fft_kind_r2c:
+      case fft_kind::r2c:
         made = A::guru_r2c(p.rank, dims.data(), 0, nullptr, static_cast<Real*>(in_mut), cout, flags);
         break;
-      case fft_kind::fft_kind_c2r:
+      case fft_kind::c2r:
         made = A::guru_c2r(p.rank, dims.data(), 0, nullptr, cin, static_cast<Real*>(out), flags);
         break;
     }
@@ -202,11 +202,11 @@ template <class Real>
 void run(const ir::fft_params& p, const void* input, void* out) {
   using A = api<Real>;
   const layout l = layout_of(p);
-  const bool real_in = p.kind == fft_kind::fft_kind_r2c, real_out = p.kind == fft_kind::fft_kind_c2r;
+  const bool real_in = p.kind == fft_kind::r2c, real_out = p.kind == fft_kind::c2r;
   const std::size_t in_bytes = (real_in ? sizeof(Real) : 2 * sizeof(Real)) * std::size_t(l.in_items);
   const std::size_t out_bytes = (real_out ? sizeof(Real) : 2 * sizeof(Real)) * std::size_t(l.out_items);
   std::unique_ptr<fftw_buffer<Real>> scratch;
-  if (p.kind == fft_kind::fft_kind_c2r) {
+  if (p.kind == fft_kind::c2r) {
     scratch = std::make_unique<fftw_buffer<Real>>(p.batch * l.in_items);
     hermitian_copy(static_cast<const std::complex<Real>*>(input), scratch->p, p.batch, p.dims[0]);
     input = scratch->p;
@@ -239,7 +239,7 @@ void run(const ir::fft_params& p, const void* input, void* out) {
 }  // namespace
 
 void fft(const ir::library_call& c, const std::vector<const void*>& in, void* out) {
-  if (c.fft.kind == fft_kind::fft_kind_c2r && c.fft.rank != 1)
+  if (c.fft.kind == fft_kind::c2r && c.fft.rank != 1)
     throw error("fft: internal error, a complex-to-real call transforms one axis");
   if (c.fft.batch == 0) return;
   if (c.dt == dtype::complex64)

@@ -117,7 +117,7 @@ void fill_scalars(const program& prog, registers& r, const ir::kernel_args& a, i
                   std::int64_t n) {
   for (int v = first; v < last; ++v) {
     const auto& s = prog.steps[v];
-    if (s.op != ir::op_code::op_code_scalar) continue;
+    if (s.op != ir::op_code::scalar) continue;
     fill_copies(r.slab[v], a.scalars[s.slot].bytes, s.bytes, std::min(block_elems, n));
     r.ptr[v] = r.slab[v];
   }
@@ -133,19 +133,19 @@ void eval_instructions(const program& prog, const ir::kernel_ir& k, registers& r
   for (int v = first; v < last; ++v) {
     const auto& s = prog.steps[v];
     switch (s.op) {
-      case ir::op_code::op_code_scalar:
+      case ir::op_code::scalar:
         break;
-      case ir::op_code::op_code_reduced:
+      case ir::op_code::reduced:
         r.ptr[v] = reduced;
         break;
-      case ir::op_code::op_code_buffer: {
+      case ir::op_code::buffer: {
         const auto& in = sp.inputs[s.slot];
         if (s.args[0] >= 0 || s.args[1] >= 0) {
           load_by_address(r.slab[v], in, s.bytes, sp.shape, begin, n,
                           s.args[0] >= 0 ? static_cast<const bool*>(r.ptr[s.args[0]]) : nullptr,
                           s.args[1] >= 0 ? static_cast<const std::int64_t*>(r.ptr[s.args[1]]) : nullptr);
           r.ptr[v] = r.slab[v];
-        } else if (sp.flat_in_place && k.inputs[s.slot].cls == ir::index_class::index_class_flat) {
+        } else if (sp.flat_in_place && k.inputs[s.slot].cls == ir::index_class::flat) {
           r.ptr[v] =
               static_cast<const char*>(in.data) + (in.offset + begin) * static_cast<std::int64_t>(s.bytes);
         } else {
@@ -154,7 +154,7 @@ void eval_instructions(const program& prog, const ir::kernel_ir& k, registers& r
         }
         break;
       }
-      case ir::op_code::op_code_iota:
+      case ir::op_code::iota:
         affine_index(affine, sp.iotas[s.slot], sp.shape, begin, n);
         s.iota(r.slab[v], affine, n, sp.iotas[s.slot]);
         r.ptr[v] = r.slab[v];
@@ -243,28 +243,28 @@ std::unique_ptr<program> build_program(const ir::kernel_ir& k) {
     s.slot = in.slot;
     std::copy(std::begin(in.args), std::end(in.args), s.args);
     switch (in.op) {
-      case ir::op_code::op_code_buffer:
-      case ir::op_code::op_code_scalar:
-      case ir::op_code::op_code_reduced:
+      case ir::op_code::buffer:
+      case ir::op_code::scalar:
+      case ir::op_code::reduced:
         break;
-      case ir::op_code::op_code_iota:
+      case ir::op_code::iota:
         s.iota = iota_loop(in.dt);
         break;
-      case ir::op_code::op_code_cast:
+      case ir::op_code::cast:
         s.fn = cast_loop(in.operand_dt, in.dt);
         break;
-      case ir::op_code::op_code_where:
+      case ir::op_code::where:
         s.fn = where_loop(in.dt);
         break;
       default:
         s.fn = op_loop(in.op, in.operand_dt);
     }
-    if (in.op != ir::op_code::op_code_buffer && in.op != ir::op_code::op_code_scalar &&
-        in.op != ir::op_code::op_code_reduced && !s.fn && !s.iota)
+    if (in.op != ir::op_code::buffer && in.op != ir::op_code::scalar && in.op != ir::op_code::reduced &&
+        !s.fn && !s.iota)
       throw error(std::string("cpu backend: no loop for ") + ir::op_name(in.op) + " on " +
                   std::string(dtype_name(in.operand_dt)));
-    if (in.op == ir::op_code::op_code_buffer && s.args[0] < 0 && s.args[1] < 0 &&
-        k.inputs[in.slot].cls == ir::index_class::index_class_flat)
+    if (in.op == ir::op_code::buffer && s.args[0] < 0 && s.args[1] < 0 &&
+        k.inputs[in.slot].cls == ir::index_class::flat)
       prog->prefetched.push_back(static_cast<int>(prog->steps.size()));
     prog->steps.push_back(s);
   }
@@ -272,8 +272,8 @@ std::unique_ptr<program> build_program(const ir::kernel_ir& k) {
   // from its epilogue, which runs per output block.
   const int last = static_cast<int>(k.code.size()) - 1;
   const auto last_op = k.code.back().op;
-  if (!k.reduction && last_op != ir::op_code::op_code_buffer && last_op != ir::op_code::op_code_scalar &&
-      last_op != ir::op_code::op_code_iota)
+  if (!k.reduction && last_op != ir::op_code::buffer && last_op != ir::op_code::scalar &&
+      last_op != ir::op_code::iota)
     for (std::size_t o = 0; o < k.outputs.size(); ++o)
       if (k.outputs[o].value == last) {
         prog->direct_value = last;

@@ -86,7 +86,7 @@ struct eval_space {
 void fill_scalars(const program& prog, registers& r, const ir::kernel_args& a, int first, int last,
                   std::int64_t n);
 // Runs instructions [first, last) over positions [begin, begin + n) of the space. `reduced` is
-// what an op_code_reduced instruction reads (n values). Results stay in r.ptr.
+// what an op_code::reduced instruction reads (n values). Results stay in r.ptr.
 void eval_block(const program& prog, const ir::kernel_ir& k, registers& r, const eval_space& sp, int first,
                 int last, std::int64_t begin, std::int64_t n, const void* reduced);
 

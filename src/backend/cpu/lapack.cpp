@@ -406,21 +406,21 @@ void run_solver(const ir::library_call& c, const std::vector<const void*>& in,
   with_solver_dtype(c, [&](auto t) {
     using T = decltype(t);
     switch (c.op) {
-      case ir::library_op::library_op_solve:
+      case ir::library_op::solve:
         return solve<T>(c, in, out);
-      case ir::library_op::library_op_inv:
+      case ir::library_op::inv:
         return inv<T>(c, in, out);
-      case ir::library_op::library_op_lu:
+      case ir::library_op::lu:
         return lu<T>(c, in, out);
-      case ir::library_op::library_op_cholesky:
+      case ir::library_op::cholesky:
         return cholesky<T>(c, in, out);
-      case ir::library_op::library_op_qr:
+      case ir::library_op::qr:
         return qr<T>(c, in, out);
-      case ir::library_op::library_op_eigh:
+      case ir::library_op::eigh:
         return eigh<T>(c, in, out);
-      case ir::library_op::library_op_svd:
+      case ir::library_op::svd:
         return svd<T>(c, in, out);
-      case ir::library_op::library_op_eig:
+      case ir::library_op::eig:
         return eig<T>(c, in, out);
       default:
         throw error("cpu backend: run_solver called with a non-solver library call");

@@ -156,35 +156,35 @@ void run_library(const ir::library_call& c, const std::vector<const void*>& in,
                  const std::vector<void*>& outs) {
   void* out = outs.empty() ? nullptr : outs[0];
   switch (c.op) {
-    case ir::library_op::library_op_sort:
+    case ir::library_op::sort:
       with_dtype(c.dt, [&](auto d) { sort_rows<decltype(d)::value>(c, in[0], out); });
       return;
-    case ir::library_op::library_op_flatnonzero:
+    case ir::library_op::flatnonzero:
       flatnonzero(c, in[0], out);
       return;
-    case ir::library_op::library_op_searchsorted:
+    case ir::library_op::searchsorted:
       with_dtype(c.dt, [&](auto d) { searchsorted<decltype(d)::value>(c, in[0], in[1], out); });
       return;
-    case ir::library_op::library_op_scatter:
+    case ir::library_op::scatter:
       scatter(c, in, out);
       return;
-    case ir::library_op::library_op_bincount:
+    case ir::library_op::bincount:
       bincount(c, in, out);
       return;
-    case ir::library_op::library_op_gemm:
+    case ir::library_op::gemm:
       gemm(c, in, out);
       return;
-    case ir::library_op::library_op_solve:
-    case ir::library_op::library_op_inv:
-    case ir::library_op::library_op_lu:
-    case ir::library_op::library_op_cholesky:
-    case ir::library_op::library_op_qr:
-    case ir::library_op::library_op_eigh:
-    case ir::library_op::library_op_svd:
-    case ir::library_op::library_op_eig:
+    case ir::library_op::solve:
+    case ir::library_op::inv:
+    case ir::library_op::lu:
+    case ir::library_op::cholesky:
+    case ir::library_op::qr:
+    case ir::library_op::eigh:
+    case ir::library_op::svd:
+    case ir::library_op::eig:
       run_solver(c, in, outs);
       return;
-    case ir::library_op::library_op_fft:
+    case ir::library_op::fft:
       fft(c, in, out);  // fftw.cpp, or fft_builtin.cpp without FFTW
       return;
   }

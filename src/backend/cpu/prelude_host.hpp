@@ -90,13 +90,13 @@ using prelude_compute_t = std::conditional_t<ir::narrow_float_v<D>, float, prelu
 // it, which is also how the CUDA renderer spells it (jit/cuda_ops.cpp).
 template <ir::op_code Code>
 struct prelude_op;
-#define NDFUSE_PRELUDE_OP(name, arity)             \
-  template <>                                      \
-  struct prelude_op<ir::op_code::op_code_##name> { \
-    template <class... A>                          \
-    static auto call(A... a) {                     \
-      return nf_##name(a...);                      \
-    }                                              \
+#define NDFUSE_PRELUDE_OP(name, arity)   \
+  template <>                            \
+  struct prelude_op<ir::op_code::name> { \
+    template <class... A>                \
+    static auto call(A... a) {           \
+      return nf_##name(a...);            \
+    }                                    \
   };
 NDFUSE_ELEMENTWISE_OPS(NDFUSE_PRELUDE_OP)
 #undef NDFUSE_PRELUDE_OP

@@ -16,9 +16,8 @@ namespace hana = boost::hana;
 using ir::op_code;
 
 constexpr bool is_combine(op_code c) {
-  return c == op_code::op_code_add || c == op_code::op_code_multiply || c == op_code::op_code_minimum ||
-         c == op_code::op_code_maximum || c == op_code::op_code_fmin || c == op_code::op_code_fmax ||
-         c == op_code::op_code_logical_and || c == op_code::op_code_logical_or;
+  return c == op_code::add || c == op_code::multiply || c == op_code::minimum || c == op_code::maximum ||
+         c == op_code::fmin || c == op_code::fmax || c == op_code::logical_and || c == op_code::logical_or;
 }
 
 // The op's prelude body on the accumulator's compute type (float for the 16-bit floats, so that a
@@ -92,11 +91,9 @@ bool less(C a, C b) {
 }
 
 template <ir::reduce_kind K>
-constexpr bool skips_nan =
-    K == ir::reduce_kind::reduce_kind_nanargmin || K == ir::reduce_kind::reduce_kind_nanargmax;
+constexpr bool skips_nan = K == ir::reduce_kind::nanargmin || K == ir::reduce_kind::nanargmax;
 template <ir::reduce_kind K>
-constexpr bool is_max =
-    K == ir::reduce_kind::reduce_kind_argmax || K == ir::reduce_kind::reduce_kind_nanargmax;
+constexpr bool is_max = K == ir::reduce_kind::argmax || K == ir::reduce_kind::nanargmax;
 
 // Whether value a beats the current winner b. argmin/argmax: NumPy's first NaN wins. The nan forms
 // see NaN as +inf (nanargmin) or -inf (nanargmax), as NumPy's _replace_nan does, so a NaN only
@@ -170,7 +167,7 @@ void arg_combine(arg_acc& acc, const arg_acc& later) {
   acc.index = skips_nan<K> ? encode(at, real) : at;
 }
 
-constexpr std::size_t ops = static_cast<std::size_t>(op_code::op_code_count);
+constexpr std::size_t ops = static_cast<std::size_t>(op_code::count);
 using fold_table = std::array<std::array<fold_fn, dtype_count>, ops>;
 using scan_table = std::array<std::array<scan_fn, dtype_count>, ops>;
 constexpr std::size_t kinds = 5;
@@ -202,10 +199,10 @@ struct tables {
         arg_folds[static_cast<int>(k)][static_cast<int>(t)] = &arg_fold<k, t>;
         arg_combines[static_cast<int>(k)][static_cast<int>(t)] = &arg_combine<k, t>;
       };
-      put(std::integral_constant<reduce_kind, reduce_kind::reduce_kind_argmin>{});
-      put(std::integral_constant<reduce_kind, reduce_kind::reduce_kind_argmax>{});
-      put(std::integral_constant<reduce_kind, reduce_kind::reduce_kind_nanargmin>{});
-      put(std::integral_constant<reduce_kind, reduce_kind::reduce_kind_nanargmax>{});
+      put(std::integral_constant<reduce_kind, reduce_kind::argmin>{});
+      put(std::integral_constant<reduce_kind, reduce_kind::argmax>{});
+      put(std::integral_constant<reduce_kind, reduce_kind::nanargmin>{});
+      put(std::integral_constant<reduce_kind, reduce_kind::nanargmax>{});
     });
   }
 };

@@ -117,8 +117,7 @@ class reducer {
     if (shape_.n_red == 0) {
       for (std::int64_t o = 0; o < shape_.n_out; ++o)
         std::memcpy(result.at(o), a_.identity.bytes, acc_bytes_);
-    } else if (!arg_ && red_.strategy == ir::reduce_strategy::reduce_strategy_outer &&
-               shape_.n_out >= min_outer_outputs) {
+    } else if (!arg_ && red_.strategy == ir::reduce_strategy::outer && shape_.n_out >= min_outer_outputs) {
       fold_columns(result);
     } else {
       fold_rows(result);

@@ -59,7 +59,7 @@ void sort_pairs(cub::DoubleBuffer<U>& keys, cub::DoubleBuffer<int64_t>& values, 
 // ---- NumPy's order as unsigned integer keys ----------------------------------------------------
 
 // bfloat16: a float with float32's exponent, so another infinity than float16's.
-enum class bits_kind { bits_kind_unsigned, bits_kind_signed, bits_kind_float, bits_kind_bfloat16 };
+enum class bits_kind { unsigned_, signed_, float_, bfloat16 };
 
 // A real dtype's order, its elements read as the unsigned integer U of the same width (bool as
 // uint8, float16 and bfloat16 as their uint16 bits).
@@ -67,7 +67,7 @@ template <class U, bits_kind K>
 struct real_order {
   using value = U;
   static constexpr bool is_complex = false;
-  static constexpr bool floating = K == bits_kind::bits_kind_float || K == bits_kind::bits_kind_bfloat16;
+  static constexpr bool floating = K == bits_kind::float_ || K == bits_kind::bfloat16;
 
   // The key in NumPy's order with equal values equal: -0.0 maps to 0.0's key and every NaN to the
   // largest key. A stable sort by it keeps equal values in input order (argsort), and comparing
@@ -88,7 +88,7 @@ struct real_order {
     if constexpr (floating) {
       const U magnitude = v & U(~sign());
       return flip(magnitude > infinity() ? magnitude : v);
-    } else if constexpr (K == bits_kind::bits_kind_signed) {
+    } else if constexpr (K == bits_kind::signed_) {
       return U(v ^ sign());
     } else {
       return v;
@@ -112,7 +112,7 @@ struct real_order {
 
   // Positive infinity's bits: a magnitude above it is a NaN.
   __device__ static constexpr U infinity() {
-    if constexpr (K == bits_kind::bits_kind_bfloat16)
+    if constexpr (K == bits_kind::bfloat16)
       return U(0x7F80);
     else if constexpr (sizeof(U) == 2)
       return U(0x7C00);
@@ -128,11 +128,11 @@ struct real_order {
 };
 
 template <class U>
-using unsigned_order = real_order<U, bits_kind::bits_kind_unsigned>;
+using unsigned_order = real_order<U, bits_kind::unsigned_>;
 template <class U>
-using signed_order = real_order<U, bits_kind::bits_kind_signed>;
+using signed_order = real_order<U, bits_kind::signed_>;
 template <class U>
-using float_order = real_order<U, bits_kind::bits_kind_float>;
+using float_order = real_order<U, bits_kind::float_>;
 
 template <class U>
 struct complex_bits {
@@ -220,7 +220,7 @@ void with_order(dtype t, F&& f) {
     case dtype::float16:
       return f(float_order<std::uint16_t>{});
     case dtype::bfloat16:
-      return f(real_order<std::uint16_t, bits_kind::bits_kind_bfloat16>{});
+      return f(real_order<std::uint16_t, bits_kind::bfloat16>{});
     case dtype::float32:
       return f(float_order<std::uint32_t>{});
     case dtype::float64:
@@ -531,35 +531,35 @@ void run_library(const ir::library_call& c, const std::vector<const void*>& in,
                  const std::vector<void*>& outs) {
   void* out = outs.empty() ? nullptr : outs[0];
   switch (c.op) {
-    case ir::library_op::library_op_sort:
+    case ir::library_op::sort:
       with_order(c.dt, [&](auto order) { sort_rows<decltype(order)>(c, in[0], out); });
       return;
-    case ir::library_op::library_op_flatnonzero:
+    case ir::library_op::flatnonzero:
       flatnonzero(c, in[0], out);
       return;
-    case ir::library_op::library_op_searchsorted:
+    case ir::library_op::searchsorted:
       with_order(c.dt, [&](auto order) { searchsorted<decltype(order)>(c, in[0], in[1], out); });
       return;
-    case ir::library_op::library_op_scatter:
+    case ir::library_op::scatter:
       scatter(c, in, out);
       return;
-    case ir::library_op::library_op_bincount:
+    case ir::library_op::bincount:
       bincount(c, in, out);
       return;
-    case ir::library_op::library_op_gemm:
+    case ir::library_op::gemm:
       gemm(c, in, out);  // cublas.cpp
       return;
-    case ir::library_op::library_op_solve:
-    case ir::library_op::library_op_inv:
-    case ir::library_op::library_op_lu:
-    case ir::library_op::library_op_cholesky:
-    case ir::library_op::library_op_qr:
-    case ir::library_op::library_op_eigh:
-    case ir::library_op::library_op_svd:
-    case ir::library_op::library_op_eig:
+    case ir::library_op::solve:
+    case ir::library_op::inv:
+    case ir::library_op::lu:
+    case ir::library_op::cholesky:
+    case ir::library_op::qr:
+    case ir::library_op::eigh:
+    case ir::library_op::svd:
+    case ir::library_op::eig:
       run_solver(c, in, outs);  // cusolver.cpp
       return;
-    case ir::library_op::library_op_fft:
+    case ir::library_op::fft:
       fft(c, in, out);  // cufft.cpp
       return;
   }

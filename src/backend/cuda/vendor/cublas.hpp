@@ -7,7 +7,7 @@
 
 namespace ndfuse::backend::cuda {
 
-// library_op_gemm on this thread's current device and stream; waits for nothing.
+// library_op::gemm on this thread's current device and stream; waits for nothing.
 void gemm(const ir::library_call& c, const std::vector<const void*>& inputs, void* out);
 
 // out (cols x rows, C order) = the transpose (conjugate transpose when `conjugate`) of `in`, a

@@ -83,7 +83,7 @@ void check_fft(cufftResult r, const char* call) {
 struct plan_key {
   int device = 0;
   dtype dt = dtype::complex128;
-  fft_kind kind = fft_kind::fft_kind_forward;
+  fft_kind kind = fft_kind::forward;
   int rank = 1;
   std::int64_t dims[3] = {1, 1, 1};
   std::int64_t batch = 1;
@@ -114,12 +114,12 @@ using plan_ptr = std::unique_ptr<plan>;
 cufftType type_of(dtype dt, fft_kind kind) {
   const bool single = dt == dtype::complex64;
   switch (kind) {
-    case fft_kind::fft_kind_forward:
-    case fft_kind::fft_kind_inverse:
+    case fft_kind::forward:
+    case fft_kind::inverse:
       return single ? CUFFT_C2C : CUFFT_Z2Z;
-    case fft_kind::fft_kind_r2c:
+    case fft_kind::r2c:
       return single ? CUFFT_R2C : CUFFT_D2Z;
-    case fft_kind::fft_kind_c2r:
+    case fft_kind::c2r:
       return single ? CUFFT_C2R : CUFFT_Z2D;
   }
   return CUFFT_Z2Z;
@@ -157,13 +157,12 @@ void fft(const ir::library_call& c, const std::vector<const void*>& in, void* ou
   const auto& p = c.fft;
   if (c.dt != dtype::complex64 && c.dt != dtype::complex128)
     throw dtype_error("fft: no cuFFT routine for " + std::string(dtype_name(c.dt)));
-  if (p.kind == fft_kind::fft_kind_c2r && p.rank != 1)
+  if (p.kind == fft_kind::c2r && p.rank != 1)
     throw error("fft: internal error, a complex-to-real call transforms one axis");
   if (p.batch == 0) return;
-  const bool complex_to_complex =
-      p.kind == fft_kind::fft_kind_forward || p.kind == fft_kind::fft_kind_inverse;
+  const bool complex_to_complex = p.kind == fft_kind::forward || p.kind == fft_kind::inverse;
   if (complex_to_complex && p.rank == 1 && four_step_fits(c.dt, p.dims[0], p.batch)) {
-    four_step_fft(in[0], out, p.dims[0], p.batch, p.kind == fft_kind::fft_kind_inverse);
+    four_step_fft(in[0], out, p.dims[0], p.batch, p.kind == fft_kind::inverse);
     return;
   }
   const cudaStream_t stream = current_stream();
@@ -175,8 +174,8 @@ void fft(const ir::library_call& c, const std::vector<const void*>& in, void* ou
   void* input = const_cast<void*>(in[0]);  // only C2R writes it, and C2R reads a copy
   const std::size_t complex_bytes = c.dt == dtype::complex64 ? 8 : 16;
   const std::size_t half = std::size_t(p.dims[0] / 2 + 1);
-  const scratch copy(p.kind == fft_kind::fft_kind_c2r ? complex_bytes * half * std::size_t(p.batch) : 0);
-  if (p.kind == fft_kind::fft_kind_c2r) {
+  const scratch copy(p.kind == fft_kind::c2r ? complex_bytes * half * std::size_t(p.batch) : 0);
+  if (p.kind == fft_kind::c2r) {
     const std::size_t row = complex_bytes * half, real_bytes = complex_bytes / 2;
     auto* bytes = static_cast<char*>(copy.get());
     check(cudaMemcpyAsync(bytes, in[0], row * std::size_t(p.batch), cudaMemcpyDeviceToDevice, stream),
@@ -191,38 +190,38 @@ void fft(const ir::library_call& c, const std::vector<const void*>& in, void* ou
     input = bytes;
   }
 
-  const int direction = p.kind == fft_kind::fft_kind_inverse ? CUFFT_INVERSE : CUFFT_FORWARD;
+  const int direction = p.kind == fft_kind::inverse ? CUFFT_INVERSE : CUFFT_FORWARD;
   if (c.dt == dtype::complex64) {
     switch (p.kind) {
-      case fft_kind::fft_kind_forward:
-      case fft_kind::fft_kind_inverse:
+      case fft_kind::forward:
+      case fft_kind::inverse:
         check_fft(cufftExecC2C(pl.handle, static_cast<cufftComplex*>(input), static_cast<cufftComplex*>(out),
                                direction),
                   "cufftExecC2C");
         return;
-      case fft_kind::fft_kind_r2c:
+      case fft_kind::r2c:
         check_fft(cufftExecR2C(pl.handle, static_cast<cufftReal*>(input), static_cast<cufftComplex*>(out)),
                   "cufftExecR2C");
         return;
-      case fft_kind::fft_kind_c2r:
+      case fft_kind::c2r:
         check_fft(cufftExecC2R(pl.handle, static_cast<cufftComplex*>(input), static_cast<cufftReal*>(out)),
                   "cufftExecC2R");
         return;
     }
   } else {
     switch (p.kind) {
-      case fft_kind::fft_kind_forward:
-      case fft_kind::fft_kind_inverse:
+      case fft_kind::forward:
+      case fft_kind::inverse:
         check_fft(cufftExecZ2Z(pl.handle, static_cast<cufftDoubleComplex*>(input),
                                static_cast<cufftDoubleComplex*>(out), direction),
                   "cufftExecZ2Z");
         return;
-      case fft_kind::fft_kind_r2c:
+      case fft_kind::r2c:
         check_fft(cufftExecD2Z(pl.handle, static_cast<cufftDoubleReal*>(input),
                                static_cast<cufftDoubleComplex*>(out)),
                   "cufftExecD2Z");
         return;
-      case fft_kind::fft_kind_c2r:
+      case fft_kind::c2r:
         check_fft(cufftExecZ2D(pl.handle, static_cast<cufftDoubleComplex*>(input),
                                static_cast<cufftDoubleReal*>(out)),
                   "cufftExecZ2D");

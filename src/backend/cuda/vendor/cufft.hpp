@@ -6,7 +6,7 @@
 
 namespace ndfuse::backend::cuda {
 
-// library_op_fft on this thread's current device and stream; waits for nothing.
+// library_op::fft on this thread's current device and stream; waits for nothing.
 void fft(const ir::library_call& c, const std::vector<const void*>& inputs, void* out);
 
 }  // namespace ndfuse::backend::cuda

@@ -447,21 +447,21 @@ void svd(const ir::library_call& c, const std::vector<const void*>& in, const st
 void run_solver(const ir::library_call& c, const std::vector<const void*>& in,
                 const std::vector<void*>& out) {
   switch (c.op) {
-    case ir::library_op::library_op_solve:
+    case ir::library_op::solve:
       return lu_solve(c, in, out);
-    case ir::library_op::library_op_inv:
+    case ir::library_op::inv:
       return lu_inverse(c, in, out);
-    case ir::library_op::library_op_lu:
+    case ir::library_op::lu:
       return lu_factor(c, in, out);
-    case ir::library_op::library_op_cholesky:
+    case ir::library_op::cholesky:
       return cholesky(c, in, out);
-    case ir::library_op::library_op_qr:
+    case ir::library_op::qr:
       return qr(c, in, out);
-    case ir::library_op::library_op_eigh:
+    case ir::library_op::eigh:
       return eigh(c, in, out);
-    case ir::library_op::library_op_svd:
+    case ir::library_op::svd:
       return svd(c, in, out);
-    case ir::library_op::library_op_eig:
+    case ir::library_op::eig:
       return eig(c, in, out);
     default:
       throw error("cuda backend: run_solver called with a non-solver library call");

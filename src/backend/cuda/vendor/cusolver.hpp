@@ -8,7 +8,7 @@
 
 namespace ndfuse::backend::cuda {
 
-// library_op_solve ... library_op_eig (ir/library.hpp) on this thread's current device and stream,
+// library_op::solve ... library_op::eig (ir/library.hpp) on this thread's current device and stream,
 // every matrix of the batch, info codes written to their output; waits for nothing.
 void run_solver(const ir::library_call& c, const std::vector<const void*>& inputs,
                 const std::vector<void*>& outputs);

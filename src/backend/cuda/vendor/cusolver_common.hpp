@@ -64,7 +64,7 @@ inline const char* at(const void* base, std::int64_t elements, std::size_t items
   return static_cast<const char*>(base) + elements * static_cast<std::int64_t>(itemsz);
 }
 
-// The LU family (cusolver_lu.cpp): library_op_solve, library_op_inv and library_op_lu.
+// The LU family (cusolver_lu.cpp): library_op::solve, library_op::inv and library_op::lu.
 void lu_solve(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out);
 void lu_inverse(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out);
 void lu_factor(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out);

@@ -134,11 +134,11 @@ void redo_on_host(const ir::library_call& c, std::int64_t b, const std::vector<c
   const std::size_t sz = itemsize(c.dt), matrix = sz * n * n;
   std::vector<std::size_t> in_bytes = {matrix}, out_bytes;
   switch (c.op) {
-    case ir::library_op::library_op_solve:
+    case ir::library_op::solve:
       in_bytes.push_back(sz * n * k);
       out_bytes = {sz * n * k, sizeof(int)};
       break;
-    case ir::library_op::library_op_inv:
+    case ir::library_op::inv:
       out_bytes = {matrix, sizeof(int)};
       break;
     default:  // lu
