@@ -1,6 +1,7 @@
 #include "jit/disk_cache.hpp"
 #include "support/env.hpp"
 #include "support/hash.hpp"
+#include "support/log.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -126,8 +127,8 @@ std::uint64_t parse_bytes(const char* text, std::uint64_t fallback) {
   errno = 0;
   unsigned long long v = std::strtoull(text, &end, 10);
   if (errno != 0 || end == text || *end != '\0') {
-    std::cerr << "[ndfuse] warning: NDFUSE_CACHE_MAX_BYTES=" << text << " is not a byte count; using "
-              << fallback << '\n';
+    support::log_line(std::string("warning: NDFUSE_CACHE_MAX_BYTES=") + text +
+                      " is not a byte count; using " + std::to_string(fallback));
     return fallback;
   }
   return v;
@@ -277,8 +278,8 @@ void disk_cache::evict_locked(std::uint64_t incoming) {
 void disk_cache::disable_writes(const std::string& why) {
   if (!writable_) return;
   writable_ = false;
-  std::cerr << "[ndfuse] warning: kernel cache directory " << dir_ << " is not writable (" << why
-            << "); compiled kernels stay in memory only for this process\n";
+  support::log_line("warning: kernel cache directory " + dir_ + " is not writable (" + why +
+                    "); compiled kernels stay in memory only for this process");
 }
 
 disk_cache& disk_cache::global() {

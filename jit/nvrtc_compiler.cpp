@@ -17,6 +17,7 @@
 #include "ndfuse/error.hpp"
 #include "support/env.hpp"
 #include "support/hash.hpp"
+#include "support/log.hpp"
 
 namespace ndfuse::jit {
 
@@ -131,18 +132,17 @@ compiled_binary compile_to_cubin(const std::string& source, const std::string& n
     try {
       dumped = dump_source(dump_dir, source, name);
     } catch (const std::exception& e) {  // a dump is a debugging aid: never fail the compile for it
-      std::cerr << "[ndfuse] warning: NDFUSE_DUMP_DIR: " << e.what() << '\n';
+      support::log_line(std::string("warning: NDFUSE_DUMP_DIR: ") + e.what());
     }
   }
-  if (level >= 3) std::cerr << "[ndfuse] source of " << name << " (sm_" << sm << "):\n" << source << '\n';
+  if (level >= 3) support::log_line("source of " + name + " (sm_" + std::to_string(sm) + "):\n" + source);
 
   compiled_binary out;
   out.name = name;
   out.sm = sm;
   program p(source, name);
   const bool ok = p.compile(compile_options(sm), out.log);
-  if (level >= 4 && !out.log.empty())
-    std::cerr << "[ndfuse] NVRTC log of " << name << ":\n" << out.log << '\n';
+  if (level >= 4 && !out.log.empty()) support::log_line("NVRTC log of " + name + ":\n" + out.log);
   if (!ok) {
     if (dumped.empty()) {
       try {
@@ -158,7 +158,7 @@ compiled_binary compile_to_cubin(const std::string& source, const std::string& n
   check(nvrtcGetCUBINSize(p.handle, &n), "nvrtcGetCUBINSize", name);
   out.cubin.resize(n);
   check(nvrtcGetCUBIN(p.handle, out.cubin.data()), "nvrtcGetCUBIN", name);
-  if (level >= 4) std::cerr << "[ndfuse] PTX of " << name << ":\n" << get_ptx(source, name, sm) << '\n';
+  if (level >= 4) support::log_line("PTX of " + name + ":\n" + get_ptx(source, name, sm));
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include "runtime/kernel_cache.hpp"
 #include "schedule/plan.hpp"
 #include "support/env.hpp"
+#include "support/log.hpp"
 #include "support/stats.hpp"
 
 namespace ndfuse {
@@ -98,12 +99,11 @@ void run_step(backend::device_backend& b, const schedule::kernel_step& step) {
     const std::uint64_t memory_hits = counts.cache_hits_memory.get();
     const std::uint64_t disk_hits = counts.cache_hits_disk.get();
     const auto& compiled = global_kernel_cache().get(b, step.kernel, key, step.compiled);
-    if (debug_level() >= 2)
-      std::cerr << "[ndfuse] " << step.name
-                << (counts.cache_hits_memory.get() > memory_hits ? " cache hit"
-                    : counts.cache_hits_disk.get() > disk_hits   ? " cache miss: loaded from the disk cache"
-                                                                 : " cache miss: compiled")
-                << '\n';
+    if (support::logging(2))
+      support::log_line(step.name + (counts.cache_hits_memory.get() > memory_hits ? " cache hit"
+                                     : counts.cache_hits_disk.get() > disk_hits
+                                         ? " cache miss: loaded from the disk cache"
+                                         : " cache miss: compiled"));
     b.launch(compiled, step.kernel, launch_args(step, {outs.data(), outs.size()}));
     ++support::counters_here().kernels_launched;
   }
@@ -111,9 +111,9 @@ void run_step(backend::device_backend& b, const schedule::kernel_step& step) {
   if (debug_level() >= 1) {
     b.synchronize();  // so the time printed is the step's, not only its enqueueing
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    std::cerr << "[ndfuse] kernel " << step.name << " " << shape_str(step.iteration_shape) << " "
-              << step.kernel.code.size() << " instrs, " << step.outputs.size() << " outputs: " << ms
-              << " ms\n";
+    support::log_line("kernel " + step.name + " " + shape_str(step.iteration_shape) + " " +
+                      std::to_string(step.kernel.code.size()) + " instrs, " +
+                      std::to_string(step.outputs.size()) + " outputs: " + std::to_string(ms) + " ms");
   }
 }
 
@@ -129,7 +129,7 @@ void realize(std::span<const std::shared_ptr<ir::node>> roots, bool automatic_sp
   const schedule::plan_lease lease(roots);
   const schedule::plan& p = lease.get();
   if (debug_level() >= 2)
-    std::cerr << "[ndfuse] " << (automatic_split ? "automatic split, " : "") << schedule::describe(p);
+    support::log_line((automatic_split ? "automatic split, " : "") + schedule::describe(p));
   ++support::counters_here().evaluations;
   if (automatic_split) ++support::counters_here().automatic_splits;
   auto& b = backend::current();

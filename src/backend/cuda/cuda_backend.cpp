@@ -20,6 +20,7 @@
 #include "jit/kernel_abi.hpp"
 #include "ndfuse/error.hpp"
 #include "support/env.hpp"
+#include "support/log.hpp"
 
 namespace ndfuse::backend::cuda {
 
@@ -114,7 +115,7 @@ class cuda_backend final : public device_backend {
       device_free(p);
     } catch (const std::exception& e) {
       if (debug_level() >= 1)
-        std::cerr << "[ndfuse] warning: freeing device memory failed: " << e.what() << '\n';
+        support::log_line(std::string("warning: freeing device memory failed: ") + e.what());
     }
   }
 

@@ -10,6 +10,7 @@
 #include "jit/render.hpp"
 #include "support/env.hpp"
 #include "support/hash.hpp"
+#include "support/log.hpp"
 
 namespace ndfuse::backend::cuda {
 
@@ -49,8 +50,8 @@ kernel_binary cubin_for(const ir::kernel_ir& k, int sm, jit::disk_cache& cache, 
       out.cubin = std::move(*hit);
       out.from_disk = true;
       if (debug_level() >= 2)
-        std::cerr << "[ndfuse] " << out.name << ": disk cache hit " << cache.entry_path(key) << " ("
-                  << ms_since(t0) << " ms)\n";
+        support::log_line(out.name + ": disk cache hit " + cache.entry_path(key) + " (" +
+                          std::to_string(ms_since(t0)) + " ms)");
       return out;
     }
   }
@@ -58,8 +59,8 @@ kernel_binary cubin_for(const ir::kernel_ir& k, int sm, jit::disk_cache& cache, 
   out.cubin.assign(bin.cubin.begin(), bin.cubin.end());
   const bool stored = cache.store(key, out.cubin);
   if (debug_level() >= 2)
-    std::cerr << "[ndfuse] " << out.name << ": NVRTC compiled for " << arch << " in " << ms_since(t0) << " ms"
-              << (stored ? ", stored in the disk cache" : "") << '\n';
+    support::log_line(out.name + ": NVRTC compiled for " + arch + " in " + std::to_string(ms_since(t0)) +
+                      " ms" + (stored ? ", stored in the disk cache" : ""));
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backend/cuda/runtime/cuda_api.hpp"
+#include "support/log.hpp"
 
 namespace ndfuse::backend::cuda {
 
@@ -113,8 +114,8 @@ bool ready(staging& st) {
   void* p = nullptr;
   if (cudaMallocHost(&p, slot_count * slot_bytes) != cudaSuccess) {
     cudaGetLastError();
-    std::cerr << "[ndfuse] warning: cannot pin " << (slot_count * slot_bytes >> 20)
-              << " MiB for transfer staging; host<->device copies will be slower\n";
+    support::log_line("warning: cannot pin " + std::to_string(slot_count * slot_bytes >> 20) +
+                      " MiB for transfer staging; host<->device copies will be slower");
     return false;
   }
   st.pinned = static_cast<char*>(p);
