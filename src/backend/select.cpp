@@ -8,10 +8,10 @@
 #include "backend/cpu/cpu_backend.hpp"
 #include "ndfuse/device.hpp"
 #include "ndfuse/error.hpp"
+#include "support/env.hpp"
 
 #if defined(NDFUSE_WITH_CUDA)
 #include "backend/cuda/cuda_backend.hpp"
-#include "support/env.hpp"
 #endif
 
 namespace ndfuse::backend {
