@@ -82,8 +82,8 @@ struct nf_arg_combine {
   }
 };
 
-// The drivers below use shared memory and block barriers: device compilation only (the host test
-// of the prelude, tests/test_prelude_host.cpp, checks the element-level pieces above).
+// The drivers below use shared memory and block barriers: device compilation only (the CPU backend,
+// which compiles the prelude as host C++, sees the element-level pieces above).
 #if defined(__CUDACC__)
 
 // nanargmin / nanargmax: NaN counts as +inf / -inf (NumPy's _replace_nan), so it wins only a tie by

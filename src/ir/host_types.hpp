@@ -1,5 +1,6 @@
-// Host element types per dtype: how a value is stored, and the type host functors compute in.
-// float16 is stored as its bits and computed in float32, as NumPy does.
+// Host element types per dtype: how a value is stored, and the type host code computes it in (the
+// CPU backend's reductions accumulate in it). float16 is stored as its bits and computed in float32,
+// as NumPy does.
 #pragma once
 #include <complex>
 #include <cstdint>

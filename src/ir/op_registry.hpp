@@ -98,7 +98,7 @@ static_assert(decltype(hana::length(all_dtypes))::value == dtype_count);
 inline constexpr auto all_ops = hana::drop_back(hana::tuple_t<NDFUSE_ELEMENTWISE_OPS(NDFUSE_OP_TYPE) void>);
 #undef NDFUSE_OP_TYPE
 
-// Every op struct must name its own op code and have the arity the op list says.
+// Every op-table entry must name its own op code and have the arity the op list says.
 #define NDFUSE_OP_CHECK(name, arity_)                                     \
   static_assert(ops::name::code == op_code::name, "ops::" #name " code"); \
   static_assert(ops::name::arity == arity_, "ops::" #name " arity");
