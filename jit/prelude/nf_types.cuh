@@ -116,10 +116,10 @@ __device__ __forceinline__ nf_float16 nf_half_from(double d) {
   return h;
 }
 #else
-// Compiled as host C++ by the CPU backend (src/backend/cpu/prelude_host.cpp defines these).
-float nf_half_to_float(nf_float16 h);
-nf_float16 nf_half_from(float f);
-nf_float16 nf_half_from(double d);
+// Compiled as host C++ by the CPU backend, which defines these (src/backend/cpu/prelude_host.hpp).
+inline float nf_half_to_float(nf_float16 h);
+inline nf_float16 nf_half_from(float f);
+inline nf_float16 nf_half_from(double d);
 #endif
 
 // --- bfloat16 conversions (integer arithmetic: no sm_80 instruction needed) -------------------------

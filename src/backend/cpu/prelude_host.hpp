@@ -33,6 +33,19 @@ inline unsigned __float_as_uint(float f) {
 #undef __device__
 #undef __forceinline__
 
+// The conversions the prelude leaves to its host includer (PTX's cvt on the GPU): NumPy's npy_half
+// rounding, to nearest even straight from the source precision. Inline, so that a float16 loop pays
+// one call per conversion, as ir::to_compute does.
+inline float nf_half_to_float(nf_float16 h) {
+  return ndfuse::ir::half_to_float(h.bits);
+}
+inline nf_float16 nf_half_from(float f) {
+  return {ndfuse::ir::float_to_half(f)};
+}
+inline nf_float16 nf_half_from(double d) {
+  return {ndfuse::ir::double_to_half(d)};
+}
+
 namespace ndfuse::backend::cpu {
 
 // The prelude's storage type of each dtype: what generated kernels declare, and what the host loops
