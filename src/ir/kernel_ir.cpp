@@ -1,8 +1,7 @@
 #include "ir/kernel_ir.hpp"
 
-#include <limits>
-
 #include <algorithm>
+#include <limits>
 
 namespace ndfuse::ir {
 

@@ -1,5 +1,4 @@
 // Casts, select and iota loops, plus the lookup functions of loops.hpp.
-
 #include "backend/cpu/loops_impl.hpp"
 
 namespace ndfuse::backend::cpu {
