@@ -72,22 +72,16 @@ void scan(void* out, const void* values, std::int64_t n, void* carry) {
   std::memcpy(carry, &c0, sizeof(S));
 }
 
-template <class C>
-bool is_nan(C v) {
-  if constexpr (ir::is_complex_v<C>)
-    return std::isnan(v.real()) || std::isnan(v.imag());
-  else if constexpr (std::is_floating_point_v<C>)
-    return std::isnan(v);
-  else
-    return false;
+// NaN, and NumPy's order (complex numbers by real part, then imaginary part): the prelude's isnan and
+// less, on the accumulator's compute type.
+template <dtype T>
+bool is_nan(ir::compute_t<T> v) {
+  return nf_isnan(same_bits<prelude_compute_t<T>>(v));
 }
-// NumPy's order: complex numbers compare by real part, then imaginary part.
-template <class C>
-bool less(C a, C b) {
-  if constexpr (ir::is_complex_v<C>)
-    return a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
-  else
-    return a < b;
+template <dtype T>
+bool less(ir::compute_t<T> a, ir::compute_t<T> b) {
+  using P = prelude_compute_t<T>;
+  return nf_less(same_bits<P>(a), same_bits<P>(b));
 }
 
 template <ir::reduce_kind K>
@@ -98,18 +92,19 @@ constexpr bool is_max = K == ir::reduce_kind::argmax || K == ir::reduce_kind::na
 // Whether value a beats the current winner b. argmin/argmax: NumPy's first NaN wins. The nan forms
 // see NaN as +inf (nanargmin) or -inf (nanargmax), as NumPy's _replace_nan does, so a NaN only
 // wins a tie by coming first.
-template <ir::reduce_kind K, class C>
-bool beats(C a, C b) {
+template <ir::reduce_kind K, dtype T>
+bool beats(ir::compute_t<T> a, ir::compute_t<T> b) {
   if constexpr (!skips_nan<K>) {
-    if (is_nan(a) || is_nan(b)) return is_nan(a) && !is_nan(b);
+    if (is_nan<T>(a) || is_nan<T>(b)) return is_nan<T>(a) && !is_nan<T>(b);
   }
-  return is_max<K> ? less(b, a) : less(a, b);
+  return is_max<K> ? less<T>(b, a) : less<T>(a, b);
 }
 
-template <ir::reduce_kind K, class C>
-C nan_replaced(C x) {
+template <ir::reduce_kind K, dtype T>
+ir::compute_t<T> nan_replaced(ir::compute_t<T> x) {
+  using C = ir::compute_t<T>;
   if constexpr (skips_nan<K> && (ir::is_complex_v<C> || std::is_floating_point_v<C>)) {
-    if (is_nan(x)) return C(is_max<K> ? -HUGE_VAL : HUGE_VAL);
+    if (is_nan<T>(x)) return C(is_max<K> ? -HUGE_VAL : HUGE_VAL);
   }
   return x;
 }
@@ -136,13 +131,13 @@ void arg_fold(arg_acc& acc, const void* values, std::int64_t n, std::int64_t fir
   std::int64_t at = position(acc.index);
   for (std::int64_t i = 0; i < n; ++i) {
     const C raw = ir::to_compute<T>(v[i]);
-    const C x = nan_replaced<K>(raw);
-    if (!taken || beats<K>(x, best)) {
+    const C x = nan_replaced<K, T>(raw);
+    if (!taken || beats<K, T>(x, best)) {
       best = x;
       at = first + i;
       taken = true;
     }
-    real = real || !is_nan(raw);
+    real = real || !is_nan<T>(raw);
   }
   best_s = ir::to_storage<T>(best);
   std::memcpy(acc.value, &best_s, sizeof(S));
@@ -161,7 +156,7 @@ void arg_combine(arg_acc& acc, const arg_acc& later) {
   std::memcpy(&a, acc.value, sizeof(S));
   std::memcpy(&b, later.value, sizeof(S));
   const bool real = acc.index >= 0 || later.index >= 0;
-  const bool take = beats<K>(ir::to_compute<T>(b), ir::to_compute<T>(a));
+  const bool take = beats<K, T>(ir::to_compute<T>(b), ir::to_compute<T>(a));
   const std::int64_t at = position(take ? later.index : acc.index);
   if (take) std::memcpy(acc.value, later.value, sizeof acc.value);
   acc.index = skips_nan<K> ? encode(at, real) : at;
