@@ -28,7 +28,7 @@ std::string source(const array& a) {
     if (p.steps.size() > 1)
       out += "// ======== kernel " + std::to_string(i + 1) + " of " + std::to_string(p.steps.size()) +
              " ========\n";
-    out += render(p.steps[i].kernel, p.steps[i].name);
+    out += render(tuned(p.steps[i]), p.steps[i].name);
   }
   return out;
 }
@@ -43,7 +43,7 @@ int compile_check(const array& a, int sm) {
   std::unique_lock lock(ir::graph_mutex());
   const schedule::plan p = schedule::make_plan({n});
   lock.unlock();
-  for (const auto& step : p.steps) compile_to_cubin(render(step.kernel, step.name), step.name, sm);
+  for (const auto& step : p.steps) compile_to_cubin(render(tuned(step), step.name), step.name, sm);
   return static_cast<int>(p.steps.size());
 }
 

@@ -34,13 +34,13 @@ std::size_t scalar_align(dtype t) {
 
 }  // namespace
 
-bool vectorized(const ir::kernel_ir& k) {
+bool vectorized(const tuned_ir& k) {
   if (k.reduction) return false;
   return std::all_of(k.inputs.begin(), k.inputs.end(), [](const auto& in) { return is_flat(in.cls); }) &&
          std::all_of(k.iotas.begin(), k.iotas.end(), is_flat);
 }
 
-int vector_width(const ir::kernel_ir& k) {
+int vector_width(const tuned_ir& k) {
   if (!vectorized(k)) return 1;
   std::size_t widest = 1;
   for (const auto& in : k.inputs) widest = std::max(widest, itemsize(in.dt));
@@ -48,17 +48,17 @@ int vector_width(const ir::kernel_ir& k) {
   return static_cast<int>(16 / widest);
 }
 
-bool needs_multi_index(const ir::kernel_ir& k) {
+bool needs_multi_index(const tuned_ir& k) {
   return k.reduction || (!vectorized(k) && k.ndim > 1);
 }
 
-std::string reduce_acc_type(const ir::kernel_ir& k) {
+std::string reduce_acc_type(const tuned_ir& k) {
   const auto& r = *k.reduction;
   if (ir::is_arg_reduction(r.kind)) return std::string("nf_arg<") + cuda_type(r.acc_dt) + ">";
   return cuda_type(r.acc_dt);
 }
 
-std::size_t reduce_acc_bytes(const ir::kernel_ir& k) {
+std::size_t reduce_acc_bytes(const tuned_ir& k) {
   const auto& r = *k.reduction;
   const std::size_t size = itemsize(r.acc_dt);
   if (!ir::is_arg_reduction(r.kind)) return size;
@@ -67,12 +67,12 @@ std::size_t reduce_acc_bytes(const ir::kernel_ir& k) {
   return (bytes + align - 1) / align * align;
 }
 
-bool reduce_wide_loads(const ir::kernel_ir& k) {
+bool reduce_wide_loads(const tuned_ir& k) {
   const auto& r = *k.reduction;
   // Units of elements run along each input's rows (flat inputs); units of outputs across its
   // columns, through the strides (the launch checks that the kept stride is 1).
-  const bool outputs = r.output_units;
-  const int width = outputs ? ir::reduce_lane_outputs(r) : ir::reduce_fold_width(r);
+  const bool outputs = k.fold.output_units;
+  const int width = outputs ? reduce_lane_outputs(k) : reduce_fold_width(k);
   if (width == 1) return false;
   for (int v = 0; v < r.epilogue_begin; ++v) {
     const auto& in = k.code[v];
@@ -86,7 +86,7 @@ bool reduce_wide_loads(const ir::kernel_ir& k) {
   return true;
 }
 
-std::vector<int> reduce_prologue_inputs(const ir::kernel_ir& k) {
+std::vector<int> reduce_prologue_inputs(const tuned_ir& k) {
   std::vector<int> slots;
   for (int v = 0; v < k.reduction->epilogue_begin; ++v) {
     const auto& in = k.code[v];
@@ -97,15 +97,15 @@ std::vector<int> reduce_prologue_inputs(const ir::kernel_ir& k) {
   return slots;
 }
 
-std::size_t reduce_unit_bytes(const ir::kernel_ir& k, int slot) {
-  return static_cast<std::size_t>(ir::reduce_fold_width(*k.reduction)) * itemsize(k.inputs[slot].dt);
+std::size_t reduce_unit_bytes(const tuned_ir& k, int slot) {
+  return static_cast<std::size_t>(reduce_fold_width(k)) * itemsize(k.inputs[slot].dt);
 }
 
-std::size_t reduce_stage_bytes(const ir::kernel_ir& k) {
-  if (!k.reduction->staged || !reduce_wide_loads(k)) return 0;
+std::size_t reduce_stage_bytes(const tuned_ir& k) {
+  if (!k.fold.staged || !reduce_wide_loads(k)) return 0;
   std::size_t bytes = 0;
   for (int slot : reduce_prologue_inputs(k))
-    bytes += ir::reduce_stage_units * reduce_unit_bytes(k, slot) + reduce_stage_spare;
+    bytes += reduce_stage_units * reduce_unit_bytes(k, slot) + reduce_stage_spare;
   return bytes;
 }
 
@@ -120,7 +120,7 @@ unsigned reduce_stages(std::size_t stage_bytes, std::size_t shared_per_sm, std::
   return 2 * stage_bytes + reserve <= shared_per_block ? 2 : 0;
 }
 
-reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64_t n_red, int sm_count) {
+reduce_config reduce_dims(const tuned_ir& k, std::int64_t n_out, std::int64_t n_red, int sm_count) {
   const auto& r = *k.reduction;
   const std::int64_t target = std::int64_t(std::max(sm_count, 1)) * blocks_per_sm;  // a full device
   reduce_config c;
@@ -134,12 +134,12 @@ reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64
     return p;
   };
   std::int64_t r_lanes, o_lanes;
-  if (r.staged) {
+  if (k.fold.staged) {
     // nf_reduce_staged: a block's 256 lanes along one output at a time (its units are at least two
     // chunks long); few outputs are split over staged_blocks_per_sm blocks per SM, never finer than
-    // a chunk per block. The fold order depends on these sizes alone (ir::reduce_stage_units).
+    // a chunk per block. The fold order depends on these sizes alone (reduce_stage_units).
     const std::int64_t staged_target = std::int64_t(std::max(sm_count, 1)) * staged_blocks_per_sm;
-    const std::int64_t chunks = std::max<std::int64_t>(n_red / ir::reduce_stage_units, 1);
+    const std::int64_t chunks = std::max<std::int64_t>(n_red / reduce_stage_units, 1);
     const std::int64_t grid_y =
         n_out < staged_target ? std::clamp<std::int64_t>((staged_target + n_out - 1) / n_out, 1, chunks) : 1;
     c.block_x = block_threads;
@@ -152,18 +152,18 @@ reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64
     }
     return c;
   }
-  if (r.per_thread) {
+  if (k.fold.per_thread) {
     // One thread per output (nf_reduce_per_thread), a block of neighbouring outputs, never split:
-    // the folds are short (ir::reduce_per_thread), so splitting would only add a pass over partials.
+    // the folds are short (reduce_per_thread), so splitting would only add a pass over partials.
     c.block_x = block_threads;
     c.block_y = 1;
     c.grid_x = static_cast<unsigned>(
         std::clamp<std::int64_t>((n_out + block_threads - 1) / block_threads, 1, max_grid));
     return c;
   }
-  // Outer folds: lanes of `width` neighbouring outputs (ir::reduce_output_width) whether or not the
+  // Outer folds: lanes of `width` neighbouring outputs (reduce_output_width) whether or not the
   // kernel takes them as units, so that the fold order is the same either way.
-  const std::int64_t width = r.strategy == ir::reduce_strategy::outer ? ir::reduce_output_width(r) : 1;
+  const std::int64_t width = r.strategy == ir::reduce_strategy::outer ? reduce_output_width(r) : 1;
   const std::int64_t n_lanes_out = (n_out + width - 1) / width;
   if (r.strategy == ir::reduce_strategy::outer) {
     // A warp spans up to 32 lanes of neighbouring outputs (coalesced); the rest of the block splits
@@ -182,7 +182,7 @@ reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64
     while (r_lanes > 1 && r_lanes * 8 > n_red) r_lanes /= 2;
     o_lanes = block_threads / r_lanes;
   }
-  const std::int64_t lane_outputs = ir::reduce_lane_outputs(r);
+  const std::int64_t lane_outputs = reduce_lane_outputs(k);
   const std::int64_t blocks_x = (n_out + o_lanes * lane_outputs - 1) / (o_lanes * lane_outputs);
   const std::int64_t blocks_of_lanes = (n_lanes_out + o_lanes - 1) / o_lanes;
   std::int64_t grid_y = 1;
@@ -213,7 +213,7 @@ reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64
   return c;
 }
 
-launch_config launch_dims(const ir::kernel_ir& k, const shape_t& shape) {
+launch_config launch_dims(const tuned_ir& k, const shape_t& shape) {
   const std::int64_t n = ir::shape_size(shape);
   std::int64_t blocks;
   if (k.tile_dim >= 0 && n > 0) {
@@ -230,7 +230,7 @@ launch_config launch_dims(const ir::kernel_ir& k, const shape_t& shape) {
   return c;
 }
 
-std::vector<param_info> param_layout(const ir::kernel_ir& k) {
+std::vector<param_info> param_layout(const tuned_ir& k) {
   const std::size_t isz = k.index_64 ? 8 : 4;
   const std::string idx = k.index_64 ? "unsigned long long" : "unsigned";
   const std::string off = k.index_64 ? "long long" : "int";
@@ -272,7 +272,7 @@ std::vector<param_info> param_layout(const ir::kernel_ir& k) {
   return p;
 }
 
-param_plan plan_params(const ir::kernel_ir& k) {
+param_plan plan_params(const tuned_ir& k) {
   param_plan plan;
   plan.layout = param_layout(k);
   for (const auto& p : plan.layout) {
@@ -281,8 +281,8 @@ param_plan plan_params(const ir::kernel_ir& k) {
     plan.total_bytes += p.size;
   }
   if (k.reduction) {
-    plan.fold_width = ir::reduce_fold_width(*k.reduction);
-    plan.lane_outputs = ir::reduce_lane_outputs(*k.reduction);
+    plan.fold_width = reduce_fold_width(k);
+    plan.lane_outputs = reduce_lane_outputs(k);
     plan.wide_loads = reduce_wide_loads(k);
     plan.prologue_inputs = reduce_prologue_inputs(k);
     plan.stage_bytes = reduce_stage_bytes(k);
@@ -290,11 +290,11 @@ param_plan plan_params(const ir::kernel_ir& k) {
   return plan;
 }
 
-kernel_params build_params(const ir::kernel_ir& k, const ir::kernel_args& a, const reduce_scratch& scratch) {
+kernel_params build_params(const tuned_ir& k, const ir::kernel_args& a, const reduce_scratch& scratch) {
   return build_params(k, plan_params(k), a, scratch);
 }
 
-kernel_params build_params(const ir::kernel_ir& k, const param_plan& plan, const ir::kernel_args& a,
+kernel_params build_params(const tuned_ir& k, const param_plan& plan, const ir::kernel_args& a,
                            const reduce_scratch& scratch) {
   if (a.shape.size() != static_cast<std::size_t>(k.ndim) || a.inputs.size() != k.inputs.size() ||
       a.scalars.size() != k.scalars.size() || a.iotas.size() != k.iotas.size() ||

@@ -41,13 +41,14 @@
 #include <boost/container/small_vector.hpp>
 
 #include "ir/kernel_ir.hpp"
+#include "jit/cuda_tuning.hpp"
 
 namespace ndfuse::jit {
 
 inline constexpr int block_threads = 256;
 // Resident 256-thread blocks per SM on sm_90 at full occupancy (reductions size their grids by it).
 inline constexpr int blocks_per_sm = 8;
-// Staged folds (kernel_reduction::staged) split few outputs over two blocks per SM: each keeps up to
+// Staged folds (fold_layout::staged) split few outputs over two blocks per SM: each keeps up to
 // reduce_stages_max chunks in flight, so two fill the device's memory pipe (an H100 summed 2 GB of
 // float64 in 0.639 ms that way, 0.645-0.652 with four to eight smaller blocks per SM;
 // research/reduce_bulk.cu).
@@ -56,17 +57,17 @@ inline constexpr unsigned reduce_stages_max = 4;  // NF_STAGES_MAX in nf_reduce.
 
 // A kernel whose inputs and iotas are all flat moves its flat arrays with 16-byte vector loads and
 // stores: each thread takes vector_width() consecutive elements per grid-stride step.
-bool vectorized(const ir::kernel_ir& k);
+bool vectorized(const tuned_ir& k);
 // Elements per thread and step of the vector path: 16 / the largest itemsize among inputs and
 // outputs (so that array moves 16 bytes per access). 1 when the kernel is not vectorized.
-int vector_width(const ir::kernel_ir& k);
+int vector_width(const tuned_ir& k);
 // Below this many elements a vectorized kernel runs its scalar path, one element per thread: the
 // vector path's few threads would each compute vector_width() elements in turn, on a fraction of
 // the multiprocessors, and a small array is latency-bound (1000 float32 through a 16-op chain: 250
 // threads in one block, where one element per thread spreads the work over four).
 inline constexpr std::int64_t vector_min_elements = 1 << 17;
 // Whether the kernel computes multi-indices from the linear index (and so takes `shape`).
-bool needs_multi_index(const ir::kernel_ir& k);
+bool needs_multi_index(const tuned_ir& k);
 
 struct launch_config {
   unsigned grid = 1;
@@ -77,7 +78,7 @@ struct launch_config {
 // looping, measured 7% slower than this on an H100 (2 GB copy-like kernels, scratch experiment);
 // the grid-stride loop only matters past max_grid blocks.
 inline constexpr std::int64_t max_grid = 0x7fffffff;
-launch_config launch_dims(const ir::kernel_ir& k, const shape_t& shape);
+launch_config launch_dims(const tuned_ir& k, const shape_t& shape);
 
 enum class param_role : std::uint8_t {
   count,
@@ -101,7 +102,7 @@ struct param_info {
   std::size_t size = 0;
   std::size_t align = 1;
 };
-std::vector<param_info> param_layout(const ir::kernel_ir& k);
+std::vector<param_info> param_layout(const tuned_ir& k);
 
 // The layout with each parameter's byte offset: a function of the kernel's structure only, so a
 // launcher computes it once per compiled kernel instead of on every launch (host overhead).
@@ -109,14 +110,14 @@ struct param_plan {
   std::vector<param_info> layout;
   std::vector<std::size_t> offsets;
   std::size_t total_bytes = 0;
-  // Reductions: ir::reduce_fold_width and reduce_wide_loads, so a launch need not walk the code.
+  // Reductions: reduce_fold_width and reduce_wide_loads, so a launch need not walk the code.
   int fold_width = 1;
-  int lane_outputs = 1;  // ir::reduce_lane_outputs
+  int lane_outputs = 1;  // reduce_lane_outputs
   bool wide_loads = false;
   std::vector<int> prologue_inputs;  // input slots the folded values read, ascending
   std::size_t stage_bytes = 0;       // staged folds: reduce_stage_bytes
 };
-param_plan plan_params(const ir::kernel_ir& k);
+param_plan plan_params(const tuned_ir& k);
 
 // Scratch of one reduction launch: partial results and arrival counters (when blocks share outputs).
 struct reduce_scratch {
@@ -151,7 +152,7 @@ class kernel_params {
   }
 
  private:
-  friend kernel_params build_params(const ir::kernel_ir& k, const param_plan& plan, const ir::kernel_args& a,
+  friend kernel_params build_params(const tuned_ir& k, const param_plan& plan, const ir::kernel_args& a,
                                     const reduce_scratch& scratch);
   struct alignas(16) chunk {
     std::byte b[16];
@@ -166,38 +167,37 @@ class kernel_params {
 
 // Throws nf::error when the arguments do not fit the kernel (slot counts, ndim, or a stride that a
 // 32-bit kernel cannot hold).
-kernel_params build_params(const ir::kernel_ir& k, const ir::kernel_args& a,
-                           const reduce_scratch& scratch = {});
-kernel_params build_params(const ir::kernel_ir& k, const param_plan& plan, const ir::kernel_args& a,
+kernel_params build_params(const tuned_ir& k, const ir::kernel_args& a, const reduce_scratch& scratch = {});
+kernel_params build_params(const tuned_ir& k, const param_plan& plan, const ir::kernel_args& a,
                            const reduce_scratch& scratch = {});
 
 // Reductions: the C++ type of the accumulator in generated code (nf_arg<T> for arg kinds), and
 // its size on the device.
-std::string reduce_acc_type(const ir::kernel_ir& k);
-std::size_t reduce_acc_bytes(const ir::kernel_ir& k);
+std::string reduce_acc_type(const tuned_ir& k);
+std::size_t reduce_acc_bytes(const tuned_ir& k);
 // The grid and block of a reduction or scan (block.x * block.y == block_threads for reductions).
 struct reduce_config {
   unsigned grid_x = 1, grid_y = 1, block_x = block_threads, block_y = 1;
   std::size_t partial_bytes = 0;  // scratch for partial results (grid_y > 1), 0 otherwise
   std::size_t arrival_count = 0;  // counters to zero before the launch
 };
-// n_red is in units of the kernel's fold: elements, or units (kernel_reduction::units); n_out in
-// outputs (a fold with output units launches one lane per ir::reduce_lane_outputs of them).
-reduce_config reduce_dims(const ir::kernel_ir& k, std::int64_t n_out, std::int64_t n_red, int sm_count);
+// n_red is in units of the kernel's fold: elements, or units (fold_layout::units); n_out in
+// outputs (a fold with output units launches one lane per reduce_lane_outputs of them).
+reduce_config reduce_dims(const tuned_ir& k, std::int64_t n_out, std::int64_t n_red, int sm_count);
 // Whether a unit may be read with one wide load per input, no wider than 16 bytes: units of
-// elements when every prologue input is flat; units of outputs (ir::reduce_lane_outputs) when every
+// elements when every prologue input is flat; units of outputs (reduce_lane_outputs) when every
 // prologue input is read through strides and the prologue has no iota. The launch also needs the
 // inputs aligned for it, and for units of outputs a stride of 1 along the innermost kept dim.
-bool reduce_wide_loads(const ir::kernel_ir& k);
+bool reduce_wide_loads(const tuned_ir& k);
 // The input slots that the fold's prologue reads (not those only its epilogue reads), ascending.
-std::vector<int> reduce_prologue_inputs(const ir::kernel_ir& k);
-// Bytes of one unit of the fold (ir::reduce_fold_width elements) of input `slot`.
-std::size_t reduce_unit_bytes(const ir::kernel_ir& k, int slot);
-// Staged folds: the shared-memory bytes of one chunk (ir::reduce_stage_units units) of every
+std::vector<int> reduce_prologue_inputs(const tuned_ir& k);
+// Bytes of one unit of the fold (reduce_fold_width elements) of input `slot`.
+std::size_t reduce_unit_bytes(const tuned_ir& k, int slot);
+// Staged folds: the shared-memory bytes of one chunk (reduce_stage_units units) of every
 // prologue input, in reduce_prologue_inputs order, each followed by reduce_stage_spare bytes for a
 // shifted input (nf_stage_shift); 0 when the bulk copy engine cannot bring them (not
 // reduce_wide_loads, no input at all, or not a staged fold).
-std::size_t reduce_stage_bytes(const ir::kernel_ir& k);
+std::size_t reduce_stage_bytes(const tuned_ir& k);
 // A shifted input's copy takes 16 bytes more than its chunk; 128 keep every input's area and every
 // stage on a 128-byte boundary.
 inline constexpr std::size_t reduce_stage_spare = 128;

@@ -36,14 +36,14 @@ std::string value(int v) {
 }
 
 // The dtype of the value an iota slot produces (its instruction's dtype).
-dtype iota_dtype(const ir::kernel_ir& k, int slot) {
+dtype iota_dtype(const tuned_ir& k, int slot) {
   for (const auto& in : k.code)
     if (in.op == op_code::iota && in.slot == slot) return in.dt;
   throw error(numbered("jit::render: iota slot ", slot) + " is never read");
 }
 
 // The right-hand side of one instruction.
-std::string expression(const ir::kernel_ir& k, const ir::instr& in) {
+std::string expression(const tuned_ir& k, const ir::instr& in) {
   const char* type = cuda_type(in.dt);
   switch (in.op) {
     case op_code::buffer: {
@@ -75,7 +75,7 @@ std::string expression(const ir::kernel_ir& k, const ir::instr& in) {
 }
 
 // Instruction lines with their origin comments aligned.
-void write_instructions(std::ostringstream& os, const ir::kernel_ir& k, int first, int last) {
+void write_instructions(std::ostringstream& os, const tuned_ir& k, int first, int last) {
   std::vector<std::pair<std::string, std::string>> lines;
   for (int v = first; v < last; ++v) {
     const auto& in = k.code[v];
@@ -91,19 +91,19 @@ void write_instructions(std::ostringstream& os, const ir::kernel_ir& k, int firs
        << '\n';
 }
 
-std::string input_param(const ir::kernel_ir& k, int i) {
+std::string input_param(const tuned_ir& k, int i) {
   const std::string type = cuda_type(k.inputs[i].dt);
   return k.inputs[i].by_address() ? "const " + type + numbered("* in", i)
                                   : "const " + type + numbered(" in", i);
 }
 
-std::string input_arg(const ir::kernel_ir& k, int i, const std::string& linear) {
+std::string input_arg(const tuned_ir& k, int i, const std::string& linear) {
   const std::string in = numbered("in", i);
   if (k.inputs[i].by_address()) return in + numbered(" + o", i);  // never flat
   return is_flat(k.inputs[i].cls) ? in + "[" + linear + "]" : in + numbered("[o", i) + "]";
 }
 
-std::string kernel_signature(const ir::kernel_ir& k, const std::string& name) {
+std::string kernel_signature(const tuned_ir& k, const std::string& name) {
   std::ostringstream os;
   // A reduction whose accumulator fits 4 bytes asks for full occupancy (blocks_per_sm blocks, at
   // most 32 registers a thread). Left alone, ptxas gave such folds 34 registers: 6 resident blocks
@@ -112,15 +112,14 @@ std::string kernel_signature(const ir::kernel_ir& k, const std::string& name) {
   // showed no new spills (sum, prod, max, nanmax, var, count_nonzero, any, sum(a * b), norm, cumsum;
   // float32, float16, int32, bool).
   // Wider accumulators (float64, complex, arg pairs) keep ptxas's choice: capped, they spilled. So
-  // does a lane folding neighbouring outputs side by side (kernel_reduction::output_units), whose
+  // does a lane folding neighbouring outputs side by side (fold_layout::output_units), whose
   // accumulator is all of them: capped, var's column pass over float32 spilled and took 0.45 ms
   // on an H100 against 0.357 uncapped (research/reduce_columns.cu).
   // A reduction's pointers are __restrict__: its outputs are fresh buffers (the fuser never donates
   // an input to a reduction), so no input is written while the kernel runs, and its loads may take
   // the read-only data path (LDG.CONSTANT), as CUB's do.
   const bool full_occupancy =
-      k.reduction &&
-      reduce_acc_bytes(k) * static_cast<std::size_t>(ir::reduce_lane_outputs(*k.reduction)) <= 4;
+      k.reduction && reduce_acc_bytes(k) * static_cast<std::size_t>(reduce_lane_outputs(k)) <= 4;
   os << "extern \"C\" __global__ void __launch_bounds__(" << block_threads;
   if (full_occupancy) os << ", " << blocks_per_sm;
   os << ")\n" << name << '(';
@@ -137,7 +136,7 @@ std::string kernel_signature(const ir::kernel_ir& k, const std::string& name) {
 
 namespace {
 
-std::string header_comment(const ir::kernel_ir& k, const std::string& name) {
+std::string header_comment(const tuned_ir& k, const std::string& name) {
   std::ostringstream os;
   os << "// ndfuse kernel " << name << ": " << k.code.size() << " instructions, " << k.outputs.size()
      << (k.outputs.size() == 1 ? " output\n" : " outputs\n");
@@ -145,7 +144,7 @@ std::string header_comment(const ir::kernel_ir& k, const std::string& name) {
     os << "//   inputs: ";
     for (std::size_t i = 0; i < k.inputs.size(); ++i)
       os << (i ? ", " : " ") << "in" << i << ' ' << dtype_name(k.inputs[i].dt) << ' '
-         << ir::index_class_name(k.inputs[i].cls);
+         << (k.is_transposed(i) ? "transposed" : ir::index_class_name(k.inputs[i].cls));
     os << '\n';
   }
   if (!k.scalars.empty()) {
@@ -182,7 +181,7 @@ std::string header_comment(const ir::kernel_ir& k, const std::string& name) {
 }
 
 // The element function: one line per instruction, then the output assignments.
-std::string element_function(const ir::kernel_ir& k, const std::string& name) {
+std::string element_function(const tuned_ir& k, const std::string& name) {
   std::vector<std::string> params;
   for (std::size_t o = 0; o < k.outputs.size(); ++o)
     params.push_back(std::string(cuda_type(k.outputs[o].dt)) + numbered("& out", o));
@@ -219,7 +218,7 @@ std::string element_function(const ir::kernel_ir& k, const std::string& name) {
 
 // All inputs and iotas flat: a 16-byte vector loop over whole vectors, then a scalar loop for the
 // tail (or for everything when some array is not aligned for vector access).
-std::string vectorized_body(const ir::kernel_ir& k, const std::string& name, const std::string& idx) {
+std::string vectorized_body(const tuned_ir& k, const std::string& name, const std::string& idx) {
   const int w = vector_width(k);
   const std::string ws = std::to_string(w);
   std::ostringstream os;
@@ -280,7 +279,7 @@ std::string vectorized_body(const ir::kernel_ir& k, const std::string& name, con
 
 // Some input or iota is broadcast or strided: per element, the multi-index of i over the collapsed
 // shape, then each such operand's offset from its strides.
-std::string strided_body(const ir::kernel_ir& k, const std::string& name, const std::string& idx,
+std::string strided_body(const tuned_ir& k, const std::string& name, const std::string& idx,
                          const std::string& off) {
   const int nd = k.ndim;
   std::ostringstream os;
@@ -331,7 +330,7 @@ std::string strided_body(const ir::kernel_ir& k, const std::string& name, const 
   return os.str();
 }
 
-std::string kernel_code(const ir::kernel_ir& k, const std::string& name) {
+std::string kernel_code(const tuned_ir& k, const std::string& name) {
   check_identifier(name);
   if (k.reduction) return reduction_kernel_code(k, name);
   if (k.outputs.empty()) throw error("jit::render: kernel " + name + " has no outputs");
@@ -360,7 +359,7 @@ std::string include_line() {
          "\"  // jit/prelude/*.cuh: element types, op functions, math\n";
 }
 
-std::string render(const ir::kernel_ir& k, const std::string& name) {
+std::string render(const tuned_ir& k, const std::string& name) {
   std::string body = kernel_code(k, name);
   // The header comment stays first: it is what a reader of a dumped file looks for.
   const std::size_t end = body.find("\n\n");

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ir/kernel_ir.hpp"
+#include "jit/cuda_tuning.hpp"
 
 namespace ndfuse::jit {
 
@@ -21,11 +22,11 @@ inline constexpr const char* prelude_header = "nf_prelude.cuh";
 
 // One complete NVRTC program computing kernel `k` under the name `name` (a C identifier, such as
 // the plan step's k_<16 hex digits>).
-std::string render(const ir::kernel_ir& k, const std::string& name);
+std::string render(const tuned_ir& k, const std::string& name);
 
 // Several kernels in one program, the prelude included once (tests compile many kernels at once).
 struct named_kernel {
-  const ir::kernel_ir* kernel = nullptr;
+  const tuned_ir* kernel = nullptr;
   std::string name;
 };
 std::string render_program(const std::vector<named_kernel>& kernels);

@@ -6,6 +6,7 @@
 
 #include "ir/kernel_ir.hpp"
 #include "jit/cuda_ops.hpp"
+#include "jit/cuda_tuning.hpp"
 
 namespace ndfuse::jit {
 
@@ -14,24 +15,24 @@ void check_identifier(const std::string& name);
 std::string one_line(std::string s);  // origins are free text: keep each on its comment line
 std::string value(int v);             // "v12"
 // The right-hand side of one instruction (op_code::reduced reads the variable `reduced`).
-std::string expression(const ir::kernel_ir& k, const ir::instr& in);
+std::string expression(const tuned_ir& k, const ir::instr& in);
 // Instructions [first, last) as `const T vN = ...;` lines, their origin comments aligned.
-void write_instructions(std::ostringstream& os, const ir::kernel_ir& k, int first, int last);
-std::string kernel_signature(const ir::kernel_ir& k, const std::string& name);
+void write_instructions(std::ostringstream& os, const tuned_ir& k, int first, int last);
+std::string kernel_signature(const tuned_ir& k, const std::string& name);
 // Input i as an element-function parameter (its value, or a guarded input's address), and the
 // argument passing it: flat inputs at `linear`, others at their offset o<i>.
-std::string input_param(const ir::kernel_ir& k, int i);
-std::string input_arg(const ir::kernel_ir& k, int i, const std::string& linear);
+std::string input_param(const tuned_ir& k, int i);
+std::string input_arg(const tuned_ir& k, int i, const std::string& linear);
 std::string include_line();
-std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& name);
-// The body of a tiled elementwise kernel (kernel_ir::tile_dim >= 0): render_tiled.cpp.
-std::string tiled_body(const ir::kernel_ir& k, const std::string& name, const std::string& idx,
+std::string reduction_kernel_code(const tuned_ir& k, const std::string& name);
+// The body of a tiled elementwise kernel (tuned_ir::tile_dim >= 0): render_tiled.cpp.
+std::string tiled_body(const tuned_ir& k, const std::string& name, const std::string& idx,
                        const std::string& off);
 
 // Arguments of one element-function call; `load` gives the expression reading input i, `affine`
 // the affine index of iota i.
 template <class Load, class Out, class Affine>
-std::string element_call(const ir::kernel_ir& k, const std::string& name, Out&& out, Load&& load,
+std::string element_call(const tuned_ir& k, const std::string& name, Out&& out, Load&& load,
                          Affine&& affine) {
   std::string s = name + "_element(";
   bool first = true;

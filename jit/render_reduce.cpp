@@ -25,7 +25,7 @@ struct phase {
   bool reads_reduced = false;
 };
 
-phase phase_of(const ir::kernel_ir& k, int first, int last) {
+phase phase_of(const tuned_ir& k, int first, int last) {
   phase p;
   p.first = first;
   p.last = last;
@@ -45,7 +45,7 @@ phase phase_of(const ir::kernel_ir& k, int first, int last) {
   return p;
 }
 
-std::vector<std::string> phase_params(const ir::kernel_ir& k, const phase& p) {
+std::vector<std::string> phase_params(const tuned_ir& k, const phase& p) {
   std::vector<std::string> params;
   for (int i : p.inputs) params.push_back(input_param(k, i));
   for (int i : p.scalars)
@@ -66,7 +66,7 @@ std::string join_params(const std::vector<std::string>& params) {
   return s;
 }
 
-std::string element_function(const ir::kernel_ir& k, const std::string& name, const phase& p) {
+std::string element_function(const tuned_ir& k, const std::string& name, const phase& p) {
   const auto& r = *k.reduction;
   std::ostringstream os;
   os << "// The prologue: the value folded for one element. Each line is one kernel-IR instruction,\n"
@@ -78,7 +78,7 @@ std::string element_function(const ir::kernel_ir& k, const std::string& name, co
   return os.str();
 }
 
-std::string finish_function(const ir::kernel_ir& k, const std::string& name, const phase& p) {
+std::string finish_function(const tuned_ir& k, const std::string& name, const phase& p) {
   const auto& r = *k.reduction;
   const bool scan = r.strategy == ir::reduce_strategy::scan;
   std::vector<std::string> params;
@@ -104,7 +104,7 @@ std::string finish_function(const ir::kernel_ir& k, const std::string& name, con
   return os.str();
 }
 
-std::string combine_code(const ir::kernel_ir& k, const std::string& name) {
+std::string combine_code(const tuned_ir& k, const std::string& name) {
   const auto& r = *k.reduction;
   const std::string acc = reduce_acc_type(k);
   if (ir::is_arg_reduction(r.kind)) return "";
@@ -123,7 +123,7 @@ std::string combine_code(const ir::kernel_ir& k, const std::string& name) {
   return os.str();
 }
 
-std::string combine_expression(const ir::kernel_ir& k, const std::string& name) {
+std::string combine_expression(const tuned_ir& k, const std::string& name) {
   const auto& r = *k.reduction;
   using ir::reduce_kind;
   if (!ir::is_arg_reduction(r.kind)) return name + "_combine()";
@@ -157,7 +157,7 @@ std::string dot(const std::string& type, const std::string& coeffs, int first, i
 
 // Offsets of a phase's inputs and iotas at coordinates c<0..dims) (the epilogue: kept dims only),
 // then the call of `fn` with them. A flat operand's offset is the linear position o * n_red + r.
-std::string load_and_call(const ir::kernel_ir& k, const phase& p, int dims, const std::string& off,
+std::string load_and_call(const tuned_ir& k, const phase& p, int dims, const std::string& off,
                           const std::string& linear, const std::string& call_head) {
   std::ostringstream os;
   std::vector<std::string> args;
@@ -184,7 +184,7 @@ std::string load_and_call(const ir::kernel_ir& k, const phase& p, int dims, cons
 }
 
 // Whether a phase reads some operand through strides (and so needs coordinates).
-bool needs_coordinates(const ir::kernel_ir& k, const phase& p) {
+bool needs_coordinates(const tuned_ir& k, const phase& p) {
   for (int i : p.inputs)
     if (!is_flat(k.inputs[i].cls)) return true;
   for (int i : p.iotas)
@@ -192,7 +192,7 @@ bool needs_coordinates(const ir::kernel_ir& k, const phase& p) {
   return false;
 }
 
-std::string header_comment(const ir::kernel_ir& k, const std::string& name, const phase& epi) {
+std::string header_comment(const tuned_ir& k, const std::string& name, const phase& epi) {
   const auto& r = *k.reduction;
   const bool scan = r.strategy == ir::reduce_strategy::scan;
   std::ostringstream os;
@@ -205,7 +205,7 @@ std::string header_comment(const ir::kernel_ir& k, const std::string& name, cons
   os << "//   space:   " << k.ndim << "-d collapsed shape: " << r.kept_ndim << " kept dim(s) (outputs), "
      << k.ndim - r.kept_ndim << (scan ? " scanned" : " reduced") << "; " << (k.index_64 ? "64" : "32")
      << "-bit indices\n";
-  if (!scan) os << "//   layout:  " << ir::reduce_layout_name(r) << '\n';
+  if (!scan) os << "//   layout:  " << reduce_layout_name(k) << '\n';
   if (!k.inputs.empty()) {
     os << "//   inputs: ";
     for (std::size_t i = 0; i < k.inputs.size(); ++i) {
@@ -248,14 +248,14 @@ std::string lane_call(const std::string& name, const phase& pro, const std::stri
   return c + ")";
 }
 
-// An outer fold with output units (kernel_reduction::output_units): lane u folds outputs u*w ..
+// An outer fold with output units (fold_layout::output_units): lane u folds outputs u*w ..
 // u*w+w-1 side by side, each its own fold, through nf_reduce with an nf_vec accumulator. Where the
 // host found the inputs laid out for it (reduce.wide), one wide load per input brings a lane its w
 // elements of a row; otherwise the w elements load one by one, in the same order.
-std::string output_units_fold(const ir::kernel_ir& k, const std::string& name, const phase& pro,
+std::string output_units_fold(const tuned_ir& k, const std::string& name, const phase& pro,
                               const std::string& off, const std::string& acc) {
   const auto& r = *k.reduction;
-  const int width = ir::reduce_lane_outputs(r);
+  const int width = reduce_lane_outputs(k);
   const std::string w = std::to_string(width);
   const std::string lanes = "nf_vec<" + acc + ", " + w + ">";
   std::ostringstream os;
@@ -296,7 +296,7 @@ std::string output_units_fold(const ir::kernel_ir& k, const std::string& name, c
 
 }  // namespace
 
-std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& name) {
+std::string reduction_kernel_code(const tuned_ir& k, const std::string& name) {
   const auto& r = *k.reduction;
   const bool scan = r.strategy == ir::reduce_strategy::scan;
   const bool arg = ir::is_arg_reduction(r.kind);
@@ -349,14 +349,15 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
     for (std::size_t o = 0; o < k.outputs.size(); ++o) outs += (o ? ", " : "") + numbered("out", o) + "[o]";
     os << load_and_call(k, epi, kept, off, "o * n_red", name + "_finish(" + outs + ", " + folded);
     os << "  };\n";
-    // Only the path this kernel's sizes take is rendered (kernel_reduction::units and per_thread).
+    // Only the path this kernel's sizes take is rendered (fold_layout::units and per_thread).
     const std::string driver =
-        r.per_thread ? "nf_reduce_per_thread<" + acc + ", idx, " + std::to_string(r.per_thread_n_red) + ">("
-                     : "nf_reduce<" + acc + ", idx, " +
-                           (r.strategy == ir::reduce_strategy::outer ? "false" : "true") + ">(";
+        k.fold.per_thread
+            ? "nf_reduce_per_thread<" + acc + ", idx, " + std::to_string(k.fold.per_thread_n_red) + ">("
+            : "nf_reduce<" + acc + ", idx, " + (r.strategy == ir::reduce_strategy::outer ? "false" : "true") +
+                  ">(";
     const std::string tail = std::string(", ") + (arg ? acc + "{{}, -1}" : std::string("identity")) + ", " +
                              combine_expression(k, name) + ", ";
-    const int width = ir::reduce_fold_width(r);
+    const int width = reduce_fold_width(k);
     if (width > 1) {
       const std::string w = std::to_string(width);
       // The folded value of one unit from each input's nf_vec x<slot>, and the linear index i of
@@ -393,13 +394,13 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
          << "  units.n_red /= " << w << ";\n";
       // A full fold whose length does not divide into units: its last n_red % w elements.
       std::string tail_args;
-      if (r.tail) {
+      if (k.fold.tail) {
         os << "  // The n_red % " << w << " elements after the last unit, folded after the units.\n"
            << "  const idx n_tail = n_red % " << w << ", tail_first = n_red - n_tail;\n"
            << "  auto element_tail = [&](const idx o, const idx e) { return element(o, tail_first + e); };\n";
         tail_args = ", n_tail, element_tail";
       }
-      if (!r.staged) {
+      if (!k.fold.staged) {
         os << "  " << driver << "units" << tail << "element_unit, finish" << tail_args << ");\n";
       } else {
         const std::size_t stage_bytes = reduce_stage_bytes(k);
@@ -463,7 +464,7 @@ std::string reduction_kernel_code(const ir::kernel_ir& k, const std::string& nam
            << combine_expression(k, name) << ", element_unit, " << copy << ", " << staged << ", finish"
            << tail_args << ");\n";
       }
-    } else if (r.output_units) {
+    } else if (k.fold.output_units) {
       os << output_units_fold(k, name, pro, off, acc);
     } else {
       os << "  " << driver << "reduce" << tail << "element, finish);\n";

@@ -13,10 +13,6 @@ namespace ndfuse::jit {
 
 namespace {
 
-bool is_transposed(const ir::kernel_input& in) {
-  return in.cls == ir::index_class::transposed;
-}
-
 // sum over all dims of (type)c<d> * coeffs.d[d]
 std::string dot_all(int nd, const std::string& type, const std::string& coeffs) {
   std::string s;
@@ -36,7 +32,7 @@ std::string linear_index(int nd) {
 
 }  // namespace
 
-std::string tiled_body(const ir::kernel_ir& k, const std::string& name, const std::string& idx,
+std::string tiled_body(const tuned_ir& k, const std::string& name, const std::string& idx,
                        const std::string& off) {
   const int nd = k.ndim, p = k.tile_dim, l = nd - 1;
   const std::string P = std::to_string(p), L = std::to_string(l);
@@ -47,7 +43,7 @@ std::string tiled_body(const ir::kernel_ir& k, const std::string& name, const st
      << "), 8 rows of threads each; the +1 column keeps\n"
      << "  // both walks of a tile free of shared-memory bank conflicts.\n";
   for (std::size_t i = 0; i < k.inputs.size(); ++i)
-    if (is_transposed(k.inputs[i]))
+    if (k.is_transposed(i))
       os << "  __shared__ " << cuda_type(k.inputs[i].dt) << " tile" << i << "[32][33];  // in" << i << '\n';
   os << "  const unsigned tx = threadIdx.x % 32, ty = threadIdx.x / 32;\n"
      << "  if (n == 0) return;\n"
@@ -76,7 +72,7 @@ std::string tiled_body(const ir::kernel_ir& k, const std::string& name, const st
      << "      const " << idx << ' ' << cp << " = p0 + tx, " << cl << " = l0 + j;\n"
      << "      if (" << in_tile << ") {\n";
   for (std::size_t i = 0; i < k.inputs.size(); ++i)
-    if (is_transposed(k.inputs[i]))
+    if (k.is_transposed(i))
       os << "        tile" << i << "[j][tx] = in" << i << "["
          << dot_all(nd, off, numbered("in", i) + "_strides") << "];\n";
   os << "      }\n"
@@ -88,7 +84,7 @@ std::string tiled_body(const ir::kernel_ir& k, const std::string& name, const st
      << "      if (!(" << in_tile << ")) continue;\n"
      << "      const " << idx << " i = " << linear_index(nd) << ";\n";
   for (std::size_t i = 0; i < k.inputs.size(); ++i)
-    if (!is_flat(k.inputs[i].cls) && !is_transposed(k.inputs[i]))
+    if (!is_flat(k.inputs[i].cls) && !k.is_transposed(i))
       os << "      const " << off << " o" << i << " = " << dot_all(nd, off, numbered("in", i) + "_strides")
          << ";  // in" << i << ' ' << ir::index_class_name(k.inputs[i].cls) << '\n';
   for (std::size_t i = 0; i < k.iotas.size(); ++i)
@@ -99,7 +95,7 @@ std::string tiled_body(const ir::kernel_ir& k, const std::string& name, const st
      << element_call(
             k, name, [](int o) { return numbered("out", o) + "[i]"; },
             [&](int i) {
-              return is_transposed(k.inputs[i]) ? numbered("tile", i) + "[tx][j]" : input_arg(k, i, "i");
+              return k.is_transposed(i) ? numbered("tile", i) + "[tx][j]" : input_arg(k, i, "i");
             },
             [&](int i) { return is_flat(k.iotas[i]) ? std::string("(long long)i") : numbered("a", i); })
      << ";\n"

@@ -7,6 +7,7 @@
 
 #include "ir/kernel_ir.hpp"
 #include "ir/op_info.hpp"
+#include "jit/cuda_tuning.hpp"
 #include "ndfuse/dtype.hpp"
 
 namespace ndfuse_test {
@@ -18,11 +19,13 @@ using ndfuse::ir::op_code;
 inline constexpr index_class flat = index_class::flat;
 inline constexpr index_class broadcast = index_class::broadcast;
 inline constexpr index_class strided = index_class::strided;
-inline constexpr index_class transposed = index_class::transposed;
+// A strided input that the CUDA tuning stages through a tile (jit::cuda_tuning::transposed).
+struct transposed_t {};
+inline constexpr transposed_t transposed{};
 
 // Builds kernel IR by hand, as the fuser would.
 struct ir_builder {
-  ndfuse::ir::kernel_ir k;
+  ndfuse::jit::tuned_ir k;
   explicit ir_builder(int ndim = 1, bool index_64 = false) {
     k.ndim = ndim;
     k.index_64 = index_64;
@@ -42,6 +45,12 @@ struct ir_builder {
     i.slot = static_cast<int>(k.inputs.size());
     k.inputs.push_back({t, c});
     return push(i);
+  }
+  int input(dtype t, transposed_t) {
+    const int v = input(t, strided);
+    k.transposed.resize(k.inputs.size());
+    k.transposed.back() = true;
+    return v;
   }
   // An input read only where `guard` holds (concatenate, pad): the element code gets its address.
   int guarded_input(dtype t, int guard) {

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "backend/cuda/runtime/kernel_binary.hpp"
+#include "jit/cuda_tuning.hpp"
 #include "jit/disk_cache.hpp"
 #include "ndfuse/ndfuse.hpp"
 #include "schedule/plan.hpp"
@@ -294,7 +295,7 @@ TEST_CASE("the CUDA backend's compile step finds NVRTC's CUBIN in the disk cache
   x += x;
   auto plan = ndfuse::schedule::make_plan({x.node()});
   REQUIRE(plan.steps.size() == 1);
-  const auto& k = plan.steps[0].kernel;
+  const ndfuse::jit::tuned_ir k = ndfuse::jit::tuned(plan.steps[0]);
 
   fs::path dir = fresh_dir("nvrtc");
   disk_cache cache(dir.string());

@@ -30,11 +30,11 @@ namespace ir = ndfuse::ir;
 using namespace ndfuse_test;
 
 // The kernel of a reduction as the fuser plans it (the sizes passed to reduce_dims are separate).
-ir::kernel_ir reduction_kernel(const nf::array& result) {
+jit::tuned_ir reduction_kernel(const nf::array& result) {
   const auto plan = ndfuse::schedule::make_plan({result.node()});
   REQUIRE(plan.steps.size() == 1);
   REQUIRE(plan.steps[0].kernel.reduction);
-  return plan.steps[0].kernel;
+  return jit::tuned(plan.steps[0]);
 }
 
 }  // namespace
@@ -48,7 +48,7 @@ TEST_CASE("the ABI: params follow param_layout and fold offsets into pointers", 
   const int sum = b.op(op_code::add, dtype::float64, dtype::float64, {x, b.cast(y, dtype::float64)});
   b.output(b.op(op_code::add, dtype::float64, dtype::float64, {sum, b.cast(it, dtype::float64)}));
   b.output(b.cast(s, dtype::complex128));
-  const ir::kernel_ir& k = b.k;
+  const jit::tuned_ir& k = b.k;
 
   std::vector<std::string> names;
   for (const auto& p : jit::param_layout(k)) names.push_back(p.name);
@@ -147,17 +147,17 @@ TEST_CASE("reduction launch shape: lanes, split and grid", "[kernel_abi]") {
 
   // Rows of four floats: one 16-byte unit per row, so the plan gives each output one thread
   // (nf_reduce_per_thread): 256 outputs per block over the whole grid, never split.
-  const ir::kernel_ir rows = reduction_kernel(nf::sum(x, 1));
+  const jit::tuned_ir rows = reduction_kernel(nf::sum(x, 1));
   REQUIRE(rows.reduction->strategy == ir::reduce_strategy::inner);
-  REQUIRE(rows.reduction->units);
-  REQUIRE(rows.reduction->per_thread);
+  REQUIRE(rows.fold.units);
+  REQUIRE(rows.fold.per_thread);
   // The row's length (one unit) is a constant of the kernel: rows of two units are another kernel.
-  CHECK(rows.reduction->per_thread_n_red == 1);
-  const ir::kernel_ir rows_of_8 = reduction_kernel(nf::sum(nf::ones({8, 8}, nf::float32), 1));
-  CHECK(rows_of_8.reduction->per_thread_n_red == 2);
-  CHECK(rows_of_8.key() != rows.key());
-  CHECK(reduction_kernel(nf::sum(nf::ones({8, 7}, nf::float32), 1)).reduction->per_thread_n_red == 7);
-  CHECK(reduction_kernel(nf::sum(nf::ones({8, 64}, nf::float32), 1)).reduction->per_thread_n_red == 0);
+  CHECK(rows.fold.per_thread_n_red == 1);
+  const jit::tuned_ir rows_of_8 = reduction_kernel(nf::sum(nf::ones({8, 8}, nf::float32), 1));
+  CHECK(rows_of_8.fold.per_thread_n_red == 2);
+  CHECK(rows_of_8.key() != rows.key());  // the tuning is part of the compiled kernel's key
+  CHECK(reduction_kernel(nf::sum(nf::ones({8, 7}, nf::float32), 1)).fold.per_thread_n_red == 7);
+  CHECK(reduction_kernel(nf::sum(nf::ones({8, 64}, nf::float32), 1)).fold.per_thread_n_red == 0);
   auto c = jit::reduce_dims(rows, std::int64_t(1) << 26, 1, sms);
   CHECK(c.block_x == 256);
   CHECK(c.block_y == 1);
@@ -176,8 +176,8 @@ TEST_CASE("reduction launch shape: lanes, split and grid", "[kernel_abi]") {
 
   // The general layout with the same sizes (a kernel planned for rows of 16 units or more): the
   // lanes of a block share each row. Rows of one unit get one lane each, 256 rows per block.
-  ir::kernel_ir shared_rows = rows;
-  shared_rows.reduction->per_thread = false;
+  jit::tuned_ir shared_rows = rows;
+  shared_rows.fold.per_thread = false;
   c = jit::reduce_dims(shared_rows, std::int64_t(1) << 26, 1, sms);
   CHECK(c.block_x == 1);
   CHECK(c.block_y == 256);
@@ -192,10 +192,10 @@ TEST_CASE("reduction launch shape: lanes, split and grid", "[kernel_abi]") {
 
   // A full reduction splits over one device of resident blocks; the last block folds their
   // partials (one accumulator each), with one arrival counter.
-  const ir::kernel_ir full = reduction_kernel(nf::sum(x.astype(nf::float64)));
+  const jit::tuned_ir full = reduction_kernel(nf::sum(x.astype(nf::float64)));
   REQUIRE(full.reduction->strategy == ir::reduce_strategy::full);
-  REQUIRE(full.reduction->units);  // 32 float64: 16 units of two
-  REQUIRE(!full.reduction->per_thread);
+  REQUIRE(full.fold.units);  // 32 float64: 16 units of two
+  REQUIRE(!full.fold.per_thread);
   c = jit::reduce_dims(full, 1, 125'000'000, sms);
   CHECK(c.block_x == 256);
   CHECK(c.grid_x == 1);
@@ -209,14 +209,14 @@ TEST_CASE("reduction launch shape: lanes, split and grid", "[kernel_abi]") {
   // Columns of float32 in output units: each lane folds four neighbouring columns side by side, a
   // warp spans 32 lanes (128 columns) and 8 lanes split the rows; 128 blocks, and each column's rows
   // are split over 4 blocks (half a device of resident blocks).
-  const ir::kernel_ir columns = reduction_kernel(nf::sum(x, 0));
+  const jit::tuned_ir columns = reduction_kernel(nf::sum(x, 0));
   REQUIRE(columns.reduction->strategy == ir::reduce_strategy::outer);
-  REQUIRE(!columns.reduction->units);        // outer folds have no units of elements
-  REQUIRE(columns.reduction->output_units);  // 4 columns
-  REQUIRE(!columns.reduction->per_thread);   // columns of 8
-  CHECK(ir::reduce_output_width(*columns.reduction) == 4);
-  CHECK(ir::reduce_lane_outputs(*columns.reduction) == 4);
-  CHECK(ir::reduce_layout_name(*columns.reduction) ==
+  REQUIRE(!columns.fold.units);        // outer folds have no units of elements
+  REQUIRE(columns.fold.output_units);  // 4 columns
+  REQUIRE(!columns.fold.per_thread);   // columns of 8
+  CHECK(jit::reduce_output_width(*columns.reduction) == 4);
+  CHECK(jit::reduce_lane_outputs(columns) == 4);
+  CHECK(jit::reduce_layout_name(columns) ==
         "element by element, 4 neighbouring outputs per lane, the lanes of a block share each output");
   c = jit::reduce_dims(columns, 16384, 16384, sms);
   CHECK(c.block_x == 32);
@@ -228,8 +228,8 @@ TEST_CASE("reduction launch shape: lanes, split and grid", "[kernel_abi]") {
   // The same sizes one output per lane (as for a width no unit divides): four times the blocks
   // along the outputs, the same lanes down each column and the same split, so each column folds in
   // the same order. The layout is part of the kernel's key.
-  ir::kernel_ir element_columns = columns;
-  element_columns.reduction->output_units = false;
+  jit::tuned_ir element_columns = columns;
+  element_columns.fold.output_units = false;
   CHECK(element_columns.key() != columns.key());
   const auto e = jit::reduce_dims(element_columns, 16384, 16384, sms);
   CHECK(e.block_x == c.block_x);
@@ -247,20 +247,18 @@ TEST_CASE("reduction launch shape: lanes, split and grid", "[kernel_abi]") {
   // The plan takes output units only where a lane's outputs stay within one row of the innermost
   // kept dim, in folds that have a value accumulator of at most 8 bytes: float64 two per lane,
   // complex128 and arg folds one.
-  CHECK(!reduction_kernel(nf::sum(nf::ones({8, 6}, nf::float32), 0)).reduction->output_units);
-  CHECK(reduction_kernel(nf::sum(nf::ones({8, 6}), 0)).reduction->output_units);
-  CHECK(ir::reduce_output_width(*reduction_kernel(nf::sum(nf::ones({8, 6}), 0)).reduction) == 2);
-  CHECK(!reduction_kernel(nf::sum(nf::ones({8, 6}, nf::complex128), 0)).reduction->output_units);
-  CHECK(!reduction_kernel(nf::argmax(x, 0)).reduction->output_units);
-  CHECK(
-      reduction_kernel(nf::sum(nf::ones({3, 8, 4}, nf::float32), 1)).reduction->output_units);  // kept (3, 4)
-  CHECK(!reduction_kernel(nf::sum(nf::ones({3, 8, 6}, nf::float32), 1))
-             .reduction->output_units);  // kept (3, 6)
+  CHECK(!reduction_kernel(nf::sum(nf::ones({8, 6}, nf::float32), 0)).fold.output_units);
+  CHECK(reduction_kernel(nf::sum(nf::ones({8, 6}), 0)).fold.output_units);
+  CHECK(jit::reduce_output_width(*reduction_kernel(nf::sum(nf::ones({8, 6}), 0)).reduction) == 2);
+  CHECK(!reduction_kernel(nf::sum(nf::ones({8, 6}, nf::complex128), 0)).fold.output_units);
+  CHECK(!reduction_kernel(nf::argmax(x, 0)).fold.output_units);
+  CHECK(reduction_kernel(nf::sum(nf::ones({3, 8, 4}, nf::float32), 1)).fold.output_units);   // kept (3, 4)
+  CHECK(!reduction_kernel(nf::sum(nf::ones({3, 8, 6}, nf::float32), 1)).fold.output_units);  // kept (3, 6)
   // ... and as planned for them: one thread each, never split, even with few outputs.
-  const ir::kernel_ir short_columns = reduction_kernel(nf::sum(x.reshape({4, 8}), 0));
+  const jit::tuned_ir short_columns = reduction_kernel(nf::sum(x.reshape({4, 8}), 0));
   REQUIRE(short_columns.reduction->strategy == ir::reduce_strategy::outer);
-  REQUIRE(short_columns.reduction->per_thread);  // columns of 4
-  CHECK(short_columns.reduction->per_thread_n_red == 4);
+  REQUIRE(short_columns.fold.per_thread);  // columns of 4
+  CHECK(short_columns.fold.per_thread_n_red == 4);
   c = jit::reduce_dims(short_columns, 100, 4, sms);
   CHECK(c.block_x == 256);
   CHECK(c.block_y == 1);
@@ -268,14 +266,14 @@ TEST_CASE("reduction launch shape: lanes, split and grid", "[kernel_abi]") {
   CHECK(c.grid_y == 1);
   CHECK(c.arrival_count == 0);
 
-  // ir::reduce_per_thread (the plan's rule) picks exactly the folds to which the general layout
+  // jit::reduce_per_thread (the plan's rule) picks exactly the folds to which the general layout
   // would give one lane: rows under 16, columns under 8 (in units where the fold has them).
   for (std::int64_t n_red : {1, 7, 8, 15, 16, 17, 100}) {
     INFO("n_red " << n_red);
     const auto row = jit::reduce_dims(shared_rows, 1 << 20, n_red, sms);
-    CHECK((row.block_x == 1) == ir::reduce_per_thread(ir::reduce_strategy::inner, n_red));
+    CHECK((row.block_x == 1) == jit::reduce_per_thread(ir::reduce_strategy::inner, n_red));
     const auto column = jit::reduce_dims(element_columns, 1 << 20, n_red, sms);
-    CHECK((column.block_y == 1) == ir::reduce_per_thread(ir::reduce_strategy::outer, n_red));
+    CHECK((column.block_y == 1) == jit::reduce_per_thread(ir::reduce_strategy::outer, n_red));
   }
 }
 
@@ -290,31 +288,31 @@ TEST_CASE("staged reductions: layout, launch shape, stage bytes and stages", "[k
   nf::array m = nf::ones({3, 4096});
   for (auto* x : {&a, &b, &short_a, &m}) x->eval();
 
-  const ir::kernel_ir full = reduction_kernel(nf::sum(a));
-  REQUIRE(full.reduction->units);
-  CHECK(full.reduction->staged);
-  CHECK(ir::reduce_layout_name(*full.reduction).find("staged") != std::string::npos);
-  CHECK(!reduction_kernel(nf::sum(b)).reduction->staged);
-  CHECK(!reduction_kernel(nf::sum(short_a)).reduction->staged);
-  CHECK(!reduction_kernel(nf::max(m, 0)).reduction->staged);  // columns are never staged
-  CHECK(!reduction_kernel(nf::argmax(a)).reduction->staged);  // arg folds have no units
-  CHECK(!full.reduction->tail);
+  const jit::tuned_ir full = reduction_kernel(nf::sum(a));
+  REQUIRE(full.fold.units);
+  CHECK(full.fold.staged);
+  CHECK(jit::reduce_layout_name(full).find("staged") != std::string::npos);
+  CHECK(!reduction_kernel(nf::sum(b)).fold.staged);
+  CHECK(!reduction_kernel(nf::sum(short_a)).fold.staged);
+  CHECK(!reduction_kernel(nf::max(m, 0)).fold.staged);  // columns are never staged
+  CHECK(!reduction_kernel(nf::argmax(a)).fold.staged);  // arg folds have no units
+  CHECK(!full.fold.tail);
   // An odd-length float64 fold (x[1:] of an even-length x): units of two and one element after
   // them, staged; rows of that length fold element by element (each row would start at another
   // alignment); the tail is in the key.
   nf::array odd = nf::ones({4097});
   odd.eval();
-  const ir::kernel_ir full_odd = reduction_kernel(nf::sum(odd));
-  CHECK(full_odd.reduction->units);
-  CHECK(full_odd.reduction->tail);
-  CHECK(full_odd.reduction->staged);
+  const jit::tuned_ir full_odd = reduction_kernel(nf::sum(odd));
+  CHECK(full_odd.fold.units);
+  CHECK(full_odd.fold.tail);
+  CHECK(full_odd.fold.staged);
   CHECK(full_odd.key() != full.key());
-  const ir::kernel_ir rows_odd = reduction_kernel(nf::sum(odd.reshape({17, 241}), 1));
-  CHECK(!rows_odd.reduction->units);
-  CHECK(!rows_odd.reduction->tail);
+  const jit::tuned_ir rows_odd = reduction_kernel(nf::sum(odd.reshape({17, 241}), 1));
+  CHECK(!rows_odd.fold.units);
+  CHECK(!rows_odd.fold.tail);
   CHECK(full.key() != [&] {
-    ir::kernel_ir k = full;
-    k.reduction->staged = false;
+    jit::tuned_ir k = full;
+    k.fold.staged = false;
     return k.key();
   }());
 
@@ -322,13 +320,13 @@ TEST_CASE("staged reductions: layout, launch shape, stage bytes and stages", "[k
   // aligned span around a shifted input (keeping areas 128-byte aligned); none for a strided operand.
   CHECK(jit::reduce_prologue_inputs(full) == std::vector<int>{0});
   CHECK(jit::reduce_stage_bytes(full) == 1024 * 16 + 128);
-  const ir::kernel_ir mixed = reduction_kernel(nf::sum(a * b));
-  REQUIRE(mixed.reduction->staged);
+  const jit::tuned_ir mixed = reduction_kernel(nf::sum(a * b));
+  REQUIRE(mixed.fold.staged);
   CHECK(jit::reduce_stage_bytes(mixed) == 1024 * (16 + 8) + 2 * 128);
-  const ir::kernel_ir strided = reduction_kernel(nf::sum(m.T(), 0));
-  if (strided.reduction->staged) CHECK(jit::reduce_stage_bytes(strided) == 0);
-  const ir::kernel_ir rows = reduction_kernel(nf::sum(m, 1));
-  REQUIRE(rows.reduction->staged);
+  const jit::tuned_ir strided = reduction_kernel(nf::sum(m.T(), 0));
+  if (strided.fold.staged) CHECK(jit::reduce_stage_bytes(strided) == 0);
+  const jit::tuned_ir rows = reduction_kernel(nf::sum(m, 1));
+  REQUIRE(rows.fold.staged);
   REQUIRE(rows.reduction->strategy == ir::reduce_strategy::inner);
 
   // Launch: 256 lanes along one output; few outputs split over two blocks per SM, never finer

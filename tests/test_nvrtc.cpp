@@ -56,7 +56,7 @@ std::vector<dtype> all_dtypes() {
 
 struct program {
   std::string name;
-  std::vector<std::pair<std::string, ir::kernel_ir>> kernels;
+  std::vector<std::pair<std::string, jit::tuned_ir>> kernels;
 };
 
 // Compiles every program (in parallel: NVRTC is thread-safe) and reports each failure with the
@@ -137,35 +137,36 @@ TEST_CASE("reduction and scan kernels compile for every fold, dtype and strategy
     if (programs.empty() || programs.back().kernels.size() >= 24)
       programs.push_back({"k_reduce_" + group, {}});
     const auto plan = ndfuse::schedule::make_plan({result.node()});
-    auto add = [&](const ir::kernel_ir& k, const std::string& name) {
+    auto add = [&](const jit::tuned_ir& k, const std::string& name) {
       programs.back().kernels.emplace_back(name + "_" + std::to_string(programs.back().kernels.size()), k);
     };
     for (const auto& step : plan.steps) {
-      add(step.kernel, step.name);
+      const jit::tuned_ir planned = jit::tuned(step);
+      add(planned, step.name);
       auto& r = step.kernel.reduction;
       if (!r || r->strategy == ir::reduce_strategy::scan) continue;
-      ir::kernel_ir other = step.kernel;
-      other.reduction->per_thread = !r->per_thread;
-      other.reduction->per_thread_n_red = 0;  // the per-thread driver with the length read at run time
-      other.reduction->units = ir::reduce_unit_width(*r) > 1 && !r->units;
-      other.reduction->output_units = !other.reduction->per_thread && ir::reduce_output_width(*r) > 1;
-      other.reduction->staged = false;
+      jit::tuned_ir other = planned;
+      other.fold.per_thread = !planned.fold.per_thread;
+      other.fold.per_thread_n_red = 0;  // the per-thread driver with the length read at run time
+      other.fold.units = jit::reduce_unit_width(*r) > 1 && !planned.fold.units;
+      other.fold.output_units = !other.fold.per_thread && jit::reduce_output_width(*r) > 1;
+      other.fold.staged = false;
       add(other, step.name + "_other_layout");
       // And the staged fold (long rows and full folds in units) wherever units are possible.
-      if (ir::reduce_staged(r->strategy, ir::reduce_unit_width(*r) > 1, ir::reduce_stage_units * 2)) {
-        ir::kernel_ir staged = step.kernel;
-        staged.reduction->units = true;
-        staged.reduction->per_thread = false;
-        staged.reduction->staged = true;
+      if (jit::reduce_staged(r->strategy, jit::reduce_unit_width(*r) > 1, jit::reduce_stage_units * 2)) {
+        jit::tuned_ir staged = planned;
+        staged.fold.units = true;
+        staged.fold.per_thread = false;
+        staged.fold.staged = true;
         add(staged, step.name + "_staged");
       }
       // A full fold in units has a tail at lengths that do not divide: in each of its three drivers.
-      if (r->strategy == ir::reduce_strategy::full && ir::reduce_unit_width(*r) > 1) {
+      if (r->strategy == ir::reduce_strategy::full && jit::reduce_unit_width(*r) > 1) {
         for (int layout = 0; layout < 3; ++layout) {
-          ir::kernel_ir tail = step.kernel;
-          tail.reduction->units = tail.reduction->tail = true;
-          tail.reduction->per_thread = layout == 0;
-          tail.reduction->staged = layout == 2;
+          jit::tuned_ir tail = planned;
+          tail.fold.units = tail.fold.tail = true;
+          tail.fold.per_thread = layout == 0;
+          tail.fold.staged = layout == 2;
           add(tail, step.name + "_tail" + std::to_string(layout));
         }
       }
@@ -204,7 +205,7 @@ TEST_CASE("reduction and scan kernels compile for every fold, dtype and strategy
 // different widths in one stage, an iota beside a staged input, an input read through strides (no
 // staging, loads only), and an epilogue input; for sm_90 (bulk copies) and sm_80 (loads only).
 TEST_CASE("staged reduction kernels compile, with and without the bulk copy engine", "[nvrtc]") {
-  const std::int64_t n = ir::reduce_stage_units * 8 * 3 + 40;  // three float64 chunks' worth and a tail
+  const std::int64_t n = jit::reduce_stage_units * 8 * 3 + 40;  // three float64 chunks' worth and a tail
   nf::array a = nf::ones({n});
   nf::array b = nf::ones({n}, nf::dtype::float32);
   nf::array m = nf::ones({6, n});
@@ -219,14 +220,15 @@ TEST_CASE("staged reduction kernels compile, with and without the bulk copy engi
       nf::linalg::norm(b),
       nf::sum(b, nf::none, false, nf::dtype::float64),
   };
-  std::vector<std::pair<std::string, ir::kernel_ir>> kernels;
+  std::vector<std::pair<std::string, jit::tuned_ir>> kernels;
   int staged = 0;
   for (const auto& result : results) {
     const auto plan = ndfuse::schedule::make_plan({result.node()});
     for (const auto& step : plan.steps) {
-      if (!step.kernel.reduction || !step.kernel.reduction->staged) continue;
-      kernels.emplace_back(kname(step.name + "_" + std::to_string(kernels.size())), step.kernel);
-      staged += jit::reduce_stage_bytes(step.kernel) > 0;
+      const jit::tuned_ir k = jit::tuned(step);
+      if (!k.reduction || !k.fold.staged) continue;
+      kernels.emplace_back(kname(step.name + "_" + std::to_string(kernels.size())), k);
+      staged += jit::reduce_stage_bytes(k) > 0;
     }
   }
   REQUIRE(kernels.size() == results.size());
@@ -411,7 +413,9 @@ TEST_CASE("plans from the frontend compile: broadcast, strided views, creation o
     INFO("case " << i << "\n" << nf::jit::source(cases[i]));
     const auto plan = ndfuse::schedule::make_plan({cases[i].node()});
     REQUIRE(plan.steps.size() == 1);
-    for (const auto& in : plan.steps[0].kernel.inputs) seen_classes.push_back(ir::index_class_name(in.cls));
+    const jit::tuned_ir k = jit::tuned(plan.steps[0]);
+    for (std::size_t in = 0; in < k.inputs.size(); ++in)
+      seen_classes.push_back(k.is_transposed(in) ? "transposed" : ir::index_class_name(k.inputs[in].cls));
     CHECK(nf::jit::compile_check(cases[i], test_sm) == 1);
   }
   for (const char* cls : {"flat", "broadcast", "strided", "transposed"}) {
@@ -425,7 +429,7 @@ TEST_CASE("plans from the frontend compile: broadcast, strided views, creation o
   const auto plan = ndfuse::schedule::make_plan({y.node(), z.node()});
   REQUIRE(plan.steps.size() == 1);
   CHECK(plan.steps[0].kernel.outputs.size() == 2);
-  CHECK_NOTHROW(jit::compile_to_cubin(jit::render(plan.steps[0].kernel, plan.steps[0].name),
+  CHECK_NOTHROW(jit::compile_to_cubin(jit::render(jit::tuned(plan.steps[0]), plan.steps[0].name),
                                       plan.steps[0].name, test_sm));
 }
 

@@ -32,7 +32,7 @@ __device__ __forceinline__ unsigned nf_stage_shift(const nf_reduce_args& p, unsi
   return (p.shifts >> (4 * input)) & 15u;
 }
 
-// The staged fold (kernel_reduction::staged; host mirror ir::reduce_stage_units): each output's
+// The staged fold (jit::fold_layout::staged; host mirror jit::reduce_stage_units): each output's
 // units are taken in chunks of NF_STAGE_UNITS, block y of gridDim.y folding chunks y, y + gridDim.y,
 // ..., then the units after the last whole chunk. Where the host allows it (every input flat, each
 // output's units starting at the same address mod 16, sm_90 or newer), the bulk copy engine brings
@@ -113,7 +113,7 @@ __device__ __forceinline__ long long nf_arg_result(long long index) {
   return index < 0 ? -1 : index;
 }
 
-// Outer folds with output units (kernel_reduction::output_units): a lane folds N neighbouring
+// Outer folds with output units (jit::fold_layout::output_units): a lane folds N neighbouring
 // outputs side by side, as one nf_vec accumulator through the same driver; each output's fold stays
 // its own (lane l of a unit only ever meets lane l of another).
 template <class Combine>
@@ -230,7 +230,7 @@ __device__ __forceinline__ void nf_reduce_output(const nf_reduce_args& p, Acc* s
 // reduced index (a block shares rows whose elements are contiguous), Outer puts it along the
 // outputs (a warp reads 32 neighbouring outputs, walking down their columns together). blockIdx.x
 // walks the outputs; gridDim.y blocks split each output's elements.
-// A fold with a tail (kernel_reduction::tail) passes n_tail and `tail(o, e)`, the e-th element after
+// A fold with a tail (jit::fold_layout::tail) passes n_tail and `tail(o, e)`, the e-th element after
 // the last unit: lane e of block 0 folds it after its units.
 template <class Acc, class Idx, bool Inner, class Combine, class Element, class Finish,
           class Tail = nf_no_tail>
@@ -438,12 +438,12 @@ __device__ __forceinline__ void nf_reduce_staged(const nf_reduce_args& p, const 
   }
 }
 
-// The driver of short folds (kernel_reduction::per_thread): one thread per output, which folds its
+// The driver of short folds (jit::fold_layout::per_thread): one thread per output, which folds its
 // elements in order and writes the result; no shared memory, no barrier, no split. The order is
 // the one nf_reduce gives an output with a single lane. For rows of four float32 (one 16-byte load
 // per thread) the block-level set-up of nf_reduce cost 2% (0.446 against 0.438 ms for 67108864 x 4
 // on an H100, research/reduce_paths.cu). N_RED > 0 is the fold's length (p.n_red) as a
-// constant of the kernel (kernel_reduction::per_thread_n_red): the same folds in the same order,
+// constant of the kernel (jit::fold_layout::per_thread_n_red): the same folds in the same order,
 // with the loops unrolled away.
 template <class Acc, class Idx, int N_RED = 0, class Combine, class Element, class Finish,
           class Tail = nf_no_tail>

@@ -17,6 +17,9 @@ struct compiled_kernel {
   virtual ~compiled_kernel() = default;
   // Loaded from the on-disk cache rather than compiled: counted as cache_hits_disk, not kernels_compiled.
   bool from_disk_cache = false;
+  // The backend compiles at launch, per tuning of the launch's sizes, and counts those compiles
+  // itself (the CUDA backend: jit/cuda_tuning.hpp).
+  bool compiled_at_launch = false;
 };
 
 // The memory of the buffers it runs on is its own (ir::memory_owner: allocate, deallocate).

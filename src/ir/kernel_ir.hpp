@@ -17,10 +17,6 @@ enum class index_class : std::uint8_t {
   flat,       // contiguous in iteration order: offset == linear index
   broadcast,  // contiguous in iteration order except for zero-stride (broadcast) dims
   strided,    // any strides, negative included
-  // Strided with unit stride along kernel_ir::tile_dim and not along the last dim (a transposed
-  // read): a tiled kernel stages it through shared memory, so that its loads run along tile_dim
-  // and the output's stores along the last dim, both coalesced.
-  transposed,
 };
 const char* index_class_name(index_class c);
 
@@ -58,12 +54,13 @@ struct kernel_output {
   dtype dt = dtype::float64;
 };
 
-// How a reduction kernel maps threads to its (kept x reduced) iteration space.
+// The shape of a reduction's (kept x reduced) iteration space in memory, which decides how a
+// backend walks it.
 enum class reduce_strategy : std::uint8_t {
-  full,   // nothing kept: every thread of the grid reduces part of one range
-  inner,  // the reduced dims are innermost in memory: threads of a block share a row
-  outer,  // the kept dims are innermost: neighbouring threads take neighbouring outputs
-  scan,   // cumulative: one row of the scanned axis per block, every element written
+  full,   // nothing kept: one range folds into one output
+  inner,  // the reduced dims are innermost in memory: each output folds a row
+  outer,  // the kept dims are innermost: neighbouring outputs fold neighbouring columns
+  scan,   // cumulative along one axis: every element is an output
 };
 const char* reduce_strategy_name(reduce_strategy s);
 
@@ -80,58 +77,7 @@ struct kernel_reduction {
   std::int32_t value = -1;
   std::int32_t kept_ndim = 0;
   std::int32_t epilogue_begin = 0;
-  // The fold's layout, chosen from the collapsed sizes when the plan is made (choose_fold_layout in
-  // schedule/index_layout.cpp), so that a kernel carries only the code its launch runs: NVRTC took
-  // twice as long over a kernel with every path as over one with the path it needed. Both are in
-  // the cache key; false, false is the general layout, right for every size.
-  bool units = false;       // folds reduce_unit_width() consecutive elements at a time
-  bool tail = false;        // units, then the n_red % width elements after the last one (full folds)
-  bool per_thread = false;  // one thread per output, no block-level fold: rows or columns too short to share
-  bool staged = false;      // long folds in chunks of reduce_stage_units units (nf_reduce_staged)
-  bool output_units = false;  // outer folds: each lane folds reduce_output_width() neighbouring outputs
-  // Per-thread folds: the units (or elements) each output folds, a constant of the kernel, so that
-  // its loop unrolls into straight loads and combines (2 us of 437 for rows of four float32 on an
-  // H100, research/reduce_rows4_hints.cu); at most 15, so at most 15 kernels a structure.
-  // 0 for every other layout, whose folds read their length from nf_reduce_args.
-  std::int32_t per_thread_n_red = 0;
 };
-
-// Full and inner value folds may fold their reduced elements in units of this many consecutive
-// elements (16 bytes of the accumulator dtype), each unit in order. Rows take units when their
-// length divides into them; a full fold takes them at any length of one unit or more, and folds
-// the elements after the last unit (its tail, fewer than a unit) after the units: a view such as
-// x[1:] of an even-length x has an odd length, and folded element by element it read 10% slower
-// (sum of 2.5e8 float64 on an H100: 0.715 against 0.648 ms for x[1:-1]). The width depends on the
-// accumulator alone, never on the inputs' dtypes, strides or alignment, so a fused reduction and
-// an eager one over the same sizes fold in the same order and give the same bits. 1 for arg
-// reductions, outer folds and scans.
-int reduce_unit_width(const kernel_reduction& r);
-// Whether outputs whose folds are n_red long (in units when the fold has them) get one thread
-// each: fewer than 16 units along a row (inner, full), fewer than 8 down a column (outer). There a
-// block could give an output only one lane anyway (jit::reduce_dims), so the block-level fold and
-// its shared memory are dead weight: rows of four float32 ran 2% faster without them.
-bool reduce_per_thread(reduce_strategy s, std::int64_t n_red);
-// The staged fold (kernel_reduction::staged, the device's nf_reduce_staged): units in chunks of
-// this many, each chunk copied whole into shared memory where the launch allows. Chosen for full
-// and inner folds in units that are at least two chunks long; the fold order (chunks, then lanes
-// within a chunk) depends on the sizes and the device alone, whether or not a chunk is staged.
-inline constexpr std::int64_t reduce_stage_units = 1024;
-bool reduce_staged(reduce_strategy s, bool units, std::int64_t n_red_units);
-// Outer folds may give each lane this many neighbouring outputs (reduce_output_width: 16 bytes of
-// the accumulator, at most 4), folded side by side, so that where the inputs allow it one wide load
-// per row brings a lane all of them: a column sum of 16384 x 16384 float32 read 0.359 ms on an H100
-// that way, against 0.389 with a 4-byte load per lane (research/reduce_columns.cu). Taken
-// when the innermost kept extent divides into them (sizes alone) and the fold is not per thread.
-// Each output keeps its own fold, whose order the launch shape fixes from the sizes and this width
-// alone (jit::reduce_dims), so it does not depend on whether the units are taken or loaded wide.
-int reduce_output_width(const kernel_reduction& r);
-// The outputs one lane folds: reduce_output_width when the fold has output units, else 1.
-int reduce_lane_outputs(const kernel_reduction& r);
-// The elements of one unit of this kernel's fold: reduce_unit_width when it has units, else 1.
-int reduce_fold_width(const kernel_reduction& r);
-// The fold layout in words, for generated-code comments and explain(): "units of 4 elements, one
-// thread per output" and the like.
-std::string reduce_layout_name(const kernel_reduction& r);
 
 struct kernel_ir {
   std::int32_t ndim = 1;  // of the collapsed iteration space
@@ -142,12 +88,10 @@ struct kernel_ir {
   std::vector<instr> code;
   std::vector<kernel_output> outputs;  // contiguous, in iteration order (reductions: over kept dims)
   std::optional<kernel_reduction> reduction;
-  // >= 0: an elementwise kernel walks its iteration space in 32 x 32 tiles over (tile_dim, ndim-1),
-  // for its index_class::transposed inputs.
-  std::int32_t tile_dim = -1;
 
   // Canonical text of the structure: the cache key. Sizes and scalar values never enter it, only
-  // the few choices made from sizes: index_64 and a reduction's fold layout.
+  // index_64, the one choice made from sizes; a backend adds its own tuning to it (the CUDA
+  // backend's: jit/cuda_tuning.hpp).
   std::string key() const;
 };
 

@@ -17,8 +17,9 @@ const backend::compiled_kernel& kernel_cache::get(backend::device_backend& b, co
     ++support::counters_here().cache_hits_memory;
   } else {
     std::shared_ptr<const backend::compiled_kernel> compiled = b.compile(k);
-    ++(compiled->from_disk_cache ? support::counters_here().cache_hits_disk
-                                 : support::counters_here().kernels_compiled);
+    if (!compiled->compiled_at_launch)
+      ++(compiled->from_disk_cache ? support::counters_here().cache_hits_disk
+                                   : support::counters_here().kernels_compiled);
     it = kernels_.emplace(key, std::move(compiled)).first;
   }
   remembered = {it->second, generation_.load(std::memory_order_relaxed)};

@@ -1,6 +1,6 @@
 // The in-memory kernel cache, keyed by structure only (kernel_ir::key()), so a loop over changing
-// sizes of the same rank or changing scalars compiles once (a reduction once per fold layout its
-// sizes take: at most four, kernel_reduction::units and per_thread).
+// sizes of the same rank or changing scalars compiles once (on the CUDA backend, once per tuning its
+// sizes take: jit/cuda_tuning.hpp).
 #pragma once
 #include <atomic>
 #include <cstdint>

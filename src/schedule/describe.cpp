@@ -54,7 +54,6 @@ std::string describe(const plan& p) {
          << r.value << " in " << dtype_name(r.acc_dt) << ", " << ir::reduce_strategy_name(r.strategy)
          << " strategy: " << r.kept_ndim << " kept dim(s), " << (k.ndim - r.kept_ndim)
          << " reduced; per-output epilogue from v" << r.epilogue_begin << "\n";
-      if (r.strategy != ir::reduce_strategy::scan) os << "    fold: " << ir::reduce_layout_name(r) << '\n';
     }
     for (std::size_t i = 0; i < st.inputs.size(); ++i) {
       os << "    in" << i << ": " << dtype_name(k.inputs[i].dt) << ' '

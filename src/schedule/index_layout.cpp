@@ -1,7 +1,6 @@
 // The fuser's plan-only index passes: collapse_dimensions (the iteration space each kernel walks)
-// and classify_indices (how each input's offset follows from the index: flat, broadcast, strided,
-// or transposed for the tiled kernel; 32- or 64-bit indices; and a reduction's fold layout).
-// Neither reads the DAG.
+// and classify_indices (how each input's offset follows from the index: flat, broadcast or strided;
+// 32- or 64-bit indices). Neither reads the DAG; how a backend walks the space is its own choice.
 #include <algorithm>
 #include <cstdlib>
 
@@ -85,58 +84,6 @@ ir::index_class classify(const std::vector<std::int64_t>& strides,
   return ir::index_class::strided;
 }
 
-// A transposed read (x.T() copied, or fused into arithmetic) strided along the output's last dim
-// touches one element per 32-byte sector per thread; a tiled kernel reads it along its unit-stride
-// dim instead, through shared memory. Both tile dims need some extent for the tiles to fill, and
-// the tiles of one block share a budget of shared memory (the rest stay plain strided reads).
-constexpr std::int64_t tile_min_extent = 16;
-constexpr std::size_t tile_shared_budget = 40 * 1024;
-
-void choose_tiling(kernel_step& step) {
-  auto& k = step.kernel;
-  k.tile_dim = -1;
-  const int last = k.ndim - 1;
-  if (k.reduction || last < 1 || step.collapsed_shape[last] < tile_min_extent) return;
-  std::size_t shared = 0;
-  for (std::size_t i = 0; i < step.inputs.size(); ++i) {
-    auto& in = k.inputs[i];
-    const auto& strides = step.inputs[i].strides;
-    if (in.cls != ir::index_class::strided || in.by_address() || std::abs(strides[last]) == 1) continue;
-    int unit = -1;
-    for (int d = 0; d < last && unit < 0; ++d)
-      if (std::abs(strides[d]) == 1 && step.collapsed_shape[d] >= tile_min_extent) unit = d;
-    const std::size_t bytes = 32 * 33 * itemsize(in.dt);
-    if (unit < 0 || (k.tile_dim >= 0 && unit != k.tile_dim) || shared + bytes > tile_shared_budget) continue;
-    k.tile_dim = unit;
-    in.cls = ir::index_class::transposed;
-    shared += bytes;
-  }
-}
-
-// A reduction's fold layout from its collapsed sizes (kernel_reduction::units and per_thread): the
-// fold order depends on these sizes alone, as before the layout moved into the kernel.
-void choose_fold_layout(kernel_step& step) {
-  auto& r = *step.kernel.reduction;
-  if (r.strategy == ir::reduce_strategy::scan) return;
-  std::int64_t n_red = 1;
-  for (std::size_t d = static_cast<std::size_t>(r.kept_ndim); d < step.collapsed_shape.size(); ++d)
-    n_red *= step.collapsed_shape[d];
-  const int width = ir::reduce_unit_width(r);
-  // Rows in units only when each row's units start where the previous row's ended (the bulk copies
-  // and wide loads need every row at one alignment); a full fold has one row.
-  const bool divides = n_red % width == 0;
-  r.units = width > 1 && n_red >= width && (divides || r.strategy == ir::reduce_strategy::full);
-  r.tail = r.units && !divides;
-  r.per_thread = ir::reduce_per_thread(r.strategy, r.units ? n_red / width : n_red);
-  r.per_thread_n_red = r.per_thread ? static_cast<std::int32_t>(r.units ? n_red / width : n_red) : 0;
-  r.staged = ir::reduce_staged(r.strategy, r.units, r.units ? n_red / width : n_red);
-  // Outer folds: neighbouring outputs side by side in each lane, where a lane's outputs never
-  // straddle two rows of the innermost kept dim (so every input's unit is one run of its elements).
-  const int outputs = ir::reduce_output_width(r);
-  r.output_units = outputs > 1 && !r.per_thread && r.kept_ndim > 0 &&
-                   step.collapsed_shape[static_cast<std::size_t>(r.kept_ndim) - 1] % outputs == 0;
-}
-
 }  // namespace
 
 void classify_indices(plan& p) {
@@ -161,8 +108,6 @@ void classify_indices(plan& p) {
     for (std::size_t k = 0; k < step.iotas.size(); ++k)
       step.kernel.iotas[k] = classify(step.iotas[k].coeffs, contiguous);
     step.kernel.index_64 = wide;
-    choose_tiling(step);
-    if (step.kernel.reduction) choose_fold_layout(step);
   }
 }
 

@@ -61,7 +61,7 @@ void fold_into_gemm(fuse_state& s);
 void lower_to_kernel_ir(fuse_state& s, plan& p);
 // Drops size-1 dimensions and merges neighbours every operand walks contiguously.
 void collapse_dimensions(plan& p);
-// Each kernel input's index class (and the tiled kernel's tile dim) and the index width.
+// Each kernel input's index class and the index width.
 void classify_indices(plan& p);
 
 }  // namespace ndfuse::schedule

@@ -5,9 +5,11 @@
 // copy_to_host and synchronize.
 #include "backend/cuda/cuda_backend.hpp"
 
+#include <atomic>
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <mutex>
 
 #include "backend/cuda/library.hpp"
@@ -16,11 +18,13 @@
 #include "backend/cuda/runtime/kernel_binary.hpp"
 #include "backend/cuda/runtime/memory.hpp"
 #include "backend/cuda/runtime/transfer.hpp"
+#include "jit/cuda_tuning.hpp"
 #include "jit/disk_cache.hpp"
 #include "jit/kernel_abi.hpp"
 #include "ndfuse/error.hpp"
 #include "support/env.hpp"
 #include "support/log.hpp"
+#include "support/stats.hpp"
 
 namespace ndfuse::backend::cuda {
 
@@ -33,9 +37,11 @@ struct loaded_module {
   CUfunction function = nullptr;
 };
 
-// A kernel's CUBIN and its module on each device it ran on. The device it was compiled on is
-// stored inline, so the common single-device launch takes no lock.
-struct cuda_kernel final : compiled_kernel {
+// One tuning of a kernel (jit/cuda_tuning.hpp): its CUBIN and its module on each device it ran on.
+// The device it was compiled on is stored inline, so the common single-device launch takes no lock.
+struct kernel_variant {
+  std::string tuning;  // cuda_tuning::key()
+  jit::tuned_ir ir;
   std::string name;
   jit::param_plan params;  // the parameter layout, computed once rather than per launch
   std::string arch;
@@ -45,7 +51,7 @@ struct cuda_kernel final : compiled_kernel {
   std::mutex others_mutex;
   std::map<int, loaded_module> others;  // other devices (same CUBIN, or recompiled for their arch)
 
-  ~cuda_kernel() override {
+  ~kernel_variant() {
     // Unloading a module with a launch still queued is undefined: let the devices finish first.
     // Errors are ignored: at exit the runtime may already be shutting down.
     auto unload = [](int device, const loaded_module& m) {
@@ -62,11 +68,21 @@ struct cuda_kernel final : compiled_kernel {
   }
 };
 
+// A kernel IR as the runtime's cache holds it: compiled per tuning, each at its first launch (the
+// tuning follows the launch's sizes). Variants are never removed while the kernel lives, so the one
+// launched last is read without the lock.
+struct cuda_kernel final : compiled_kernel {
+  cuda_kernel() { compiled_at_launch = true; }
+  std::mutex mutex;
+  std::map<std::string, std::unique_ptr<kernel_variant>> variants;
+  std::atomic<kernel_variant*> last{nullptr};
+};
+
 int sm_of(const device_info& d) {
   return d.major * 10 + d.minor;
 }
 
-// A staged reduction (kernel_reduction::staged) takes its ring of chunk buffers as dynamic shared
+// A staged reduction (jit::fold_layout::staged) takes its ring of chunk buffers as dynamic shared
 // memory, which a launch may size past 48 KB only once the function allows it: up to the device's
 // per-block limit, less the function's static shared memory.
 void allow_staging(CUfunction f, int device) {
@@ -78,8 +94,8 @@ void allow_staging(CUfunction f, int device) {
         "cuFuncSetAttribute");
 }
 
-bool staged(const ir::kernel_ir& k) {
-  return k.reduction && k.reduction->staged;
+bool staged(const jit::tuned_ir& k) {
+  return k.reduction && k.fold.staged;
 }
 
 // Loads `cubin` into the current device's context. Returns false when the driver rejects the
@@ -126,38 +142,21 @@ class cuda_backend final : public device_backend {
     copy_device_to_host(dst, src, nbytes);
   }
 
-  std::unique_ptr<compiled_kernel> compile(const ir::kernel_ir& k) override {
-    const int device = current_device();
-    const device_info& d = info(device);
-    kernel_binary bin = cubin_for(k, sm_of(d), jit::disk_cache::global());
-    auto kernel = std::make_unique<cuda_kernel>();
-    kernel->name = bin.name;
-    kernel->arch = d.arch;
-    kernel->home_device = device;
-    if (!try_load(bin.cubin, bin.name, kernel->home)) {
-      if (!bin.from_disk)
-        throw device_error("cuda: the driver rejected NVRTC's CUBIN for " + bin.name + " on " + d.arch);
-      // A disk entry that passed its checksum but not the driver: compile afresh (overwriting it).
-      bin = cubin_for(k, sm_of(d), jit::disk_cache::global(), /*allow_disk_loads=*/false);
-      if (!try_load(bin.cubin, bin.name, kernel->home))
-        throw device_error("cuda: the driver rejected NVRTC's CUBIN for " + bin.name + " on " + d.arch);
-    }
-    if (staged(k)) allow_staging(kernel->home.function, device);
-    kernel->cubin = std::move(bin.cubin);
-    kernel->from_disk_cache = bin.from_disk;
-    kernel->params = jit::plan_params(k);
-    return kernel;
+  std::unique_ptr<compiled_kernel> compile(const ir::kernel_ir&) override {
+    return std::make_unique<cuda_kernel>();
   }
 
-  void launch(const compiled_kernel& ck, const ir::kernel_ir& ir, const ir::kernel_args& a) override {
-    // The kernel cache hands out const references; loading on another device mutates only the
-    // mutex-guarded map, so the cast is confined to that path.
-    auto& k = const_cast<cuda_kernel&>(static_cast<const cuda_kernel&>(ck));
+  void launch(const compiled_kernel& ck, const ir::kernel_ir& neutral, const ir::kernel_args& a) override {
+    // The kernel cache hands out const references; adding a variant or loading on another device
+    // mutates only mutex-guarded maps, so the cast is confined to those paths.
+    auto& kernel = const_cast<cuda_kernel&>(static_cast<const cuda_kernel&>(ck));
     const int device = current_device();
     throw_if_unusable();
-    const CUfunction fn = device == k.home_device ? k.home.function : function_on(k, ir, device);
+    kernel_variant& k = variant_for(kernel, neutral, a, device);
+    const jit::tuned_ir& ir = k.ir;
+    const CUfunction fn = device == k.home_device ? k.home.function : function_on(k, device);
     if (ir.reduction) {
-      launch_reduction(fn, k, ir, a, device);
+      launch_reduction(fn, k, a, device);
       return;
     }
     const jit::launch_config dims = jit::launch_dims(ir, a.shape);
@@ -170,20 +169,20 @@ class cuda_backend final : public device_backend {
   // A reduction's launch shape follows its sizes; when blocks share outputs, their partial results
   // live in stream-ordered scratch, freed (stream-ordered) right after, and their arrival counters
   // in the stream's zeroed buffer (arrival_counters.hpp).
-  void launch_reduction(CUfunction fn, const cuda_kernel& k, const ir::kernel_ir& ir,
-                        const ir::kernel_args& a, int device) {
+  void launch_reduction(CUfunction fn, const kernel_variant& k, const ir::kernel_args& a, int device) {
+    const jit::tuned_ir& ir = k.ir;
     const int kept = ir.reduction->kept_ndim;
     std::int64_t n_out = 1, n_red = 1;
     for (int d = 0; d < ir.ndim; ++d) (d < kept ? n_out : n_red) *= a.shape[d];
     jit::reduce_scratch scratch;
-    // The kernel folds units of `width` elements when the plan's sizes allowed it (the fold order
-    // then depends on sizes alone, kernel_reduction::units), with a tail only if it renders one.
+    // The kernel folds units of `width` elements when the launch's sizes allowed it (the fold order
+    // then depends on sizes alone, jit::fold_layout::units), with a tail only if it renders one.
     const int width = k.params.fold_width;
-    if (n_red % width != 0 && !ir.reduction->tail)
+    if (n_red % width != 0 && !ir.fold.tail)
       throw error("cuda: reduction kernel " + k.name + " folds units of " + std::to_string(width) +
                   " elements, launched over rows of " + std::to_string(n_red));
     // One pass over the inputs the fold reads (the epilogue's are read element by element): wide
-    // loads need each one aligned for a unit, and units of outputs (kernel_reduction::output_units)
+    // loads need each one aligned for a unit, and units of outputs (jit::fold_layout::output_units)
     // need neighbouring outputs' elements to be neighbours, on every row; a staged fold's bulk copies
     // (sm_90 on) need each output's units to start at the same address mod 16 (its shift,
     // nf_stage_shift), else it loads its chunks, in the same order.
@@ -242,20 +241,61 @@ class cuda_backend final : public device_backend {
   }
 
  private:
-  // The kernel's function on a device other than the one it was compiled on, loaded at first use
+  // The variant of `kernel` that the launch's sizes choose, compiled (or loaded from the disk cache)
+  // and loaded on `device` the first time that tuning is launched.
+  kernel_variant& variant_for(cuda_kernel& kernel, const ir::kernel_ir& neutral, const ir::kernel_args& a,
+                              int device) {
+    jit::cuda_tuning tuning = jit::choose_tuning(neutral, a);
+    std::string key = tuning.key();
+    if (kernel_variant* v = kernel.last.load(std::memory_order_acquire); v && v->tuning == key) return *v;
+    std::lock_guard lock(kernel.mutex);
+    auto it = kernel.variants.find(key);
+    if (it == kernel.variants.end()) {
+      auto v = make_variant(jit::tuned_ir(neutral, std::move(tuning)), device);
+      v->tuning = key;
+      it = kernel.variants.emplace(std::move(key), std::move(v)).first;
+    }
+    kernel.last.store(it->second.get(), std::memory_order_release);
+    return *it->second;
+  }
+
+  std::unique_ptr<kernel_variant> make_variant(jit::tuned_ir k, int device) {
+    const device_info& d = info(device);
+    kernel_binary bin = cubin_for(k, sm_of(d), jit::disk_cache::global());
+    auto v = std::make_unique<kernel_variant>();
+    v->name = bin.name;
+    v->arch = d.arch;
+    v->home_device = device;
+    if (!try_load(bin.cubin, bin.name, v->home)) {
+      if (!bin.from_disk)
+        throw device_error("cuda: the driver rejected NVRTC's CUBIN for " + bin.name + " on " + d.arch);
+      // A disk entry that passed its checksum but not the driver: compile afresh (overwriting it).
+      bin = cubin_for(k, sm_of(d), jit::disk_cache::global(), /*allow_disk_loads=*/false);
+      if (!try_load(bin.cubin, bin.name, v->home))
+        throw device_error("cuda: the driver rejected NVRTC's CUBIN for " + bin.name + " on " + d.arch);
+    }
+    if (staged(k)) allow_staging(v->home.function, device);
+    ++(bin.from_disk ? support::counters_here().cache_hits_disk : support::counters_here().kernels_compiled);
+    v->cubin = std::move(bin.cubin);
+    v->params = jit::plan_params(k);
+    v->ir = std::move(k);
+    return v;
+  }
+
+  // The variant's function on a device other than the one it was compiled on, loaded at first use
   // (recompiled when that device has another architecture).
-  CUfunction function_on(cuda_kernel& k, const ir::kernel_ir& ir, int device) {
+  CUfunction function_on(kernel_variant& k, int device) {
     std::lock_guard lock(k.others_mutex);
     auto it = k.others.find(device);
     if (it != k.others.end()) return it->second.function;
     const device_info& d = info(device);
     loaded_module m;
     bool loaded = d.arch == k.arch && try_load(k.cubin, k.name, m);
-    if (!loaded) loaded = try_load(cubin_for(ir, sm_of(d), jit::disk_cache::global()).cubin, k.name, m);
+    if (!loaded) loaded = try_load(cubin_for(k.ir, sm_of(d), jit::disk_cache::global()).cubin, k.name, m);
     if (!loaded)
       throw device_error("cuda: the driver rejected the CUBIN for " + k.name + " on device " +
                          std::to_string(device));
-    if (staged(ir)) allow_staging(m.function, device);
+    if (staged(k.ir)) allow_staging(m.function, device);
     k.others.emplace(device, m);
     return m.function;
   }

@@ -36,7 +36,7 @@ std::string kernel_name(const ir::kernel_ir& k) {
   return buf;
 }
 
-kernel_binary cubin_for(const ir::kernel_ir& k, int sm, jit::disk_cache& cache, bool allow_disk_loads) {
+kernel_binary cubin_for(const jit::tuned_ir& k, int sm, jit::disk_cache& cache, bool allow_disk_loads) {
   const auto t0 = std::chrono::steady_clock::now();
   kernel_binary out;
   out.name = kernel_name(k);
