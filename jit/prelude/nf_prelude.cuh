@@ -6,6 +6,7 @@
 #include "nf_compare.cuh"
 #include "nf_complex_math.cuh"
 #include "nf_math.cuh"
+#include "nf_random.cuh"
 #include "nf_reduce.cuh"
 #include "nf_types.cuh"
 #endif  // NF_PRELUDE_CUH
