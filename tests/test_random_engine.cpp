@@ -14,6 +14,7 @@
 
 #include "backend/cpu/prelude_host.hpp"
 #include "catch.hpp"
+#include "frontend/philox_stream.hpp"
 #include "frontend/seed_sequence.hpp"
 
 namespace {
@@ -72,4 +73,102 @@ TEST_CASE("SeedSequence hashes a seed into NumPy's pool and state", "[random]") 
     // Philox's key: the first two 64-bit words.
     CHECK(c.seq.generate_state64(2) == std::vector<u64>(c.state64.begin(), c.state64.begin() + 2));
   }
+}
+
+// NumPy 2.4.6, g = np.random.Generator(np.random.Philox(12345)), one draw after another:
+//   g.random(3)                    0x1.aeda3b178221ep-2 0x1.4e6c6cd33a931p-1 0x1.bb8f3bed12eecp-2
+//   g.random(5, dtype=np.float32)  0x1.eb1798p-3 0x1.13edcp-1 0x1.a95ac8p-2 0x1.68612cp-1 0x1.0fe9cp-5
+//   g.random(1)                    0x1.68c485f78f700p-9
+//   g.random(3, dtype=np.float32)  0x1.a3845p-3 0x1.e6b438p-3 0x1.31ef1cp-2  (the first: the upper half
+//                                  the float32 draw before left, though a float64 draw came between)
+//   g.uniform(-2.0, 3.0, 2)        -0x1.6552f1f4730e8p-3 0x1.348286985aceep+1
+// np.random.Philox(12345).random_raw(6): 6bb68ec5e0887940 a73636699d498901 6ee3cefb44bbb152
+//   89f6e0013d62f3db b43096c46a56b28e 34708a31087f4ee4
+// g = np.random.Generator(np.random.Philox(0)); g.random(1000003) at 0, 1, 4, 999999, 1000002:
+//   0x1.ccf2d9115c140p-7 0x1.07f42307c03cep-2 0x1.f5511e00551a6p-1 0x1.d6c3eefa834e4p-3
+//   0x1.c1efa1931dc80p-7; then g.random(5, dtype=np.float32): 0x1.db059p-3 0x1.2d79b4p-2
+//   0x1.6f3804p-2 0x1.d42bdp-3 0x1.447234p-1
+namespace {
+
+using ndfuse::frontend::half_draw;
+using ndfuse::frontend::philox_stream;
+using ndfuse::frontend::word_draw;
+
+philox_stream numpy_philox(std::uint64_t seed) {
+  const auto key = ndfuse::frontend::seed_sequence::from_integer(seed).generate_state64(2);
+  return philox_stream({key[0], key[1]}, {0, 0, 0, 0});
+}
+
+// Element i of a draw as a backend computes it: the prelude's functions, on the host here.
+u64 word(const word_draw& d, std::uint64_t i) {
+  return nf_philox_word({{d.key[0], d.key[1]}}, {{d.ctr[0], d.ctr[1], d.ctr[2], d.ctr[3]}}, d.first + i);
+}
+double unit_double(const word_draw& d, std::uint64_t i) {
+  return nf_unit_double(word(d, i));
+}
+float unit_float(const half_draw& d, std::uint64_t i) {
+  if (d.pending && i == 0) return nf_unit_float(static_cast<std::uint32_t>(word(d.pending_word, 0) >> 32));
+  const std::uint64_t k = i - (d.pending ? 1 : 0);
+  const u64 w = word(d.words, k / 2);
+  return nf_unit_float(static_cast<std::uint32_t>(k % 2 ? w >> 32 : w));
+}
+
+}  // namespace
+
+TEST_CASE("a sequence of draws of any sizes gives NumPy's Philox stream", "[random]") {
+  philox_stream raw = numpy_philox(12345);
+  const word_draw r = raw.draw_words(6);
+  const std::vector<u64> raw_expected = {0x6bb68ec5e0887940, 0xa73636699d498901, 0x6ee3cefb44bbb152,
+                                         0x89f6e0013d62f3db, 0xb43096c46a56b28e, 0x34708a31087f4ee4};
+  for (std::uint64_t i = 0; i < 6; ++i) CHECK(word(r, i) == raw_expected[i]);
+
+  philox_stream g = numpy_philox(12345);
+  const word_draw a = g.draw_words(3);
+  CHECK(unit_double(a, 0) == 0x1.aeda3b178221ep-2);
+  CHECK(unit_double(a, 1) == 0x1.4e6c6cd33a931p-1);
+  CHECK(unit_double(a, 2) == 0x1.bb8f3bed12eecp-2);
+  const half_draw b = g.draw_halves(5);
+  const std::vector<float> b_expected = {0x1.eb1798p-3f, 0x1.13edcp-1f, 0x1.a95ac8p-2f, 0x1.68612cp-1f,
+                                         0x1.0fe9cp-5f};
+  for (std::uint64_t i = 0; i < 5; ++i) CHECK(unit_float(b, i) == b_expected[i]);
+  CHECK(g.has_uint32());
+  const word_draw c = g.draw_words(1);
+  CHECK(unit_double(c, 0) == 0x1.68c485f78f700p-9);
+  CHECK(g.has_uint32());  // a 64-bit draw leaves NumPy's kept half alone
+  const half_draw d = g.draw_halves(3);
+  CHECK(d.pending);
+  CHECK(unit_float(d, 0) == 0x1.a3845p-3f);
+  CHECK(unit_float(d, 1) == 0x1.e6b438p-3f);
+  CHECK(unit_float(d, 2) == 0x1.31ef1cp-2f);
+  CHECK_FALSE(g.has_uint32());
+  const word_draw e = g.draw_words(2);  // uniform(-2, 3): low + (high - low) * u, as NumPy rounds it
+  CHECK(-2.0 + 5.0 * unit_double(e, 0) == -0x1.6552f1f4730e8p-3);
+  CHECK(-2.0 + 5.0 * unit_double(e, 1) == 0x1.348286985aceep+1);
+
+  philox_stream big = numpy_philox(0);
+  const word_draw f = big.draw_words(1000003);
+  CHECK(unit_double(f, 0) == 0x1.ccf2d9115c140p-7);
+  CHECK(unit_double(f, 1) == 0x1.07f42307c03cep-2);
+  CHECK(unit_double(f, 4) == 0x1.f5511e00551a6p-1);
+  CHECK(unit_double(f, 999999) == 0x1.d6c3eefa834e4p-3);
+  CHECK(unit_double(f, 1000002) == 0x1.c1efa1931dc80p-7);
+  const half_draw h = big.draw_halves(5);
+  const std::vector<float> h_expected = {0x1.db059p-3f, 0x1.2d79b4p-2f, 0x1.6f3804p-2f, 0x1.d42bdp-3f,
+                                         0x1.447234p-1f};
+  for (std::uint64_t i = 0; i < 5; ++i) CHECK(unit_float(h, i) == h_expected[i]);
+}
+
+// NumPy 2.4.6: p = np.random.Philox(counter=np.array([2**64 - 1, 0, 0, 0], np.uint64),
+// key=np.array([1, 2], np.uint64)); p.random_raw(5) is 93baf02a9b6e1e64 c291f37088c2bdef
+// b1363d2ce37f4eae f20b54a1cecf0a14 57bf6a7a1189e4da, after which its counter is [1, 1, 0, 0] and
+// buffer_pos 1: the first block's counter, 2^64, carried into the second word.
+TEST_CASE("the stream's counter carries across words, as NumPy's does", "[random]") {
+  constexpr u64 ones = ~u64(0);
+  philox_stream s({1, 2}, {ones, 0, 0, 0});
+  const word_draw d = s.draw_words(5);
+  const std::vector<u64> expected = {0x93baf02a9b6e1e64, 0xc291f37088c2bdef, 0xb1363d2ce37f4eae,
+                                     0xf20b54a1cecf0a14, 0x57bf6a7a1189e4da};
+  for (std::uint64_t i = 0; i < 5; ++i) CHECK(word(d, i) == expected[i]);
+  CHECK(s.counter() == ndfuse::frontend::u64x4{1, 1, 0, 0});
+  CHECK(s.buffer_pos() == 1);
 }

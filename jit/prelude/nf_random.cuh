@@ -43,4 +43,30 @@ __device__ __forceinline__ nf_u64x4 nf_philox4x64_10(nf_u64x4 ctr, nf_u64x2 key)
   return ctr;
 }
 
+// ctr + n, carried across the four words (the counter is one 256-bit number, least significant
+// word first).
+__device__ __forceinline__ nf_u64x4 nf_counter_add(nf_u64x4 ctr, nf_uint64 n) {
+  ctr.v[0] += n;
+  if (ctr.v[0] < n)
+    for (int w = 1; w < 4 && ++ctr.v[w] == 0; ++w) {
+    }
+  return ctr;
+}
+
+// Word s of the stream that continues from block `ctr` (NumPy's Philox state: the block it last
+// generated, words 0..3 of it; word 4 starts the next block, ctr + 1). A draw whose first word is
+// the state's buffer position p reads its element i at s = p + i, whatever thread computes it.
+__device__ __forceinline__ nf_uint64 nf_philox_word(nf_u64x2 key, nf_u64x4 ctr, nf_uint64 s) {
+  return nf_philox4x64_10(nf_counter_add(ctr, s / 4), key).v[s % 4];
+}
+
+// NumPy's bits-to-float conversions: the top 53 bits of a word as a double in [0, 1), the top 24 of
+// a 32-bit half as a float in [0, 1).
+__device__ __forceinline__ double nf_unit_double(nf_uint64 word) {
+  return (double)(word >> 11) * (1.0 / 9007199254740992.0);
+}
+__device__ __forceinline__ float nf_unit_float(unsigned word32) {
+  return (float)(word32 >> 8) * (1.0f / 16777216.0f);
+}
+
 #endif  // NF_RANDOM_CUH
