@@ -31,6 +31,7 @@ struct fold_layout {
   // its loop unrolls into straight loads and combines (2 us of 437 for rows of four float32 on an
   // H100, research/reduce_rows4_hints.cu); at most 15. 0 for every other layout.
   std::int32_t per_thread_n_red = 0;
+  bool operator==(const fold_layout&) const = default;
 };
 
 struct cuda_tuning {
@@ -44,6 +45,7 @@ struct cuda_tuning {
   fold_layout fold;
   // The tuning in a few bytes, for a compiled kernel's key.
   std::string key() const;
+  bool operator==(const cuda_tuning&) const = default;
 };
 
 // The kernel IR with the CUDA backend's tuning: what is rendered, compiled and launched.

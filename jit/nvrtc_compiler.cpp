@@ -5,10 +5,8 @@
 
 #include <atomic>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <map>
 #include <mutex>
 #include <set>
@@ -126,7 +124,7 @@ std::vector<std::string> compile_options(int sm) {
 
 compiled_binary compile_to_cubin(const std::string& source, const std::string& name, int sm) {
   const int level = debug_level();
-  const std::string dump_dir = support::env::dump_dir();
+  const std::string& dump_dir = support::env::dump_dir();
   fs::path dumped;
   if (!dump_dir.empty()) {
     try {

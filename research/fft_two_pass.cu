@@ -1,10 +1,10 @@
 // Experiment (not part of the build), session 29: can a 1-d FFT of 2^24 complex128 beat cuFFT's
 // three passes (ncu, session 26: three regular_fft_factor<256> kernels, 201 + 193 + 193 us, each
 // reading and writing the whole 256 MiB) with two? The four-step split N = N1 x N2 (N1, N2 <= 4096)
-// of src/backend/cuda/kernels/four_step_fft.cu, with its kernel (src/backend/cuda/kernels/fft_lines.cuh), here with B
-// lines a block as a parameter, timed against cufftExecZ2Z / C2C as bench/README.md times every row
-// (a 512 MiB copy keeps the GPU busy, events around the call, median of 21) and compared with
-// cuFFT's output and with the input after a round trip.
+// of src/backend/cuda/kernels/four_step_fft.cu, with its kernel (src/backend/cuda/kernels/fft_lines.cuh),
+// here with B lines a block as a parameter, timed against cufftExecZ2Z / C2C as bench/README.md times every
+// row (a 512 MiB copy keeps the GPU busy, events around the call, median of 21) and compared with cuFFT's
+// output and with the input after a round trip.
 //   nvcc -O3 -std=c++20 -arch=sm_90 -I src -I include research/fft_two_pass.cu -lcufft -o
 //   fft_two_pass
 //

@@ -1,7 +1,6 @@
 // Backend selection: NDFUSE_BACKEND=cpu|cuda, else cuda when built with CUDA and a device is
 // present, else cpu. Asking for cuda where there is none throws rather than quietly measuring the CPU.
 // Builds without CUDA also get the nf::cuda device API here, as stubs reporting no device.
-#include <cstdlib>
 #include <string>
 
 #include "backend/backend.hpp"

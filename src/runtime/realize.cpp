@@ -2,9 +2,6 @@
 
 #include <boost/container/small_vector.hpp>
 #include <chrono>
-#include <cstdlib>
-#include <cstring>
-#include <iostream>
 #include <span>
 
 #include "backend/backend.hpp"

@@ -1,8 +1,6 @@
 // nf::config::allow_tf32: whether float32 products may use TF32 tensor cores (CUDA only). Off unless
 // NDFUSE_ALLOW_TF32=1 or the call turns it on: NumPy's float32 products are IEEE float32.
 #include <atomic>
-#include <cstdlib>
-#include <cstring>
 
 #include "ndfuse/linalg.hpp"
 #include "support/env.hpp"

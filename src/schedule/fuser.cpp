@@ -1,9 +1,6 @@
 // The fuser: DAG -> ordered kernel steps. See plan.hpp for the pass list.
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <iostream>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>

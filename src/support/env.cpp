@@ -71,33 +71,45 @@ const std::optional<std::string>& raw(var v) {
   return values[static_cast<std::size_t>(v)];
 }
 
+// Each reading is made once and kept: debug_level and eager are asked on every step.
 int debug_level() {
-  const auto& r = raw(var::debug);
-  return r ? std::atoi(r->c_str()) : 0;
+  static const int level = [] {
+    const auto& r = raw(var::debug);
+    return r ? std::atoi(r->c_str()) : 0;
+  }();
+  return level;
 }
 bool eager() {
-  return on_when_set(var::eager);
+  static const bool on = on_when_set(var::eager);
+  return on;
 }
 bool plan_memo() {
-  return on_unless_zero(var::plan_memo);
+  static const bool on = on_unless_zero(var::plan_memo);
+  return on;
 }
 bool allow_tf32() {
-  return on_when_set(var::allow_tf32);
+  static const bool on = on_when_set(var::allow_tf32);
+  return on;
 }
 bool keep_freed() {
-  return on_unless_zero(var::keep_freed);
+  static const bool on = on_unless_zero(var::keep_freed);
+  return on;
 }
 bool fft_four_step() {
-  return on_unless_zero(var::fft_four_step);
+  static const bool on = on_unless_zero(var::fft_four_step);
+  return on;
 }
 int jacobi_max_sweeps() {
-  const auto& r = raw(var::jacobi_max_sweeps);
-  const int n = r ? std::atoi(r->c_str()) : 0;
-  return n > 0 ? n : 40;
+  static const int sweeps = [] {
+    const auto& r = raw(var::jacobi_max_sweeps);
+    const int n = r ? std::atoi(r->c_str()) : 0;
+    return n > 0 ? n : 40;
+  }();
+  return sweeps;
 }
-std::string dump_dir() {
-  const auto& r = raw(var::dump_dir);
-  return r ? *r : std::string();
+const std::string& dump_dir() {
+  static const std::string dir = raw(var::dump_dir).value_or("");
+  return dir;
 }
 
 }  // namespace ndfuse::support::env

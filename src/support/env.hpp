@@ -38,13 +38,13 @@ std::span<const declaration> table();
 const std::optional<std::string>& raw(var v);
 
 // Typed readings, each following the variable's declaration.
-int debug_level();        // NDFUSE_DEBUG: 0 unless set to a number
-bool eager();             // NDFUSE_EAGER: on when set to anything but "" or "0"
-bool plan_memo();         // NDFUSE_PLAN_MEMO: on unless "0"
-bool allow_tf32();        // NDFUSE_ALLOW_TF32: on when set to anything but "" or "0"
-bool keep_freed();        // NDFUSE_KEEP_FREED: on unless "0"
-bool fft_four_step();     // NDFUSE_FFT_FOUR_STEP: on unless "0"
-int jacobi_max_sweeps();  // NDFUSE_JACOBI_MAX_SWEEPS: a positive integer, else 40
-std::string dump_dir();   // NDFUSE_DUMP_DIR: "" when unset
+int debug_level();              // NDFUSE_DEBUG: 0 unless set to a number
+bool eager();                   // NDFUSE_EAGER: on when set to anything but "" or "0"
+bool plan_memo();               // NDFUSE_PLAN_MEMO: on unless "0"
+bool allow_tf32();              // NDFUSE_ALLOW_TF32: on when set to anything but "" or "0"
+bool keep_freed();              // NDFUSE_KEEP_FREED: on unless "0"
+bool fft_four_step();           // NDFUSE_FFT_FOUR_STEP: on unless "0"
+int jacobi_max_sweeps();        // NDFUSE_JACOBI_MAX_SWEEPS: a positive integer, else 40
+const std::string& dump_dir();  // NDFUSE_DUMP_DIR: "" when unset
 
 }  // namespace ndfuse::support::env

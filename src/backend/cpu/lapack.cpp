@@ -143,38 +143,52 @@ int scale_into_range(T* a, std::size_t n) {
 // 1)) NaN, where NumPy's OpenBLAS divides. Scaling a column scales the same elements of every step's
 // pivot column alike, so partial pivoting picks the same rows and the factors are exact powers of two
 // of the unscaled ones: U's column j carries column j's factor, L none.
+// Made once per call and reused for each matrix of the stack.
 template <class T>
-std::vector<int> scale_small_columns(T* a, lapack_int n) {
-  constexpr int safe = sizeof(real_t<T>) == 4 ? 51 : 484;
-  const std::size_t cols = static_cast<std::size_t>(n);
-  std::vector<real_t<T>> big(cols, 0);    // NaN once a column holds one (max keeps a NaN it starts from)
-  for (std::size_t i = 0; i < cols; ++i)  // row by row, as the matrix lies
+class column_scaling {
+ public:
+  void scale(T* a, lapack_int n) {
+    constexpr int safe = sizeof(real_t<T>) == 4 ? 51 : 484;
+    const std::size_t cols = static_cast<std::size_t>(n);
+    big_.assign(cols, 0);                   // NaN once a column holds one (max keeps a NaN it starts from)
+    for (std::size_t i = 0; i < cols; ++i)  // row by row, as the matrix lies
+      for (std::size_t j = 0; j < cols; ++j) {
+        const T v = a[i * cols + j];
+        for (const real_t<T> part : {std::real(v), std::imag(v)})
+          big_[j] = std::isnan(part) ? part : std::max(big_[j], std::abs(part));
+      }
+    e_.assign(cols, 0);
+    any_ = false;
     for (std::size_t j = 0; j < cols; ++j) {
-      const T v = a[i * cols + j];
-      for (const real_t<T> part : {std::real(v), std::imag(v)})
-        big[j] = std::isnan(part) ? part : std::max(big[j], std::abs(part));
+      if (!(big_[j] > 0)) continue;  // zero or NaN
+      int exponent = 0;
+      std::frexp(big_[j], &exponent);
+      if (exponent <= -safe) e_[j] = exponent, any_ = true;
     }
-  std::vector<int> e(cols, 0);
-  bool any = false;
-  for (std::size_t j = 0; j < cols; ++j) {
-    if (!(big[j] > 0)) continue;  // zero or NaN
-    int exponent = 0;
-    std::frexp(big[j], &exponent);
-    if (exponent <= -safe) e[j] = exponent, any = true;
+    if (any_)
+      for (std::size_t i = 0; i < cols; ++i)
+        for (std::size_t j = 0; j < cols; ++j) times_power_of_two(a + i * cols + j, 1, -e_[j]);
   }
-  if (any)
-    for (std::size_t i = 0; i < cols; ++i)
-      for (std::size_t j = 0; j < cols; ++j) times_power_of_two(a + i * cols + j, 1, -e[j]);
-  return e;
-}
+  // Row j of the row-major n x k matrix at x times 2^-e[j]: A' = A 2^-E, so A x = b gives x = 2^-E x'
+  // for A' x' = b.
+  void rows_back(T* x, lapack_int k) const {
+    if (!any_) return;
+    for (std::size_t j = 0; j < e_.size(); ++j)
+      times_power_of_two(x + j * k, static_cast<std::size_t>(k), -e_[j]);
+  }
+  // U's column j (its rows 0..j) of the row-major n x n LU at a times 2^e[j]: L carries no factor.
+  void u_columns_back(T* a, lapack_int n) const {
+    if (!any_) return;
+    for (lapack_int j = 0; j < n; ++j)
+      for (lapack_int i = 0; i <= j; ++i)
+        times_power_of_two(a + static_cast<std::size_t>(i) * n + j, 1, e_[j]);
+  }
 
-// Row j of the row-major n x k matrix at x times 2^-e[j]: A' = A 2^-E, so A x = b gives x = 2^-E x'
-// for A' x' = b.
-template <class T>
-void scale_rows_back(T* x, lapack_int k, const std::vector<int>& e) {
-  for (std::size_t j = 0; j < e.size(); ++j)
-    times_power_of_two(x + j * k, static_cast<std::size_t>(k), -e[j]);
-}
+ private:
+  std::vector<real_t<T>> big_;
+  std::vector<int> e_;
+  bool any_ = false;
+};
 
 template <class T>
 void solve(const ir::library_call& c, const std::vector<const void*>& in, const std::vector<void*>& out) {
@@ -183,13 +197,14 @@ void solve(const ir::library_call& c, const std::vector<const void*>& in, const 
   std::vector<T> a(static_cast<std::size_t>(n) * n);
   std::vector<lapack_int> piv(static_cast<std::size_t>(n));
   auto* info = static_cast<std::int32_t*>(out[1]);
+  column_scaling<T> scaling;
   for (std::int64_t b = 0; b < c.rows; ++b) {
     std::memcpy(a.data(), static_cast<const T*>(in[0]) + b * n * n, a.size() * sizeof(T));
     T* x = static_cast<T*>(out[0]) + b * n * k;
     std::memcpy(x, static_cast<const T*>(in[1]) + b * n * k, sizeof(T) * n * k);
-    const std::vector<int> e = scale_small_columns(a.data(), n);
+    scaling.scale(a.data(), n);
     info[b] = checked(gesv(n, k, a.data(), piv.data(), x), c);
-    scale_rows_back(x, k, e);
+    scaling.rows_back(x, k);
   }
 }
 
@@ -202,14 +217,15 @@ void inv(const ir::library_call& c, const std::vector<const void*>& in, const st
   std::vector<T> a(static_cast<std::size_t>(n) * n);
   std::vector<lapack_int> piv(static_cast<std::size_t>(n));
   auto* info = static_cast<std::int32_t*>(out[1]);
+  column_scaling<T> scaling;
   for (std::int64_t b = 0; b < c.rows; ++b) {
     std::memcpy(a.data(), static_cast<const T*>(in[0]) + b * n * n, a.size() * sizeof(T));
     T* x = static_cast<T*>(out[0]) + b * n * n;
     std::fill_n(x, a.size(), T(0));
     for (lapack_int i = 0; i < n; ++i) x[i * n + i] = T(1);
-    const std::vector<int> e = scale_small_columns(a.data(), n);
+    scaling.scale(a.data(), n);
     info[b] = checked(gesv(n, n, a.data(), piv.data(), x), c);
-    scale_rows_back(x, n, e);
+    scaling.rows_back(x, n);
   }
 }
 
@@ -218,14 +234,13 @@ void lu(const ir::library_call& c, const std::vector<const void*>& in, const std
   const lapack_int n = dim(c.linalg.n, c);
   std::vector<lapack_int> piv(static_cast<std::size_t>(n));
   auto* info = static_cast<std::int32_t*>(out[2]);
+  column_scaling<T> scaling;
   for (std::int64_t b = 0; b < c.rows; ++b) {
     T* a = static_cast<T*>(out[0]) + b * n * n;
     std::memcpy(a, static_cast<const T*>(in[0]) + b * n * n, sizeof(T) * n * n);
-    const std::vector<int> e = scale_small_columns(a, n);
+    scaling.scale(a, n);
     info[b] = checked(getrf(n, a, piv.data()), c);
-    for (lapack_int j = 0; j < n; ++j)  // U's column j: its rows 0..j
-      for (lapack_int i = 0; i <= j; ++i)
-        times_power_of_two(a + static_cast<std::size_t>(i) * n + j, 1, e[j]);
+    scaling.u_columns_back(a, n);
     std::copy(piv.begin(), piv.end(), static_cast<std::int64_t*>(out[1]) + b * n);
   }
 }

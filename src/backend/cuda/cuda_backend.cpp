@@ -6,8 +6,6 @@
 #include "backend/cuda/cuda_backend.hpp"
 
 #include <atomic>
-#include <cstdlib>
-#include <iostream>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -40,8 +38,7 @@ struct loaded_module {
 // One tuning of a kernel (jit/cuda_tuning.hpp): its CUBIN and its module on each device it ran on.
 // The device it was compiled on is stored inline, so the common single-device launch takes no lock.
 struct kernel_variant {
-  std::string tuning;  // cuda_tuning::key()
-  jit::tuned_ir ir;
+  jit::tuned_ir ir;  // the kernel IR and its tuning
   std::string name;
   jit::param_plan params;  // the parameter layout, computed once rather than per launch
   std::string arch;
@@ -246,13 +243,15 @@ class cuda_backend final : public device_backend {
   kernel_variant& variant_for(cuda_kernel& kernel, const ir::kernel_ir& neutral, const ir::kernel_args& a,
                               int device) {
     jit::cuda_tuning tuning = jit::choose_tuning(neutral, a);
+    // The common case, the tuning of the last launch, is a comparison of a few fields: no key.
+    if (kernel_variant* v = kernel.last.load(std::memory_order_acquire);
+        v && static_cast<const jit::cuda_tuning&>(v->ir) == tuning)
+      return *v;
     std::string key = tuning.key();
-    if (kernel_variant* v = kernel.last.load(std::memory_order_acquire); v && v->tuning == key) return *v;
     std::lock_guard lock(kernel.mutex);
     auto it = kernel.variants.find(key);
     if (it == kernel.variants.end()) {
       auto v = make_variant(jit::tuned_ir(neutral, std::move(tuning)), device);
-      v->tuning = key;
       it = kernel.variants.emplace(std::move(key), std::move(v)).first;
     }
     kernel.last.store(it->second.get(), std::memory_order_release);

@@ -18,7 +18,6 @@
 #include "backend/cuda/kernels/four_step_fft.hpp"
 
 #include <cmath>
-#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>

@@ -2,8 +2,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <iostream>
 
 #include "jit/disk_cache.hpp"
 #include "jit/nvrtc_compiler.hpp"

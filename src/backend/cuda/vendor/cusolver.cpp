@@ -38,8 +38,6 @@
 #include <cusolverDn.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <type_traits>
