@@ -23,6 +23,17 @@ struct iota_block {
 };
 static_assert(sizeof(iota_block) == 64 && alignof(iota_block) == 8);
 
+// Host mirror of nf_random_params in jit/prelude/nf_random.cuh.
+struct random_block {
+  std::uint64_t key[2];
+  std::uint64_t ctr[4];
+  std::uint64_t first;
+  std::uint64_t carried;
+  std::int64_t offset;
+  std::int32_t carries;
+};
+static_assert(sizeof(random_block) == 80 && alignof(random_block) == 8);
+
 bool is_flat(index_class c) {
   return c == index_class::flat;
 }
@@ -33,6 +44,15 @@ std::size_t scalar_align(dtype t) {
 }
 
 }  // namespace
+
+bool is_random_slot(const ir::kernel_ir& k, int slot) {
+  return std::any_of(k.code.begin(), k.code.end(),
+                     [&](const ir::instr& in) { return in.op == ir::op_code::random && in.slot == slot; });
+}
+
+const char* iota_slot_type(const ir::kernel_ir& k, int slot) {
+  return is_random_slot(k, slot) ? "nf_random_params" : "nf_iota_params";
+}
 
 bool vectorized(const tuned_ir& k) {
   if (k.reduction) return false;
@@ -81,7 +101,9 @@ bool reduce_wide_loads(const tuned_ir& k) {
       const bool laid_out = outputs ? !is_flat(input.cls) && !input.by_address() : is_flat(input.cls);
       if (!laid_out || itemsize(input.dt) * width > 16) return false;
     }
-    if (in.op == ir::op_code::iota && (outputs || !is_flat(k.iotas[in.slot]))) return false;
+    if ((in.op == ir::op_code::iota || in.op == ir::op_code::random) &&
+        (outputs || !is_flat(k.iotas[in.slot])))
+      return false;
   }
   return true;
 }
@@ -264,7 +286,10 @@ std::vector<param_info> param_layout(const tuned_ir& k) {
                  itemsize(k.reduction->acc_dt), scalar_align(k.reduction->acc_dt)});
   for (std::size_t i = 0; i < k.iotas.size(); ++i) {
     const std::string s = std::to_string(i);
-    p.push_back({param_role::iota, int(i), "nf_iota_params", "it" + s, sizeof(iota_block), 8});
+    if (is_random_slot(k, int(i)))
+      p.push_back({param_role::iota, int(i), "nf_random_params", "it" + s, sizeof(random_block), 8});
+    else
+      p.push_back({param_role::iota, int(i), "nf_iota_params", "it" + s, sizeof(iota_block), 8});
     if (!is_flat(k.iotas[i]))
       p.push_back({param_role::iota_coeffs, int(i), "nf_dims<" + nd + ", long long>", "it" + s + "_coeffs",
                    8 * std::size_t(k.ndim), 8});
@@ -362,6 +387,18 @@ kernel_params build_params(const tuned_ir& k, const param_plan& plan, const ir::
         break;
       case param_role::iota: {
         const auto& io = a.iotas[p.slot];
+        if (io.random) {
+          const auto& r = *io.random;
+          random_block b{};
+          std::copy(r.key.begin(), r.key.end(), b.key);
+          std::copy(r.ctr.begin(), r.ctr.end(), b.ctr);
+          b.first = r.first;
+          b.carried = r.carried;
+          b.offset = io.offset;
+          b.carries = r.carries;
+          std::memcpy(dst, &b, sizeof b);
+          break;
+        }
         iota_block b{};
         b.start_re = io.start.real();
         b.start_im = io.start.imag();

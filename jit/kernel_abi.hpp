@@ -18,6 +18,8 @@
 //                                               bytes aligned 16)
 //   it<k>             nf_iota_params            each iota: start/step as doubles (re, im), or as
 //                                               int64 for integer dtypes; offset; equals (eye)
+//                     nf_random_params          a random draw's slot instead: key, counter,
+//                                               first, carried half, offset (nf_random.cuh)
 //   it<k>_coeffs      nf_dims<ND, long long>    only for broadcast/strided iotas
 // nf_dims<N, I> is a struct of N values of I (size N * sizeof(I), aligned as I).
 //
@@ -103,6 +105,11 @@ struct param_info {
   std::size_t align = 1;
 };
 std::vector<param_info> param_layout(const tuned_ir& k);
+
+// Whether iota slot `slot` holds a random draw (an op_code::random reads it) rather than an iota.
+bool is_random_slot(const ir::kernel_ir& k, int slot);
+// The C++ type of iota slot `slot`'s parameter: nf_iota_params or nf_random_params.
+const char* iota_slot_type(const ir::kernel_ir& k, int slot);
 
 // The layout with each parameter's byte offset: a function of the kernel's structure only, so a
 // launcher computes it once per compiled kernel instead of on every launch (host overhead).

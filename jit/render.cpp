@@ -38,8 +38,19 @@ std::string value(int v) {
 // The dtype of the value an iota slot produces (its instruction's dtype).
 dtype iota_dtype(const tuned_ir& k, int slot) {
   for (const auto& in : k.code)
-    if (in.op == op_code::iota && in.slot == slot) return in.dt;
+    if ((in.op == op_code::iota || in.op == op_code::random) && in.slot == slot) return in.dt;
   throw error(numbered("jit::render: iota slot ", slot) + " is never read");
+}
+
+// nf_random<engine, form, residue>(it<k>, a<k>): element a of a draw (jit/prelude/nf_random.cuh).
+std::string random_call(const ir::instr& in) {
+  static const char* const forms[] = {"NF_BITS64",     "NF_BITS32",        "NF_UNIT_DOUBLE",
+                                      "NF_UNIT_FLOAT", "NF_NORMAL_DOUBLE", "NF_NORMAL_FLOAT"};
+  const auto m = ir::random_mode::unpack(in.mode);
+  return std::string("nf_random<") +
+         (m.engine == ir::random_engine::philox4x64 ? "NF_PHILOX4X64, " : "NF_PHILOX4X32, ") +
+         forms[static_cast<int>(m.form)] + numbered(", ", m.residue) + numbered(">(it", in.slot) +
+         numbered(", a", in.slot) + ")";
 }
 
 // The right-hand side of one instruction.
@@ -58,6 +69,8 @@ std::string expression(const tuned_ir& k, const ir::instr& in) {
       return numbered("s", in.slot);
     case op_code::iota:
       return "nf_iota<" + std::string(type) + numbered(">(it", in.slot) + numbered(", a", in.slot) + ")";
+    case op_code::random:
+      return random_call(in);
     case op_code::cast:
       if (in.operand_dt == in.dt) return value(in.args[0]);
       return "nf_cast<" + std::string(type) + ">(" + value(in.args[0]) + ")";
@@ -157,7 +170,7 @@ std::string header_comment(const tuned_ir& k, const std::string& name) {
     os << "//   iotas:  ";
     for (std::size_t i = 0; i < k.iotas.size(); ++i)
       os << (i ? ", " : " ") << "it" << i << ' ' << dtype_name(iota_dtype(k, int(i))) << ' '
-         << ir::index_class_name(k.iotas[i]);
+         << (is_random_slot(k, int(i)) ? "random " : "") << ir::index_class_name(k.iotas[i]);
     os << '\n';
   }
   os << "//   outputs:";
@@ -189,7 +202,7 @@ std::string element_function(const tuned_ir& k, const std::string& name) {
   for (std::size_t i = 0; i < k.scalars.size(); ++i)
     params.push_back("const " + std::string(cuda_type(k.scalars[i])) + numbered(" s", i));
   for (std::size_t i = 0; i < k.iotas.size(); ++i) {
-    params.push_back(numbered("const nf_iota_params& it", i));
+    params.push_back("const " + std::string(iota_slot_type(k, int(i))) + numbered("& it", i));
     params.push_back(numbered("const long long a", i));
   }
 

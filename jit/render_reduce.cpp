@@ -36,7 +36,7 @@ phase phase_of(const tuned_ir& k, int first, int last) {
     };
     if (in.op == op_code::buffer) add(p.inputs, in.slot);
     if (in.op == op_code::scalar) add(p.scalars, in.slot);
-    if (in.op == op_code::iota) add(p.iotas, in.slot);
+    if (in.op == op_code::iota || in.op == op_code::random) add(p.iotas, in.slot);
     if (in.op == op_code::reduced) p.reads_reduced = true;
   }
   std::sort(p.inputs.begin(), p.inputs.end());
@@ -51,7 +51,7 @@ std::vector<std::string> phase_params(const tuned_ir& k, const phase& p) {
   for (int i : p.scalars)
     params.push_back("const " + std::string(cuda_type(k.scalars[i])) + numbered(" s", i));
   for (int i : p.iotas) {
-    params.push_back(numbered("const nf_iota_params& it", i));
+    params.push_back("const " + std::string(iota_slot_type(k, i)) + numbered("& it", i));
     params.push_back(numbered("const long long a", i));
   }
   return params;

@@ -1,8 +1,10 @@
-// ndfuse device prelude: the counter-based bit generator. Philox4x64-10 (Salmon et al., "Parallel
-// random numbers: as easy as 1, 2, 3", SC11; the Random123 library), the block function of NumPy's
-// numpy.random.Philox: four 64-bit words out of a 256-bit counter and a 128-bit key, ten rounds.
-// A pure function, so element i of a draw depends only on the key, the counter and i: the CPU
-// backend runs this same function compiled as host C++.
+// ndfuse device prelude: the counter-based bit generators and the transforms of a random draw.
+// Philox (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", SC11; the Random123 library)
+// in two widths: Philox4x64-10, the block function of NumPy's numpy.random.Philox, and
+// Philox4x32-10, ndfuse's default (cuRAND's and PyTorch's), whose 32-bit products cost a quarter of
+// the 64-bit ones (research/philox_throughput.cu). Everything here is a pure function of the key,
+// the counter and the element's index, written with IEEE operations only (no libm call), so the CPU
+// backend, which compiles this same file as host C++, gives the same bits as every GPU.
 #ifndef NF_RANDOM_CUH
 #define NF_RANDOM_CUH
 #include "nf_types.cuh"
@@ -67,6 +69,234 @@ __device__ __forceinline__ double nf_unit_double(nf_uint64 word) {
 }
 __device__ __forceinline__ float nf_unit_float(unsigned word32) {
   return (float)(word32 >> 8) * (1.0f / 16777216.0f);
+}
+
+// --- Philox4x32-10 ----------------------------------------------------------------------------------
+struct nf_u32x4 {
+  nf_uint32 v[4];
+};
+
+#define NF_PHILOX32_M0 0xD2511F53u
+#define NF_PHILOX32_M1 0xCD9E8D57u
+#define NF_PHILOX32_W0 0x9E3779B9u
+#define NF_PHILOX32_W1 0xBB67AE85u
+
+__device__ __forceinline__ nf_u32x4 nf_philox4x32_10(nf_u32x4 ctr, nf_uint32 k0, nf_uint32 k1) {
+#pragma unroll
+  for (int round = 0; round < 10; ++round) {
+    if (round > 0) {
+      k0 += NF_PHILOX32_W0;
+      k1 += NF_PHILOX32_W1;
+    }
+    const nf_uint64 p0 = (nf_uint64)NF_PHILOX32_M0 * ctr.v[0], p1 = (nf_uint64)NF_PHILOX32_M1 * ctr.v[2];
+    ctr = nf_u32x4{{(nf_uint32)(p1 >> 32) ^ ctr.v[1] ^ k0, (nf_uint32)p1,
+                    (nf_uint32)(p0 >> 32) ^ ctr.v[3] ^ k1, (nf_uint32)p0}};
+  }
+  return ctr;
+}
+
+// --- Transforms written with IEEE operations only ---------------------------------------------------
+// log(x) for x in (0, 1]: x = m 2^e with m in [sqrt(1/2), sqrt(2)), log m = 2 atanh(s), s = (m - 1) /
+// (m + 1), |s| < 0.172, summed to s^23. Within 2 ulp; the same bits wherever it runs, unlike libm's
+// and libdevice's log.
+__device__ __forceinline__ double nf_exact_log(double x) {
+  nf_uint64 bits = (nf_uint64)__double_as_longlong(x);
+  int e = (int)(bits >> 52) - 1023;
+  if (e == -1023) {            // subnormal: scale into the normal range first
+    x *= 18014398509481984.0;  // 2^54
+    bits = (nf_uint64)__double_as_longlong(x);
+    e = (int)(bits >> 52) - 1023 - 54;
+  }
+  bits = (bits & 0x000FFFFFFFFFFFFFull) | 0x3FF0000000000000ull;  // m in [1, 2)
+  double m = __longlong_as_double((long long)bits);
+  if (m > 1.4142135623730951) {
+    m *= 0.5;
+    ++e;
+  }
+  const double s = (m - 1.0) / (m + 1.0), s2 = s * s;
+  double t = 1.0 / 23;
+  t = t * s2 + 1.0 / 21;
+  t = t * s2 + 1.0 / 19;
+  t = t * s2 + 1.0 / 17;
+  t = t * s2 + 1.0 / 15;
+  t = t * s2 + 1.0 / 13;
+  t = t * s2 + 1.0 / 11;
+  t = t * s2 + 1.0 / 9;
+  t = t * s2 + 1.0 / 7;
+  t = t * s2 + 1.0 / 5;
+  t = t * s2 + 1.0 / 3;
+  const double log_m = 2.0 * s + 2.0 * s * (s2 * t);
+  const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
+  return ((double)e * ln2_hi + log_m) + (double)e * ln2_lo;
+}
+
+// sin and cos of 2 pi u for u in [0, 1): the quadrant from 4u (exact), the rest reduced to [0, pi/4]
+// and summed by Taylor to the 19th power.
+__device__ __forceinline__ void nf_exact_sincos_turn(double u, double* sin_out, double* cos_out) {
+  const double t = 4.0 * u;
+  const int q = (int)t;
+  double f = t - (double)q;  // exact
+  const bool swap = f > 0.5;
+  if (swap) f = 1.0 - f;  // exact (Sterbenz)
+  const double x = f * 1.5707963267948966, x2 = x * x;
+  double sn = 1.0 / 121645100408832000.0;  // 1/19!
+  sn = -sn * x2 + 1.0 / 355687428096000.0;
+  sn = sn * x2 - 1.0 / 1307674368000.0;
+  sn = sn * x2 + 1.0 / 6227020800.0;
+  sn = sn * x2 - 1.0 / 39916800.0;
+  sn = sn * x2 + 1.0 / 362880.0;
+  sn = sn * x2 - 1.0 / 5040.0;
+  sn = sn * x2 + 1.0 / 120.0;
+  sn = sn * x2 - 1.0 / 6.0;
+  sn = x + x * (x2 * sn);
+  double cs = 1.0 / 6402373705728000.0;  // 1/18!
+  cs = -cs * x2 + 1.0 / 20922789888000.0;
+  cs = cs * x2 - 1.0 / 87178291200.0;
+  cs = cs * x2 + 1.0 / 479001600.0;
+  cs = cs * x2 - 1.0 / 3628800.0;
+  cs = cs * x2 + 1.0 / 40320.0;
+  cs = cs * x2 - 1.0 / 720.0;
+  cs = cs * x2 + 1.0 / 24.0;
+  cs = cs * x2 - 0.5;
+  cs = 1.0 + x2 * cs;
+  double s = swap ? cs : sn, c = swap ? sn : cs;
+  // Rotate by q quarter turns.
+  for (int k = 0; k < q; ++k) {
+    const double r = s;
+    s = c;
+    c = -r;
+  }
+  *sin_out = s;
+  *cos_out = c;
+}
+
+// Box-Muller: two uniforms, u1 in (0, 1] and u2 in [0, 1), to two independent standard normals.
+__device__ __forceinline__ double nf_box_muller(double u1, double u2, int which) {
+  const double r = sqrt(-2.0 * nf_exact_log(u1));
+  double s, c;
+  nf_exact_sincos_turn(u2, &s, &c);
+  return r * (which ? s : c);
+}
+
+// --- A draw: element a of it --------------------------------------------------------------------------
+// What the host's generator hands a kernel (ir::random_stream; the layout of jit/kernel_abi.cpp's
+// mirror). Philox4x64: element a is at position offset + a of the draw, which reads words first, ...
+// of the stream that continues from block ctr (NumPy's state); a 32-bit draw starts with NumPy's
+// kept upper half `carried` when `carries`. Philox4x32: element a reads block
+// ctr + first + (R + a) / per, R the kernel's residue (the host moved the rest of the offset into
+// first), per the elements a block gives the form.
+struct nf_random_params {
+  nf_uint64 key[2];
+  nf_uint64 ctr[4];
+  nf_uint64 first;
+  nf_uint64 carried;  // the kept half: its distance back in words, or itself (see nf_random_half)
+  long long offset;
+  int carries;
+};
+
+#define NF_PHILOX4X64 0
+#define NF_PHILOX4X32 1
+
+#define NF_BITS64 0         // uint64: raw words
+#define NF_BITS32 1         // uint32: raw 32-bit words (NumPy's next_uint32)
+#define NF_UNIT_DOUBLE 2    // float64 in [0, 1): NumPy's next_double
+#define NF_UNIT_FLOAT 3     // float32 in [0, 1): NumPy's next_float
+#define NF_NORMAL_DOUBLE 4  // float64 standard normal, Box-Muller pairs
+#define NF_NORMAL_FLOAT 5   // float32 standard normal, Box-Muller pairs rounded from float64
+
+template <int Engine>
+__device__ __forceinline__ nf_uint64 nf_random_word64(const nf_random_params& p, nf_uint64 s) {
+  return nf_philox_word(nf_u64x2{{p.key[0], p.key[1]}}, nf_u64x4{{p.ctr[0], p.ctr[1], p.ctr[2], p.ctr[3]}},
+                        s);
+}
+
+// Block b of a Philox4x32 draw: the 128-bit counter (ctr[0] + b, ctr[1]) as four 32-bit words.
+__device__ __forceinline__ nf_u32x4 nf_random_block32(const nf_random_params& p, nf_uint64 b) {
+  const nf_uint64 lo = p.ctr[0] + p.first + b;
+  const nf_uint64 hi = p.ctr[1] + (lo < p.ctr[0] ? 1 : 0);
+  return nf_philox4x32_10(
+      nf_u32x4{{(nf_uint32)lo, (nf_uint32)(lo >> 32), (nf_uint32)hi, (nf_uint32)(hi >> 32)}},
+      (nf_uint32)p.key[0], (nf_uint32)(p.key[0] >> 32));
+}
+
+// NumPy's next_uint32 stream: element a of a 32-bit draw. NumPy keeps the upper half of a 32-bit
+// draw's last word for the next one, across any 64-bit draws between: `carries` 1: that word lies
+// `carried` words before the draw's first, possibly in a block before ctr; 2: `carried` is the half
+// itself (a state set from NumPy's).
+__device__ __forceinline__ nf_uint32 nf_random_half(const nf_random_params& p, nf_uint64 a) {
+  if (p.carries) {
+    if (a == 0 && p.carries == 2) return (nf_uint32)p.carried;
+    if (a == 0) {
+      const long long s = (long long)p.first - (long long)p.carried;
+      const nf_uint64 back = s < 0 ? (nf_uint64)(-s + 3) / 4 : 0;   // blocks before ctr
+      nf_u64x4 c{{p.ctr[0] - back, p.ctr[1], p.ctr[2], p.ctr[3]}};  // ctr - back, borrowing upwards
+      if (p.ctr[0] < back)
+        for (int w = 1; w < 4 && c.v[w]-- == 0; ++w) {
+        }
+      return (nf_uint32)(nf_philox_word(nf_u64x2{{p.key[0], p.key[1]}}, c,
+                                        (nf_uint64)(s + 4 * (long long)back)) >>
+                         32);
+    }
+    --a;
+  }
+  const nf_uint64 w = nf_random_word64<NF_PHILOX4X64>(p, p.first + a / 2);
+  return (nf_uint32)(a % 2 ? w >> 32 : w);
+}
+
+// Elements per Philox4x32 block, per form (the host advances the counter by ceil(n / per) blocks).
+__device__ __forceinline__ constexpr int nf_random_per_block(int form) {
+  return form == NF_BITS32 || form == NF_UNIT_FLOAT || form == NF_NORMAL_FLOAT ? 4 : 2;
+}
+
+template <int Engine, int Form, int Residue>
+__device__ __forceinline__ auto nf_random(const nf_random_params& p, long long index) {
+  if constexpr (Engine == NF_PHILOX4X64) {
+    const nf_uint64 a = (nf_uint64)(index + p.offset);
+    if constexpr (Form == NF_BITS64) return nf_random_word64<Engine>(p, p.first + a);
+    if constexpr (Form == NF_UNIT_DOUBLE) return nf_unit_double(nf_random_word64<Engine>(p, p.first + a));
+    if constexpr (Form == NF_BITS32) return nf_random_half(p, a);
+    if constexpr (Form == NF_UNIT_FLOAT) return nf_unit_float(nf_random_half(p, a));
+    if constexpr (Form == NF_NORMAL_DOUBLE || Form == NF_NORMAL_FLOAT) {
+      // A pair of normals from two words.
+      const nf_uint64 w = p.first + (a / 2) * 2;
+      const double u1 = (double)((nf_random_word64<Engine>(p, w) >> 11) + 1) * (1.0 / 9007199254740992.0);
+      const double u2 = nf_unit_double(nf_random_word64<Engine>(p, w + 1));
+      const double z = nf_box_muller(u1, u2, (int)(a % 2));
+      if constexpr (Form == NF_NORMAL_FLOAT)
+        return (float)z;
+      else
+        return z;
+    }
+  } else {
+    constexpr int per = nf_random_per_block(Form);
+    // a / per and a % per as shifts of an offset known at compile time: in a vectorized loop the
+    // lanes of one vector then share one block (the compiler sees equal block numbers) and compute
+    // it once.
+    const nf_uint64 a = (nf_uint64)index + Residue;
+    constexpr int shift = per == 4 ? 2 : 1;
+    const nf_u32x4 b = nf_random_block32(p, a >> shift);
+    const int lane = (int)(a & (per - 1));
+    if constexpr (Form == NF_BITS32) return b.v[lane];
+    if constexpr (Form == NF_UNIT_FLOAT) return nf_unit_float(b.v[lane]);
+    if constexpr (Form == NF_BITS64 || Form == NF_UNIT_DOUBLE) {
+      const nf_uint64 w = (nf_uint64)b.v[2 * lane] << 32 | b.v[2 * lane + 1];
+      if constexpr (Form == NF_BITS64)
+        return w;
+      else
+        return nf_unit_double(w);
+    }
+    if constexpr (Form == NF_NORMAL_DOUBLE) {
+      const nf_uint64 w0 = (nf_uint64)b.v[0] << 32 | b.v[1], w1 = (nf_uint64)b.v[2] << 32 | b.v[3];
+      const double u1 = (double)((w0 >> 11) + 1) * (1.0 / 9007199254740992.0);
+      return nf_box_muller(u1, nf_unit_double(w1), lane);
+    }
+    if constexpr (Form == NF_NORMAL_FLOAT) {
+      const int pair = lane / 2;
+      const double u1 = (double)((b.v[2 * pair] >> 8) + 1) * (1.0 / 16777216.0);
+      const double u2 = (double)(b.v[2 * pair + 1] >> 8) * (1.0 / 16777216.0);
+      return (float)nf_box_muller(u1, u2, lane % 2);
+    }
+  }
 }
 
 #endif  // NF_RANDOM_CUH

@@ -78,6 +78,10 @@ array finish(node_ptr n);
 array iota(dtype t, const shape_t& shape, std::complex<double> start, std::complex<double> step,
            std::vector<std::int64_t> coeffs, std::int64_t offset = 0, bool equals = false);
 
+// A random draw of `shape` (C order) from `stream`: element i is nf_random's value at i. Its dtype
+// follows the stream's form.
+array random_draw(const shape_t& shape, const ir::random_stream& stream);
+
 // x.assign(value): same_kind cast and broadcast to x's shape, as every out= form needs.
 array assign_like(const array& target, array value, casting rule, const char* op);
 

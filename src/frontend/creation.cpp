@@ -62,6 +62,18 @@ array iota(dtype t, const shape_t& shape, std::complex<double> start, std::compl
   n->params().iota = {start, step, std::move(coeffs), offset, equals};
   return finish(std::move(n));
 }
+
+array random_draw(const shape_t& shape, const ir::random_stream& stream) {
+  static constexpr dtype dtypes[] = {dtype::uint64,  dtype::uint32,  dtype::float64,
+                                     dtype::float32, dtype::float64, dtype::float32};
+  auto n = ir::new_node();
+  n->op = ir::op_code::random;
+  n->dt = dtypes[static_cast<int>(stream.form)];
+  n->shape = shape;
+  n->params().iota.coeffs = ir::contiguous_strides(shape);
+  n->params().random = stream;
+  return finish(std::move(n));
+}
 }  // namespace frontend
 
 using frontend::iota;

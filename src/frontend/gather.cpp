@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <limits>
 #include <string>
+#include <tuple>
 
 #include "frontend/view.hpp"
 #include "ndfuse/config.hpp"
@@ -55,10 +56,10 @@ array leading(const array& idx, const shape_t& to) {
 
 }  // namespace
 
-std::pair<std::int64_t, std::int64_t> value_range(const array& x) {
+std::pair<std::int64_t, std::int64_t> value_range(const array& x, bool exact) {
   const auto& n = checked(x, "value range");
   const std::lock_guard graph(ir::graph_mutex());  // the range is recorded on a shared node
-  if (!n->range_known) {
+  if (!n->range_known || (exact && n->range_is_bound)) {
     // Computed once per array, then remembered on its node (its values never change).
     array held = x;
     held.eval();
@@ -72,6 +73,7 @@ std::pair<std::int64_t, std::int64_t> value_range(const array& x) {
     n->range_min = lo.item<std::int64_t>();
     n->range_max = hi.item<std::int64_t>();
     n->range_known = true;
+    n->range_is_bound = false;
   }
   return {n->range_min, n->range_max};
 }
@@ -84,7 +86,8 @@ array checked_indices(const array& idx, std::int64_t n, std::int64_t axis, const
                       std::string(dtype_name(in->dt)));
   array i = idx.astype(dtype::int64);
   if (in->size() == 0) return i;
-  const auto [lo, hi] = value_range(idx);
+  auto [lo, hi] = value_range(idx);
+  if (hi >= n || lo < -n) std::tie(lo, hi) = value_range(idx, true);  // a bound: the values decide
   if (hi >= n) throw index_error(std::string(op) + ": " + out_of_bounds(hi, axis, n));
   if (lo < -n) throw index_error(std::string(op) + ": " + out_of_bounds(lo, axis, n));
   if (lo < 0) i = where(less(i, 0), add(i, n), i);
@@ -106,6 +109,7 @@ array gather(const array& src, const std::vector<int>& axes, const std::vector<a
 
 array& known_range(array& a, std::int64_t lo, std::int64_t hi) {
   a.node()->range_known = true;
+  a.node()->range_is_bound = true;
   a.node()->range_min = lo;
   a.node()->range_max = hi;
   return a;

@@ -20,15 +20,17 @@ void assign_advanced(array& x, const std::vector<index_item>& items, const array
 // reads idx's min and max at the call (once per array: the result is remembered on its node).
 array checked_indices(const array& idx, std::int64_t n, std::int64_t axis, const char* op);
 
-// An integer array's min and max, computed at the call (waits for the device) unless known.
-std::pair<std::int64_t, std::int64_t> value_range(const array& x);
+// An integer array's min and max, computed at the call (waits for the device) unless known; a
+// builder's bound (known_range) serves unless `exact`.
+std::pair<std::int64_t, std::int64_t> value_range(const array& x, bool exact = false);
 
 // src's elements at idx_j along src axis axes[j] (each idx_j int64, in range, of shape
 // `index_shape`): shape (index_shape..., src's other axes...). Fuses as a load at computed offsets.
 array gather(const array& src, const std::vector<int>& axes, const std::vector<array>& idx,
              const shape_t& index_shape);
 
-// Marks an int64 array whose values are known to lie in [lo, hi]: gathers with it skip the check.
+// Marks an int64 array whose values are known to lie in [lo, hi]: gathers with it skip the check
+// when the bound is within their axis, and read the values when it is not.
 array& known_range(array& a, std::int64_t lo, std::int64_t hi);
 
 // The flat indices (int64, ascending) of the true elements of a bool array: counts them at the call

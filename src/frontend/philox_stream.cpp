@@ -30,14 +30,36 @@ half_draw philox_stream::draw_halves(std::uint64_t n) {
   half_draw d;
   d.pending = has_uint32_ && n > 0;
   d.pending_word = uinteger_;
+  d.pending_half = uinteger_value_;
   const std::uint64_t halves = n - (d.pending ? 1 : 0);
   d.words = draw_words((halves + 1) / 2);
   if (d.pending) has_uint32_ = false;
-  if (halves % 2 == 1) {  // the last word's upper half waits for the next 32-bit draw
-    has_uint32_ = true;
-    uinteger_ = {d.words.key, d.words.ctr, d.words.first + halves / 2};
+  // NumPy keeps the upper half of every word a 32-bit draw reads (uinteger); after an odd count
+  // of new halves the last one waits for the next 32-bit draw.
+  const std::uint64_t words = (halves + 1) / 2;
+  if (words > 0) {
+    uinteger_ = {d.words.key, d.words.ctr, d.words.first + words - 1};
+    uinteger_value_.reset();
+    kept_any_ = true;
   }
+  if (halves % 2 == 1) has_uint32_ = true;
   return d;
+}
+
+void philox_stream::set(u64x2 key, u64x4 counter, int buffer_pos, bool has_uint32, std::uint32_t uinteger) {
+  key_ = key;
+  ctr_ = counter;
+  buffer_pos_ = buffer_pos;
+  has_uint32_ = has_uint32;
+  uinteger_value_ = uinteger;
+  kept_any_ = true;
+}
+
+void philox_stream::advance(std::uint64_t blocks) {
+  ctr_ = add(ctr_, blocks);
+  buffer_pos_ = 4;
+  has_uint32_ = false;
+  uinteger_value_ = 0;  // NumPy's advance resets uinteger too
 }
 
 }  // namespace ndfuse::frontend

@@ -6,6 +6,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <optional>
 
 namespace ndfuse::frontend {
 
@@ -25,7 +26,8 @@ struct word_draw {
 struct half_draw {
   word_draw words;
   bool pending = false;
-  word_draw pending_word;  // its word `first`
+  word_draw pending_word;                     // its word `first`
+  std::optional<std::uint32_t> pending_half;  // the half itself, where a set state gave it
 };
 
 class philox_stream {
@@ -35,6 +37,14 @@ class philox_stream {
 
   word_draw draw_words(std::uint64_t n);
   half_draw draw_halves(std::uint64_t n);
+  // NumPy's state assignment (bit_generator.state = ...) and Philox.advance(delta).
+  void set(u64x2 key, u64x4 counter, int buffer_pos, bool has_uint32, std::uint32_t uinteger);
+  void advance(std::uint64_t blocks);
+  // The kept half's origin, when it is a word of the stream rather than a set value.
+  const word_draw& pending_word() const { return uinteger_; }
+  const std::optional<std::uint32_t>& pending_half() const { return uinteger_value_; }
+  // Whether any half was ever kept: NumPy's state reports the last one (uinteger) even once used.
+  bool kept_any() const { return kept_any_; }
 
   const u64x2& key() const { return key_; }
   const u64x4& counter() const { return ctr_; }   // NumPy's state['state']['counter']
@@ -46,7 +56,9 @@ class philox_stream {
   u64x4 ctr_;
   int buffer_pos_ = 4;
   bool has_uint32_ = false;
-  word_draw uinteger_;  // where NumPy's kept upper half (uinteger) comes from
+  word_draw uinteger_;                           // where NumPy's kept upper half (uinteger) comes from
+  std::optional<std::uint32_t> uinteger_value_;  // or the half itself, after set()
+  bool kept_any_ = false;
 };
 
 }  // namespace ndfuse::frontend

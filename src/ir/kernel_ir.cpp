@@ -81,6 +81,7 @@ std::string kernel_ir::key() const {
     put(i.operand_dt);
     for (auto a : i.args) put(a);
     put(i.slot);
+    put(i.mode);
   }
   put(static_cast<std::uint16_t>(outputs.size()));
   for (const auto& o : outputs) {

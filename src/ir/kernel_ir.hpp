@@ -30,8 +30,12 @@ struct instr {
   // piece only inside its region, so an out-of-range view is never dereferenced). args[1] is a
   // gather's extra element offset, an int64 value (or -1), added to the input's strided offset.
   std::int32_t args[3] = {-1, -1, -1};
-  // op_code::buffer: input slot; op_code::scalar: scalar slot; op_code::iota: iota slot.
+  // op_code::buffer: input slot; op_code::scalar: scalar slot; op_code::iota and op_code::random:
+  // iota slot (an affine index stream).
   std::int32_t slot = -1;
+  // op_code::random: the engine, the form and the residue r of the stream's offset modulo the
+  // form's elements per block (random_mode); the kernel is specialized on them.
+  std::uint8_t mode = 0;
   // The input was written by an earlier kernel of the same plan (noted in generated-code comments).
   bool from_earlier_kernel = false;
 };
@@ -84,7 +88,7 @@ struct kernel_ir {
   bool index_64 = false;  // 64-bit indexing needed
   std::vector<kernel_input> inputs;
   std::vector<dtype> scalars;      // runtime scalar parameters
-  std::vector<index_class> iotas;  // affine index streams (arange, linspace, eye)
+  std::vector<index_class> iotas;  // affine index streams (arange, linspace, eye, random draws)
   std::vector<instr> code;
   std::vector<kernel_output> outputs;  // contiguous, in iteration order (reductions: over kept dims)
   std::optional<kernel_reduction> reduction;
@@ -107,10 +111,24 @@ struct iota_params {
   std::int64_t offset = 0;
   std::complex<double> start = 0, step = 0;
   bool equals = false;
+  std::optional<random_stream> random;  // a random draw's slot: its stream (start and step unused)
   // start and step truncated for the integer dtypes, as both backends compute them: out of range
   // gives INT64_MIN, what x86-64's conversion yields (a plain cast would be undefined there).
   std::int64_t start_int() const;
   std::int64_t step_int() const;
+};
+
+// An op_code::random instruction's mode: engine, form and the offset's residue r in one byte.
+struct random_mode {
+  random_engine engine = random_engine::philox4x32;
+  random_form form = random_form::unit_double;
+  int residue = 0;
+  std::uint8_t pack() const {
+    return static_cast<std::uint8_t>(static_cast<int>(engine) | static_cast<int>(form) << 1 | residue << 4);
+  }
+  static random_mode unpack(std::uint8_t m) {
+    return {static_cast<random_engine>(m & 1), static_cast<random_form>(m >> 1 & 7), m >> 4};
+  }
 };
 
 // Launch parameters of one kernel.

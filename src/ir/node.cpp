@@ -187,6 +187,10 @@ bool has_contiguous_strides(const shape_t& s, const std::vector<std::int64_t>& s
   return true;
 }
 
+int random_per_block(random_form f) {
+  return f == random_form::bits32 || f == random_form::unit_float || f == random_form::normal_float ? 4 : 2;
+}
+
 std::int64_t node::size() const {
   return shape_size(shape);
 }
@@ -199,6 +203,8 @@ const char* op_name(op_code op) {
       return "scalar";
     case op_code::iota:
       return "iota";
+    case op_code::random:
+      return "random";
     case op_code::cast:
       return "cast";
     case op_code::where:

@@ -1,6 +1,7 @@
 // A node of the lazy expression DAG. Building an op creates one; evaluating it fills `storage` and
 // drops `inputs`, so everything upstream that nobody holds is freed.
 #pragma once
+#include <array>
 #include <atomic>
 #include <complex>
 #include <cstdint>
@@ -41,9 +42,39 @@ struct iota_spec {
   bool equals = false;      // eye: value = (affine index == 0)
 };
 
-// The parameters of the rarer ops (iota, view, gather, library call): see node::params().
+// random: a draw of nf::random. The element at affine index a (iota_spec's coeffs and offset over
+// the node's shape, start and step unused) is the value jit/prelude/nf_random.cuh's nf_random
+// computes from this stream at a: a pure function, so every backend and every grid agree.
+enum class random_engine : std::uint8_t {
+  philox4x64,  // NumPy's Philox: words `first + a` of the stream continuing from block `ctr`
+  philox4x32,  // ndfuse's default: block ctr + first + a / per (per: elements a block gives the form)
+};
+enum class random_form : std::uint8_t {
+  bits64,         // uint64 words
+  bits32,         // uint32 words (NumPy's next_uint32 on philox4x64)
+  unit_double,    // float64 in [0, 1), NumPy's next_double
+  unit_float,     // float32 in [0, 1), NumPy's next_float
+  normal_double,  // float64 standard normals, Box-Muller pairs
+  normal_float,   // float32 standard normals, Box-Muller pairs computed in float64
+};
+struct random_stream {
+  random_engine engine = random_engine::philox4x32;
+  random_form form = random_form::unit_double;
+  std::array<std::uint64_t, 2> key{};
+  std::array<std::uint64_t, 4> ctr{};
+  std::uint64_t first = 0;  // philox4x64: a word position (a half's, for 32-bit forms); philox4x32: a block
+  // philox4x64 32-bit forms: element 0 is NumPy's kept upper half when `carries`: 1, of the word
+  // `carried` words before `first`; 2, `carried` itself.
+  std::uint64_t carried = 0;
+  int carries = 0;
+};
+// Elements a philox4x32 block gives a form (the prelude's nf_random_per_block).
+int random_per_block(random_form f);
+
+// The parameters of the rarer ops (iota, random, view, gather, library call): see node::params().
 struct rare_params {
   iota_spec iota;
+  random_stream random;
   // view: the remap from this node's index to inputs[0]'s.
   view_params view;
   // gather: inputs[0] is the source; inputs[1 + j] (int64, of this node's shape, in range) indexes
@@ -71,7 +102,10 @@ struct node {
   const rare_params& params() const;  // defaults when there are none
   // An int64 node whose values were checked (an index validated before a gather): its min and max,
   // so indexing with it again needs no second check.
+  // A builder's bound (searchsorted's [0, length]) rather than the values' own min and max: an
+  // index check it fails reads the values before raising.
   bool range_known = false;
+  bool range_is_bound = false;
   std::int64_t range_min = 0, range_max = -1;
 
   // Storage of a materialized node: element strides and offset into `storage`. Written once, before

@@ -85,6 +85,7 @@ enum class op_code : std::uint16_t {
   buffer,   // a materialized buffer (strided view of device or host memory)
   scalar,   // a runtime scalar parameter, broadcast everywhere
   iota,     // start + step * (affine index of the element): arange, linspace, eye
+  random,   // a counter-based random draw: the generator's value at the element's affine index
   cast,     // dtype conversion with NumPy's unsafe-cast semantics
   where,    // select(cond, a, b)
   reduce,   // a reduction over some axes of its input (node::reduction says how)

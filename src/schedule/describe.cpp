@@ -79,6 +79,9 @@ std::string describe(const plan& p) {
         case ir::op_code::iota:
           os << "iota " << in.slot;
           break;
+        case ir::op_code::random:
+          os << "random " << in.slot;
+          break;
         case ir::op_code::reduced:
           os << "reduced";
           break;

@@ -125,7 +125,7 @@ bool reshapes_without_copy(const node_ptr& n, int chain, const ir::node* top, co
   } else if ((s.pending.at(n.get()).target || is_reduction(n.get()) || is_library(n.get())) &&
              n.get() != top) {
     strides = ir::contiguous_strides(n->shape);
-  } else if (n->op == ir::op_code::iota) {
+  } else if (n->op == ir::op_code::iota || n->op == ir::op_code::random) {
     strides = n->params().iota.coeffs;
   } else if (n->op == ir::op_code::scalar) {
     return true;

@@ -166,6 +166,11 @@ struct lowering {
       i.slot = static_cast<int>(step.iotas.size());
       step.iotas.push_back(std::move(p));
       step.kernel.iotas.push_back(ir::index_class::strided);
+    } else if (n->op == ir::op_code::random) {
+      i.op = ir::op_code::random;
+      i.slot = static_cast<int>(step.iotas.size());
+      i.mode = random_slot(*n, chain);
+      step.kernel.iotas.push_back(ir::index_class::strided);
     } else if (is_reduction(n.get())) {
       throw error("fuser: internal error, a reduction is read inside another kernel without being written");
     } else {
@@ -180,6 +185,29 @@ struct lowering {
     int v = emit(std::move(i));
     values[key] = v;
     return v;
+  }
+
+  // A random draw's affine slot. On philox4x32 the offset (a view's, as x[1:] of a draw) splits into
+  // whole blocks, added to the stream's first block, and a residue the kernel is specialized on:
+  // with the offset a multiple of the block's elements (every draw not offset by a view), the lanes
+  // of a vectorized loop see equal block numbers and compute each block once.
+  std::uint8_t random_slot(const ir::node& n, int chain) {
+    ir::iota_params p;
+    const ir::iota_spec& io = n.params().iota;
+    p.offset = io.offset;
+    p.coeffs = map_leaf(n, io.coeffs, p.offset, chain);
+    ir::random_stream stream = n.params().random;
+    ir::random_mode mode{stream.engine, stream.form, 0};
+    if (stream.engine == ir::random_engine::philox4x32) {
+      const std::int64_t per = ir::random_per_block(stream.form);
+      const std::int64_t r = ((p.offset % per) + per) % per;
+      stream.first += static_cast<std::uint64_t>((p.offset - r) / per);
+      mode.residue = static_cast<int>(r);
+      p.offset = 0;
+    }
+    p.random = stream;
+    step.iotas.push_back(std::move(p));
+    return mode.pack();
   }
 
   // A gather is a load of its source whose offset is the strided part (the source axes the gather

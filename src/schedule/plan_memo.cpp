@@ -118,6 +118,8 @@ struct signer {
       bound += 3 + n.params().view.base.size() + n.params().view.coeff.size();
     } else if (n.op == ir::op_code::iota) {
       bound += 7 + n.params().iota.coeffs.size();
+    } else if (n.op == ir::op_code::random) {
+      bound += 14 + n.params().iota.coeffs.size();
     } else if (n.op == ir::op_code::gather) {
       bound += 1 + n.params().gather_axes.size();
     } else {
@@ -167,6 +169,18 @@ struct signer {
         put(w, io.coeffs);
         *w++ = io.offset;
         *w++ = io.equals;
+      } break;
+      case ir::op_code::random: {
+        // The stream's key and counter are in the plan's launch arguments: a new draw is a new plan.
+        const ir::random_stream& r = n.params().random;
+        put(w, n.params().iota.coeffs);
+        *w++ = n.params().iota.offset;
+        *w++ = static_cast<std::int64_t>(r.engine) << 8 | static_cast<std::int64_t>(r.form);
+        for (auto k : r.key) *w++ = static_cast<std::int64_t>(k);
+        for (auto c : r.ctr) *w++ = static_cast<std::int64_t>(c);
+        *w++ = static_cast<std::int64_t>(r.first);
+        *w++ = static_cast<std::int64_t>(r.carried);
+        *w++ = r.carries;
       } break;
       case ir::op_code::gather: {
         const auto& axes = n.params().gather_axes;

@@ -155,6 +155,7 @@ void eval_instructions(const program& prog, const ir::kernel_ir& k, registers& r
         break;
       }
       case ir::op_code::iota:
+      case ir::op_code::random:
         affine_index(affine, sp.iotas[s.slot], sp.shape, begin, n);
         s.iota(r.slab[v], affine, n, sp.iotas[s.slot]);
         r.ptr[v] = r.slab[v];
@@ -250,6 +251,9 @@ std::unique_ptr<program> build_program(const ir::kernel_ir& k) {
       case ir::op_code::iota:
         s.iota = iota_loop(in.dt);
         break;
+      case ir::op_code::random:
+        s.iota = random_loop(in.mode);
+        break;
       case ir::op_code::cast:
         s.fn = cast_loop(in.operand_dt, in.dt);
         break;
@@ -273,7 +277,7 @@ std::unique_ptr<program> build_program(const ir::kernel_ir& k) {
   const int last = static_cast<int>(k.code.size()) - 1;
   const auto last_op = k.code.back().op;
   if (!k.reduction && last_op != ir::op_code::buffer && last_op != ir::op_code::scalar &&
-      last_op != ir::op_code::iota)
+      last_op != ir::op_code::iota && last_op != ir::op_code::random)
     for (std::size_t o = 0; o < k.outputs.size(); ++o)
       if (k.outputs[o].value == last) {
         prog->direct_value = last;

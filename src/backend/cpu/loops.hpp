@@ -17,6 +17,7 @@ block_fn op_loop(ir::op_code op, dtype in);
 block_fn cast_loop(dtype from, dtype to);
 block_fn where_loop(dtype t);  // in: bool cond, then two operands of t
 iota_fn iota_loop(dtype t);
+iota_fn random_loop(std::uint8_t mode);  // an op_code::random instruction's loop, by its mode
 
 using op_table = std::array<std::array<block_fn, dtype_count>, static_cast<std::size_t>(ir::op_code::count)>;
 void fill_op_loops_part0(op_table& t);  // split across TUs to keep each compile small

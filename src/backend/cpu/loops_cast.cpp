@@ -1,4 +1,4 @@
-// Casts, select and iota loops, plus the lookup functions of loops.hpp.
+// Casts, select, iota and random loops, plus the lookup functions of loops.hpp.
 #include "backend/cpu/loops_impl.hpp"
 
 namespace ndfuse::backend::cpu {
@@ -36,12 +36,42 @@ void iota_block(void* out, const std::int64_t* affine, std::int64_t n, const ir:
   for (std::int64_t i = 0; i < n; ++i) o[i] = nf_iota<prelude_t<D>>(packed, affine[i]);
 }
 
+// A random draw's elements: the prelude's nf_random, with the stream packed as jit/kernel_abi.cpp
+// packs it for a kernel, so both backends give the same bits.
+template <int Engine, int Form, int Residue>
+void random_block(void* out, const std::int64_t* affine, std::int64_t n, const ir::iota_params& p) {
+  const ir::random_stream& r = *p.random;
+  const nf_random_params packed{{r.key[0], r.key[1]},
+                                {r.ctr[0], r.ctr[1], r.ctr[2], r.ctr[3]},
+                                r.first,
+                                r.carried,
+                                p.offset,
+                                r.carries};
+  using T = decltype(nf_random<Engine, Form, Residue>(packed, 0));
+  auto* o = static_cast<T*>(out);
+  for (std::int64_t i = 0; i < n; ++i) o[i] = nf_random<Engine, Form, Residue>(packed, affine[i]);
+}
+
+// Indexed by ir::random_mode::pack(): engine (1 bit), form (3 bits), residue (2 bits).
+using random_table = std::array<iota_fn, 64>;
+template <int Mode>
+void fill_random(random_table& t) {
+  if constexpr (Mode < 64) {
+    constexpr int form = Mode >> 1 & 7;
+    if constexpr (form <= NF_NORMAL_FLOAT)
+      t[Mode] = &random_block < (Mode & 1) ? NF_PHILOX4X32 : NF_PHILOX4X64, form, (Mode >> 4) > ;
+    fill_random<Mode + 1>(t);
+  }
+}
+
 struct tables {
   op_table ops{};
   std::array<std::array<block_fn, dtype_count>, dtype_count> casts{};
   std::array<block_fn, dtype_count> wheres{};
   std::array<iota_fn, dtype_count> iotas{};
+  random_table randoms{};
   tables() {
+    fill_random<0>(randoms);
     fill_op_loops_part0(ops);
     fill_op_loops_part1(ops);
     hana::for_each(ir::all_dtypes, [&](auto from) {
@@ -74,6 +104,9 @@ block_fn where_loop(dtype t) {
 }
 iota_fn iota_loop(dtype t) {
   return all_tables().iotas[static_cast<int>(t)];
+}
+iota_fn random_loop(std::uint8_t mode) {
+  return all_tables().randoms[mode & 63];
 }
 
 }  // namespace ndfuse::backend::cpu

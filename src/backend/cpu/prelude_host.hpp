@@ -29,6 +29,12 @@ inline float __uint_as_float(unsigned u) {
 inline unsigned __float_as_uint(float f) {
   return std::bit_cast<unsigned>(f);
 }
+inline long long __double_as_longlong(double d) {
+  return std::bit_cast<long long>(d);
+}
+inline double __longlong_as_double(long long u) {
+  return std::bit_cast<double>(u);
+}
 #include "jit/prelude/nf_prelude.cuh"
 #undef __device__
 #undef __forceinline__
