@@ -10,7 +10,7 @@ so `chain/fused/float32/len4/n1000` and `seed_eager/float64_2GB` become `chain/f
 (fused) and `seed/float64_2GB` (eager); a name with neither is ndfuse's default, lazy mode, shown as
 fused. The direct calls the C++ benchmarks time (cublas_direct/X, cufft_direct/X, cub_direct/X, driver_launch/X) become
 library "cuda" rows of the workload they are the reference of; device copies (d2d_copy/...) are
-library "cuda", variant "copy". limit_ms is the time over the row's x_copy or x_read_limit counter:
+library "cuda", variant "copy". limit_ms is the time over the row's x_copy, x_read_limit or x_write_limit counter:
 the time a device-to-device copy of the bytes it must move takes in the same process.
 """
 
@@ -36,7 +36,7 @@ NOT_TIMINGS = ("peak_memory/",)  # rows whose time is a placeholder: only their 
 
 
 def limit_of(ms, counters):
-    for key in ("x_copy", "x_read_limit"):
+    for key in ("x_copy", "x_read_limit", "x_write_limit"):
         x = counters.get(key)
         if ms and x:
             return ms / x

@@ -44,9 +44,9 @@ class BitGenerator {
   BitGenerator& advance(std::uint64_t delta);
   // Raw 64-bit words (NumPy's random_raw), uint64.
   array random_raw(const shape_t& size = {});
-  const std::shared_ptr<detail::engine>& engine() const { return engine_; }
 
  protected:
+  friend class Generator;
   explicit BitGenerator(std::shared_ptr<detail::engine> e) : engine_(std::move(e)) {}
   std::shared_ptr<detail::engine> engine_;
 };

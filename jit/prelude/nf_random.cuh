@@ -76,6 +76,14 @@ struct nf_u32x4 {
   nf_uint32 v[4];
 };
 
+__device__ __forceinline__ nf_uint32 nf_mulhi32(nf_uint32 a, nf_uint32 b) {
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+  return __umulhi(a, b);
+#else
+  return (nf_uint32)(((nf_uint64)a * b) >> 32);
+#endif
+}
+
 #define NF_PHILOX32_M0 0xD2511F53u
 #define NF_PHILOX32_M1 0xCD9E8D57u
 #define NF_PHILOX32_W0 0x9E3779B9u
@@ -88,9 +96,9 @@ __device__ __forceinline__ nf_u32x4 nf_philox4x32_10(nf_u32x4 ctr, nf_uint32 k0,
       k0 += NF_PHILOX32_W0;
       k1 += NF_PHILOX32_W1;
     }
-    const nf_uint64 p0 = (nf_uint64)NF_PHILOX32_M0 * ctr.v[0], p1 = (nf_uint64)NF_PHILOX32_M1 * ctr.v[2];
-    ctr = nf_u32x4{{(nf_uint32)(p1 >> 32) ^ ctr.v[1] ^ k0, (nf_uint32)p1,
-                    (nf_uint32)(p0 >> 32) ^ ctr.v[3] ^ k1, (nf_uint32)p0}};
+    const nf_uint32 hi0 = nf_mulhi32(NF_PHILOX32_M0, ctr.v[0]), lo0 = NF_PHILOX32_M0 * ctr.v[0];
+    const nf_uint32 hi1 = nf_mulhi32(NF_PHILOX32_M1, ctr.v[2]), lo1 = NF_PHILOX32_M1 * ctr.v[2];
+    ctr = nf_u32x4{{hi1 ^ ctr.v[1] ^ k0, lo1, hi0 ^ ctr.v[3] ^ k1, lo0}};
   }
   return ctr;
 }

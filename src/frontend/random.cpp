@@ -283,7 +283,7 @@ Philox4x32::Philox4x32(std::optional<std::uint64_t> seed) : BitGenerator(philox3
 
 // --- Generator ----------------------------------------------------------------------------------------
 
-Generator::Generator(const BitGenerator& bit_generator) : engine_(bit_generator.engine()) {}
+Generator::Generator(const BitGenerator& bit_generator) : engine_(bit_generator.engine_) {}
 
 BitGenerator Generator::bit_generator() const {
   struct shared : BitGenerator {
