@@ -55,8 +55,8 @@ void check(const workload& w, const nf::array& r) {
 }
 
 void BM_draw(benchmark::State& state, const workload& w, bool philox64) {
-  nf::random::Generator g = philox64 ? nf::random::Generator(nf::random::Philox(1))
-                                     : nf::random::default_rng(1);
+  nf::random::Generator g =
+      philox64 ? nf::random::Generator(nf::random::Philox(1)) : nf::random::default_rng(1);
   {
     nf::array warm = w.draw(g);  // compiles the kernel
     warm.eval();
@@ -90,9 +90,10 @@ void register_all() {
       {"random/float64_2GB", elements * 8, [=](auto& g) { return g.random(cube); }, 0.5, std::sqrt(1.0 / 12)},
       {"random/float32_1GB", elements * 4, [](auto& g) { return g.random({elements}, nf::float32); }, 0.5,
        std::sqrt(1.0 / 12)},
-      {"standard_normal/float64_2GB", elements * 8, [](auto& g) { return g.standard_normal({elements}); }, 0, 1},
-      {"sum_standard_normal/float64_2.5e8", 0, [](auto& g) { return nf::sum(g.standard_normal({elements})); }, 0,
-       std::sqrt(double(elements))},
+      {"standard_normal/float64_2GB", elements * 8, [](auto& g) { return g.standard_normal({elements}); }, 0,
+       1},
+      {"sum_standard_normal/float64_2.5e8", 0, [](auto& g) { return nf::sum(g.standard_normal({elements})); },
+       0, std::sqrt(double(elements))},
   };
   auto reps = [](benchmark::internal::Benchmark* b) {
     b->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(10)->Repetitions(3);

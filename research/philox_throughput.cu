@@ -94,6 +94,26 @@ __global__ void philox32_normal_per_element(double* out, unsigned k0, unsigned k
   out[i] = sqrt(-2.0 * log(u1)) * cospi(2.0 * u2);
 }
 
+// The prelude's own element function (nf_random, as a generated kernel calls it) in the layout of
+// philox32_block_per_thread: does the prelude's counter arithmetic cost anything?
+__global__ void prelude_pair_per_thread(double2* out, nf_random_params p, long long pairs) {
+  const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (t >= pairs) return;
+  out[t] = double2{nf_random<NF_PHILOX4X32, NF_UNIT_DOUBLE, 0>(p, 2 * t),
+                   nf_random<NF_PHILOX4X32, NF_UNIT_DOUBLE, 0>(p, 2 * t + 1)};
+}
+// The same through a 32-bit grid-stride loop over vectors, as the renderer writes it.
+__global__ void prelude_grid_stride(double* out, nf_random_params p, unsigned n) {
+  const unsigned first = blockIdx.x * blockDim.x + threadIdx.x, step = gridDim.x * blockDim.x;
+  for (unsigned v = first; v < n / 2; v += step) {
+    const unsigned i = v * 2;
+    double y[2];
+#pragma unroll
+    for (int l = 0; l < 2; ++l) y[l] = nf_random<NF_PHILOX4X32, NF_UNIT_DOUBLE, 0>(p, (long long)(i + l));
+    *(double2*)(out + i) = double2{y[0], y[1]};
+  }
+}
+
 template <class F>
 float time_ms(F launch) {
   cudaEvent_t a, b;
@@ -137,5 +157,10 @@ int main() {
               time_ms([&] { fill<<<132 * 16, bs>>>(out, n / 2); }));
   std::printf("4x32 Box-Muller per element %.3f ms\n",
               time_ms([&] { philox32_normal_per_element<<<grid(n), bs>>>(out, 7u, 9u, n); }));
+  const nf_random_params rp{{0x1234567ull, 0}, {5, 0, 0, 0}, 0, 0, 0, 0};
+  std::printf("prelude, block per 2 elements %.3f ms\n",
+              time_ms([&] { prelude_pair_per_thread<<<grid(n / 2), bs>>>((double2*)out, rp, n / 2); }));
+  std::printf("prelude, grid-stride vectors  %.3f ms\n",
+              time_ms([&] { prelude_grid_stride<<<grid(n / 2), bs>>>(out, rp, unsigned(n)); }));
   std::printf("%s\n", cudaGetErrorString(cudaGetLastError()));
 }

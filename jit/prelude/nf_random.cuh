@@ -108,19 +108,17 @@ __device__ __forceinline__ nf_u32x4 nf_philox4x32_10(nf_u32x4 ctr, nf_uint32 k0,
 // (m + 1), |s| < 0.172, summed to s^23. Within 2 ulp; the same bits wherever it runs, unlike libm's
 // and libdevice's log.
 __device__ __forceinline__ double nf_exact_log(double x) {
-  nf_uint64 bits = (nf_uint64)__double_as_longlong(x);
-  int e = (int)(bits >> 52) - 1023;
-  if (e == -1023) {            // subnormal: scale into the normal range first
-    x *= 18014398509481984.0;  // 2^54
-    bits = (nf_uint64)__double_as_longlong(x);
-    e = (int)(bits >> 52) - 1023 - 54;
-  }
+  // Selects, not branches, throughout: the lanes of a vectorized loop that share a Box-Muller pair
+  // then compute its logarithm once.
+  const bool subnormal = ((nf_uint64)__double_as_longlong(x) >> 52) == 0;
+  const double scaled = subnormal ? x * 18014398509481984.0 : x;  // 2^54: into the normal range
+  nf_uint64 bits = (nf_uint64)__double_as_longlong(scaled);
+  int e = (int)(bits >> 52) - 1023 - (subnormal ? 54 : 0);
   bits = (bits & 0x000FFFFFFFFFFFFFull) | 0x3FF0000000000000ull;  // m in [1, 2)
   double m = __longlong_as_double((long long)bits);
-  if (m > 1.4142135623730951) {
-    m *= 0.5;
-    ++e;
-  }
+  const bool above = m > 1.4142135623730951;
+  m = above ? m * 0.5 : m;
+  e += above ? 1 : 0;
   const double s = (m - 1.0) / (m + 1.0), s2 = s * s;
   double t = 1.0 / 23;
   t = t * s2 + 1.0 / 21;
@@ -167,15 +165,13 @@ __device__ __forceinline__ void nf_exact_sincos_turn(double u, double* sin_out, 
   cs = cs * x2 + 1.0 / 24.0;
   cs = cs * x2 - 0.5;
   cs = 1.0 + x2 * cs;
-  double s = swap ? cs : sn, c = swap ? sn : cs;
-  // Rotate by q quarter turns.
-  for (int k = 0; k < q; ++k) {
-    const double r = s;
-    s = c;
-    c = -r;
-  }
-  *sin_out = s;
-  *cos_out = c;
+  const double s = swap ? cs : sn, c = swap ? sn : cs;
+  // Rotate by q quarter turns, with selects rather than a loop, so that the lanes of a vectorized
+  // loop stay one straight-line body.
+  const bool odd = q & 1, half = q & 2;
+  const double s1 = odd ? c : s, c1 = odd ? -s : c;
+  *sin_out = half ? -s1 : s1;
+  *cos_out = half ? -c1 : c1;
 }
 
 // Box-Muller: two uniforms, u1 in (0, 1] and u2 in [0, 1), to two independent standard normals.
