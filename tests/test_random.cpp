@@ -242,6 +242,44 @@ TEST_CASE("every distribution matches its closed form at a fixed seed", "[random
     check_moments(gu, 0.5 + 2 * 0.57721566490153286, M_PI * M_PI / 6 * 4);
     CHECK(ks_distance(gu, [](double x) { return std::exp(-std::exp(-(x - 0.5) / 2)); }) < ks_limit);
   }
+  SECTION("the gamma family") {
+    // Erlang(3): CDF 1 - e^-x (1 + x + x^2 / 2).
+    auto g3 = sample(g.standard_gamma(3.0, n));
+    check_moments(g3, 3, 3);
+    CHECK(ks_distance(g3, [](double x) { return 1 - std::exp(-x) * (1 + x + x * x / 2); }) < ks_limit);
+    auto small = sample(g.gamma(0.3, 2.0, n));  // shape below 1: boosted by u^(1 / shape)
+    check_moments(small, 0.6, 1.2);
+    auto one = sample(g.standard_gamma(1.0, n, nf::float32).astype(nf::float64));
+    CHECK(ks_distance(one, [](double x) { return -std::expm1(-x); }) < ks_limit);
+    auto c4 = sample(g.chisquare(4.0, n));  // chi-square(4) = Erlang(2) of scale 2
+    check_moments(c4, 4, 8);
+    CHECK(ks_distance(c4, [](double x) { return 1 - std::exp(-x / 2) * (1 + x / 2); }) < ks_limit);
+    auto b = sample(g.beta(2.0, 3.0, n));  // I_x(2, 3) = sum_{j=2..4} C(4, j) x^j (1 - x)^(4 - j)
+    check_moments(b, 0.4, 6.0 / (25 * 6));
+    CHECK(ks_distance(b, [](double x) {
+            return 6 * x * x * (1 - x) * (1 - x) + 4 * x * x * x * (1 - x) + x * x * x * x;
+          }) < ks_limit);
+    auto t1 = sample(g.standard_t(1.0, n));  // Cauchy
+    CHECK(ks_distance(t1, [](double x) { return 0.5 + std::atan(x) / M_PI; }) < ks_limit);
+    auto t2 = sample(g.standard_t(2.0, n));  // CDF 1/2 + x / (2 sqrt(2 + x^2))
+    CHECK(ks_distance(t2, [](double x) { return 0.5 + x / (2 * std::sqrt(2 + x * x)); }) < ks_limit);
+    auto t5 = sample(g.standard_t(5.0, n));
+    CHECK(std::abs(mean_of(t5)) < 5 * std::sqrt(5.0 / 3 / samples));
+    CHECK(std::abs(variance_of(t5) / (5.0 / 3) - 1) < 0.05);
+    auto f = sample(g.f(5.0, 10.0, n));  // mean d2 / (d2 - 2), F(2, 2): CDF x / (1 + x)
+    CHECK(std::abs(mean_of(f) - 1.25) < 0.02);
+    auto f22 = sample(g.f(2.0, 2.0, n));
+    CHECK(ks_distance(f22, [](double x) { return x / (1 + x); }) < ks_limit);
+    const auto zero = g.standard_gamma(0.0, nf::shape_t{3}).to_vector<double>();
+    CHECK(zero == std::vector<double>{0, 0, 0});
+    // Array parameters broadcast: one column per shape.
+    const auto cols = g.standard_gamma(nf::asarray(std::vector<double>{0.5, 50.0}), nf::shape_t{20000, 2})
+                          .to_vector<double>();
+    double m0 = 0, m1 = 0;
+    for (int r = 0; r < 20000; ++r) m0 += cols[2 * r], m1 += cols[2 * r + 1];
+    CHECK(std::abs(m0 / 20000 - 0.5) < 0.03);
+    CHECK(std::abs(m1 / 20000 - 50) < 0.3);
+  }
   SECTION("geometric: frequencies against (1 - p)^(k - 1) p") {
     for (double p : {0.05, 0.3, 0.7, 1.0}) {
       INFO("p = " << p);
@@ -410,6 +448,13 @@ TEST_CASE("bad parameters raise NumPy's errors at the call", "[random][errors]")
   CHECK_THROWS_AS(g.geometric(0.0), nf::value_error);
   CHECK_THROWS_AS(g.geometric(1.5), nf::value_error);
   CHECK_THROWS_AS(g.uniform(-1e308, 1e308), nf::value_error);
+  CHECK_THROWS_AS(g.standard_gamma(-1.0), nf::value_error);
+  CHECK_THROWS_AS(g.gamma(1.0, -1.0), nf::value_error);
+  CHECK_THROWS_AS(g.chisquare(0.0), nf::value_error);
+  CHECK_THROWS_AS(g.beta(1.0, 0.0), nf::value_error);
+  CHECK_THROWS_AS(g.standard_t(nf::asarray(std::vector<double>{1.0, -2.0})), nf::value_error);
+  CHECK_THROWS_AS(g.f(1.0, 0.0), nf::value_error);
+  CHECK_THROWS_AS(g.standard_gamma(1.0, std::nullopt, nf::int32), nf::dtype_error);
   CHECK_THROWS_AS(g.choice(3, nf::shape_t{2}, true, nf::asarray(std::vector<double>{0.5, 0.6, 0.1})),
                   nf::value_error);
   CHECK_THROWS_AS(g.choice(3, nf::shape_t{2}, true, nf::asarray(std::vector<double>{1.5, -0.5, 0.0})),
@@ -446,6 +491,9 @@ void save_draws(const fs::path& dir) {
     nf::save((dir / (tag + "strided.npy")).string(),
              nf::transpose(g.random({301, 7}))(nf::slice(1, nf::none)));
     nf::save((dir / (tag + "uniform.npy")).string(), g.uniform(-3.0, 5.0, nf::shape_t{999}));
+    nf::save((dir / (tag + "gamma.npy")).string(),
+             g.standard_gamma(nf::asarray(std::vector<double>{0.2, 1.0, 7.5}), nf::shape_t{3001, 3}));
+    nf::save((dir / (tag + "beta.npy")).string(), g.beta(0.5, 2.5, nf::shape_t{2001}));
   }
 }
 
@@ -476,5 +524,5 @@ TEST_CASE("the CPU and the GPU draw the same bits", "[random][cuda]") {
     CHECK(cpu.bytes == gpu.bytes);
     ++files;
   }
-  CHECK(files == 16);
+  CHECK(files == 20);
 }

@@ -97,6 +97,14 @@ class Generator {
   array rayleigh(const param& scale = 1.0, std::optional<shape_t> size = std::nullopt);
   array pareto(const param& a, std::optional<shape_t> size = std::nullopt);
   array geometric(const param& p, std::optional<shape_t> size = std::nullopt);
+  // The gamma family: each element loops on its own substream until it accepts (Marsaglia-Tsang).
+  array standard_gamma(const param& shape, std::optional<shape_t> size = std::nullopt,
+                       dtype t = dtype::float64);
+  array gamma(const param& shape, const param& scale = 1.0, std::optional<shape_t> size = std::nullopt);
+  array chisquare(const param& df, std::optional<shape_t> size = std::nullopt);
+  array beta(const param& a, const param& b, std::optional<shape_t> size = std::nullopt);
+  array standard_t(const param& df, std::optional<shape_t> size = std::nullopt);
+  array f(const param& dfnum, const param& dfden, std::optional<shape_t> size = std::nullopt);
 
   // Samples of a (np.arange(n) for an integer n) along axis 0; p: their probabilities.
   array choice(std::int64_t n, std::optional<shape_t> size = std::nullopt, bool replace = true,

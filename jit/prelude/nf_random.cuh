@@ -182,6 +182,86 @@ __device__ __forceinline__ double nf_box_muller(double u1, double u2, int which)
   return r * (which ? s : c);
 }
 
+// exp(x) with IEEE operations only (within 2 ulp): x = k ln 2 + r, |r| <= ln 2 / 2, Taylor to r^13,
+// then 2^k in two steps so that results down to the subnormals keep their bits.
+__device__ __forceinline__ double nf_exact_exp(double x) {
+  if (x != x) return x;
+  if (x > 709.782712893384) return 1.0 / 0.0;
+  if (x < -745.2) return 0.0;
+  const double k = (double)(long long)(x * 1.4426950408889634 + (x < 0 ? -0.5 : 0.5));
+  const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
+  const double r = (x - k * ln2_hi) - k * ln2_lo;
+  double t = 1.0 / 6227020800.0;  // 1/13!
+  t = t * r + 1.0 / 479001600.0;
+  t = t * r + 1.0 / 39916800.0;
+  t = t * r + 1.0 / 3628800.0;
+  t = t * r + 1.0 / 362880.0;
+  t = t * r + 1.0 / 40320.0;
+  t = t * r + 1.0 / 5040.0;
+  t = t * r + 1.0 / 720.0;
+  t = t * r + 1.0 / 120.0;
+  t = t * r + 1.0 / 24.0;
+  t = t * r + 1.0 / 6.0;
+  t = t * r + 0.5;
+  const double e = 1.0 + (r + r * (r * t));
+  const int k1 = (int)k / 2, k2 = (int)k - k1;  // 2^k as 2^k1 * 2^k2, each a normal double
+  return e * __longlong_as_double((long long)(k1 + 1023) << 52) *
+         __longlong_as_double((long long)(k2 + 1023) << 52);
+}
+
+// --- Substreams: the samplers that reject ------------------------------------------------------------
+// A sampler that loops until it accepts draws from its element's own stream: Philox4x32 keyed by a
+// 53-bit integer the element drew from the generator, blocks 0, 1, 2, ... in turn. The element's
+// value is then a function of its key alone, whatever thread runs it and however long it loops.
+struct nf_substream {
+  nf_uint32 k0, k1, next;
+};
+
+__device__ __forceinline__ nf_substream nf_substream_of(double key) {
+  const nf_uint64 k = key >= 0 && key < 9007199254740992.0 ? (nf_uint64)key : 0;
+  return nf_substream{(nf_uint32)k, (nf_uint32)(k >> 32), 0};
+}
+
+__device__ __forceinline__ nf_u32x4 nf_substream_block(nf_substream& s) {
+  return nf_philox4x32_10(nf_u32x4{{s.next++, 0, 0, 0x6e662d73u}}, s.k0, s.k1);
+}
+
+// Two uniforms in (0, 1] and [0, 1) from one block.
+__device__ __forceinline__ void nf_substream_uniforms(nf_substream& s, double* open, double* half_open) {
+  const nf_u32x4 b = nf_substream_block(s);
+  *open = (double)((((nf_uint64)b.v[0] << 32 | b.v[1]) >> 11) + 1) * (1.0 / 9007199254740992.0);
+  *half_open = nf_unit_double((nf_uint64)b.v[2] << 32 | b.v[3]);
+}
+
+// A standard gamma variate of `shape` (Marsaglia and Tsang, 2000: a normal and a uniform per try,
+// accepted with probability above 0.95; below shape 1, a variate of shape + 1 times u^(1 / shape)).
+// NumPy's edge values: 0 for shape 0, NaN for a negative or NaN shape, inf for an infinite one.
+__device__ __forceinline__ double nf_random_gamma(double key, double shape) {
+  if (!(shape > 0)) return shape == 0 ? 0.0 : 0.0 / 0.0;
+  if (shape > 1.7976931348623157e308) return shape;
+  nf_substream s = nf_substream_of(key);
+  double boost = 1.0;
+  if (shape < 1) {
+    double u, unused;
+    nf_substream_uniforms(s, &u, &unused);
+    boost = nf_exact_exp(nf_exact_log(u) / shape);
+    shape += 1.0;
+  }
+  const double d = shape - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
+  for (;;) {
+    double u1, u2, u, unused;
+    nf_substream_uniforms(s, &u1, &u2);
+    const double z = nf_box_muller(u1, u2, 0);
+    double v = 1.0 + c * z;
+    if (v <= 0) continue;
+    v = v * v * v;
+    nf_substream_uniforms(s, &u, &unused);
+    const double z2 = z * z;
+    if (u < 1.0 - 0.0331 * (z2 * z2) || nf_exact_log(u) < 0.5 * z2 + d * (1.0 - v + nf_exact_log(v)))
+      return d * v * boost;
+  }
+}
+
 // --- A draw: element a of it --------------------------------------------------------------------------
 // What the host's generator hands a kernel (ir::random_stream; the layout of jit/kernel_abi.cpp's
 // mirror). Philox4x64: element a is at position offset + a of the draw, which reads words first, ...

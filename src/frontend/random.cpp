@@ -438,6 +438,72 @@ array Generator::geometric(const param& p, std::optional<shape_t> size) {
   return where(equal(q, 1.0), 1.0, maximum(k, 1.0)).astype(dtype::int64);
 }
 
+namespace {
+// Standard gamma variates of `shape` (a float64 array broadcast to `out`): each element's sampler
+// rejects on its own substream, keyed by 53 bits it draws from the generator.
+array gamma_variates(engine& e, const array& shape, const shape_t& out) {
+  const array keys = right_shift(draw(e, random_form::bits64, out), 11).astype(dtype::float64);
+  return frontend::binary(ir::op_code::random_gamma, keys, shape);
+}
+}  // namespace
+
+array Generator::standard_gamma(const param& shape, std::optional<shape_t> size, dtype t) {
+  const char* op = "Generator.standard_gamma";
+  float_dtype(t, op);
+  check(shape, op, "shape < 0", [](const array& x) { return less(x, 0.0); });
+  const shape_t out = draw_shape(std::move(size), {&shape}, op);
+  return gamma_variates(*engine_, as_array(shape), out).astype(t);
+}
+
+array Generator::gamma(const param& shape, const param& scale, std::optional<shape_t> size) {
+  const char* op = "Generator.gamma";
+  check(shape, op, "shape < 0", [](const array& x) { return less(x, 0.0); });
+  check(scale, op, "scale < 0", [](const array& x) { return less(x, 0.0); });
+  const shape_t out = draw_shape(std::move(size), {&shape, &scale}, op);
+  return multiply(as_array(scale), gamma_variates(*engine_, as_array(shape), out));
+}
+
+array Generator::chisquare(const param& df, std::optional<shape_t> size) {
+  const char* op = "Generator.chisquare";
+  check(df, op, "df <= 0", [](const array& x) { return less_equal(x, 0.0); });
+  const shape_t out = draw_shape(std::move(size), {&df}, op);
+  // NumPy's random_chisquare: 2 * standard_gamma(df / 2).
+  return multiply(2.0, gamma_variates(*engine_, divide(as_array(df), 2.0), out));
+}
+
+array Generator::beta(const param& a, const param& b, std::optional<shape_t> size) {
+  const char* op = "Generator.beta";
+  check(a, op, "a <= 0", [](const array& x) { return less_equal(x, 0.0); });
+  check(b, op, "b <= 0", [](const array& x) { return less_equal(x, 0.0); });
+  const shape_t out = draw_shape(std::move(size), {&a, &b}, op);
+  // X / (X + Y) of two gamma variates (NumPy switches to Johnk's method below a, b = 1, the same
+  // distribution).
+  const array x = gamma_variates(*engine_, as_array(a), out), y = gamma_variates(*engine_, as_array(b), out);
+  return divide(x, add(x, y));
+}
+
+array Generator::standard_t(const param& df, std::optional<shape_t> size) {
+  const char* op = "Generator.standard_t";
+  check(df, op, "df <= 0", [](const array& x) { return less_equal(x, 0.0); });
+  const shape_t out = draw_shape(std::move(size), {&df}, op);
+  // NumPy's random_standard_t: sqrt(df / 2) * N / sqrt(G(df / 2)).
+  const array half = divide(as_array(df), 2.0);
+  const array z = draw(*engine_, random_form::normal_double, out);
+  return divide(multiply(sqrt(half), z), sqrt(gamma_variates(*engine_, half, out)));
+}
+
+array Generator::f(const param& dfnum, const param& dfden, std::optional<shape_t> size) {
+  const char* op = "Generator.f";
+  check(dfnum, op, "dfnum <= 0", [](const array& x) { return less_equal(x, 0.0); });
+  check(dfden, op, "dfden <= 0", [](const array& x) { return less_equal(x, 0.0); });
+  const shape_t out = draw_shape(std::move(size), {&dfnum, &dfden}, op);
+  // NumPy's random_f: (chisquare(dfnum) * dfden) / (chisquare(dfden) * dfnum).
+  const array n = as_array(dfnum), d = as_array(dfden);
+  const array num = multiply(2.0, gamma_variates(*engine_, divide(n, 2.0), out));
+  const array den = multiply(2.0, gamma_variates(*engine_, divide(d, 2.0), out));
+  return divide(multiply(num, d), multiply(den, n));
+}
+
 array Generator::choice(std::int64_t n, std::optional<shape_t> size, bool replace,
                         const std::optional<array>& p) {
   if (n < 0) throw value_error("Generator.choice: a must be a positive integer unless no samples are taken");

@@ -226,7 +226,7 @@ const char* op_name(op_code op) {
 #define NDFUSE_OP_NAME(name, arity) \
   case op_code::name:               \
     return #name;
-      NDFUSE_ELEMENTWISE_OPS(NDFUSE_OP_NAME)
+      NDFUSE_ALL_OPS(NDFUSE_OP_NAME)
 #undef NDFUSE_OP_NAME
     case op_code::count:
       break;

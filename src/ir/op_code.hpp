@@ -78,6 +78,13 @@ namespace ndfuse::ir {
   X(real, 1)                      \
   X(imag, 1)                      \
   X(conjugate, 1)
+
+// X(name, arity): elementwise ops that are no NumPy function but parts of the library's own
+// composites (nf::random's samplers that reject): registry ops like the rest, with no public name.
+#define NDFUSE_INTERNAL_OPS(X) \
+  X(random_gamma, 2)
+
+#define NDFUSE_ALL_OPS(X) NDFUSE_ELEMENTWISE_OPS(X) NDFUSE_INTERNAL_OPS(X)
 // clang-format on
 
 enum class op_code : std::uint16_t {
@@ -96,7 +103,7 @@ enum class op_code : std::uint16_t {
   library,  // a library call on materialized inputs (node::library says which)
   reduced,  // kernel IR only: the reduction's result, read by the kernel's epilogue
 #define NDFUSE_OP_CODE(name, arity) name,
-  NDFUSE_ELEMENTWISE_OPS(NDFUSE_OP_CODE)
+  NDFUSE_ALL_OPS(NDFUSE_OP_CODE)
 #undef NDFUSE_OP_CODE
       count
 };

@@ -95,14 +95,14 @@ inline constexpr auto all_dtypes = hana::make_tuple(
 static_assert(decltype(hana::length(all_dtypes))::value == dtype_count);
 
 #define NDFUSE_OP_TYPE(name, arity) ops::name,
-inline constexpr auto all_ops = hana::drop_back(hana::tuple_t<NDFUSE_ELEMENTWISE_OPS(NDFUSE_OP_TYPE) void>);
+inline constexpr auto all_ops = hana::drop_back(hana::tuple_t<NDFUSE_ALL_OPS(NDFUSE_OP_TYPE) void>);
 #undef NDFUSE_OP_TYPE
 
 // Every op-table entry must name its own op code and have the arity the op list says.
 #define NDFUSE_OP_CHECK(name, arity_)                                     \
   static_assert(ops::name::code == op_code::name, "ops::" #name " code"); \
   static_assert(ops::name::arity == arity_, "ops::" #name " arity");
-NDFUSE_ELEMENTWISE_OPS(NDFUSE_OP_CHECK)
+NDFUSE_ALL_OPS(NDFUSE_OP_CHECK)
 #undef NDFUSE_OP_CHECK
 
 }  // namespace ndfuse::ir

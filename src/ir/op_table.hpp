@@ -528,4 +528,14 @@ struct conjugate {
       "b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d g->g F->F D->D G->G O->O";
 };
 
+// --- Internal ops (no NumPy name) -----------------------------------------------------------
+
+// A standard gamma variate of shape b from the substream keyed by a (an integer below 2^53, drawn
+// by the caller): nf::random's gamma family. One loop: nothing else calls it.
+struct random_gamma {
+  static constexpr op_code code = op_code::random_gamma;
+  static constexpr int arity = 2;
+  static constexpr std::string_view types = "dd->d";
+};
+
 }  // namespace ndfuse::ir::ops

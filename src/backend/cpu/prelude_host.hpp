@@ -117,7 +117,7 @@ struct prelude_op;
       return nf_##name(a...);            \
     }                                    \
   };
-NDFUSE_ELEMENTWISE_OPS(NDFUSE_PRELUDE_OP)
+NDFUSE_ALL_OPS(NDFUSE_PRELUDE_OP)
 #undef NDFUSE_PRELUDE_OP
 
 }  // namespace ndfuse::backend::cpu
