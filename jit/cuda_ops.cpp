@@ -19,7 +19,10 @@ template_table build_table() {
   for (std::size_t i = 0; i < table.size(); ++i) {
     const ir::op_info& op = ir::info(static_cast<ir::op_code>(i));
     if (op.arity == 0) continue;  // a structural op: the renderer writes it itself
-    table[i] = "nf_" + std::string(op.name) + (op.arity == 1 ? "({0})" : "({0}, {1})");
+    table[i] = "nf_" + std::string(op.name) +
+               (op.arity == 1   ? "({0})"
+                : op.arity == 2 ? "({0}, {1})"
+                                : "({0}, {1}, {2})");
   }
   return table;
 }

@@ -280,6 +280,77 @@ TEST_CASE("every distribution matches its closed form at a fixed seed", "[random
     CHECK(std::abs(m0 / 20000 - 0.5) < 0.03);
     CHECK(std::abs(m1 / 20000 - 50) < 0.3);
   }
+  SECTION("counts: poisson, binomial, negative_binomial, multinomial") {
+    // Frequencies of 0..K-1 and the tail against the probabilities `pmf` (chi-square at the 0.001
+    // level, bins with fewer than 5 expected merged into the tail).
+    auto chi2_of = [](const std::vector<std::int64_t>& x, auto pmf, int K) {
+      std::vector<double> observed(K + 1, 0);
+      for (auto v : x) observed[std::min<std::int64_t>(std::max<std::int64_t>(v, 0), K)] += 1;
+      double chi2 = 0, tail = 1, total = double(x.size());
+      int dof = 0;
+      for (int j = 0; j < K; ++j) {
+        const double pj = pmf(j);
+        tail -= pj;
+        if (pj * total < 5) {
+          observed[K] += observed[j];
+          tail += pj;
+          continue;
+        }
+        chi2 += (observed[j] - total * pj) * (observed[j] - total * pj) / (total * pj);
+        ++dof;
+      }
+      if (tail * total >= 5)
+        chi2 += (observed[K] - total * tail) * (observed[K] - total * tail) / (total * tail);
+      return std::make_pair(chi2, dof);
+    };
+    auto log_pmf_poisson = [](double lam) {
+      return [lam](int j) { return std::exp(j * std::log(lam) - lam - std::lgamma(j + 1.0)); };
+    };
+    for (double lam : {0.7, 3.5, 25.0}) {
+      INFO("lam = " << lam);
+      const auto x = g.poisson(lam, n).to_vector<std::int64_t>();
+      const auto [chi2, dof] = chi2_of(x, log_pmf_poisson(lam), 60);
+      CHECK(dof >= 3);
+      CHECK(chi2 < 2 * dof + 30);  // well past the 0.001 quantile for dof <= 40 (at most 73.4)
+      std::vector<double> d(x.begin(), x.end());
+      check_moments(d, lam, lam);
+    }
+    const auto big = g.poisson(1e6, nf::shape_t{20000}).to_vector<std::int64_t>();
+    check_moments(std::vector<double>(big.begin(), big.end()), 1e6, 1e6);
+    for (auto [trials, p] : {std::pair{10.0, 0.3}, std::pair{40.0, 0.5}, std::pair{200.0, 0.05}}) {
+      INFO("binomial " << trials << " " << p);
+      const auto x = g.binomial(trials, p, n).to_vector<std::int64_t>();
+      CHECK(*std::min_element(x.begin(), x.end()) >= 0);
+      CHECK(*std::max_element(x.begin(), x.end()) <= trials);
+      auto pmf = [=](int j) {
+        if (j > trials) return 0.0;
+        return std::exp(std::lgamma(trials + 1) - std::lgamma(j + 1.0) - std::lgamma(trials - j + 1) +
+                        j * std::log(p) + (trials - j) * std::log1p(-p));
+      };
+      const auto [chi2, dof] = chi2_of(x, pmf, 60);
+      CHECK(chi2 < 2 * dof + 30);
+      check_moments(std::vector<double>(x.begin(), x.end()), trials * p, trials * p * (1 - p));
+    }
+    const auto huge = g.binomial(1e12, 0.25, nf::shape_t{20000}).to_vector<std::int64_t>();
+    check_moments(std::vector<double>(huge.begin(), huge.end()), 2.5e11, 1e12 * 0.25 * 0.75);
+    CHECK(g.binomial(7, 1.0, nf::shape_t{4}).to_vector<std::int64_t>() == std::vector<std::int64_t>(4, 7));
+    CHECK(g.binomial(7, 0.0, nf::shape_t{4}).to_vector<std::int64_t>() == std::vector<std::int64_t>(4, 0));
+    const auto nb = g.negative_binomial(3.0, 0.4, n).to_vector<std::int64_t>();
+    check_moments(std::vector<double>(nb.begin(), nb.end()), 3 * 0.6 / 0.4, 3 * 0.6 / 0.16);
+    const nf::array pv = nf::asarray(std::vector<double>{0.2, 0.5, 0.3});
+    const nf::array m = g.multinomial(20, pv, nf::shape_t{50000});
+    CHECK(m.shape() == nf::shape_t{50000, 3});
+    CHECK(m.dtype() == nf::int64);
+    const auto mv = m.to_vector<std::int64_t>();
+    double sums[3] = {0, 0, 0};
+    for (int r = 0; r < 50000; ++r) {
+      REQUIRE(mv[3 * r] + mv[3 * r + 1] + mv[3 * r + 2] == 20);
+      for (int j = 0; j < 3; ++j) sums[j] += double(mv[3 * r + j]);
+    }
+    CHECK(std::abs(sums[0] / 50000 - 4) < 0.03);
+    CHECK(std::abs(sums[1] / 50000 - 10) < 0.04);
+    CHECK(std::abs(sums[2] / 50000 - 6) < 0.03);
+  }
   SECTION("geometric: frequencies against (1 - p)^(k - 1) p") {
     for (double p : {0.05, 0.3, 0.7, 1.0}) {
       INFO("p = " << p);
@@ -455,6 +526,13 @@ TEST_CASE("bad parameters raise NumPy's errors at the call", "[random][errors]")
   CHECK_THROWS_AS(g.standard_t(nf::asarray(std::vector<double>{1.0, -2.0})), nf::value_error);
   CHECK_THROWS_AS(g.f(1.0, 0.0), nf::value_error);
   CHECK_THROWS_AS(g.standard_gamma(1.0, std::nullopt, nf::int32), nf::dtype_error);
+  CHECK_THROWS_AS(g.poisson(-1.0), nf::value_error);
+  CHECK_THROWS_AS(g.poisson(1e19), nf::value_error);
+  CHECK_THROWS_AS(g.binomial(-1, 0.5), nf::value_error);
+  CHECK_THROWS_AS(g.binomial(5, 1.5), nf::value_error);
+  CHECK_THROWS_AS(g.negative_binomial(0.0, 0.5), nf::value_error);
+  CHECK_THROWS_AS(g.multinomial(5, nf::asarray(std::vector<double>{0.8, 0.7, 0.1})), nf::value_error);
+  CHECK_THROWS_AS(g.multinomial(-1, nf::asarray(std::vector<double>{0.5, 0.5})), nf::value_error);
   CHECK_THROWS_AS(g.choice(3, nf::shape_t{2}, true, nf::asarray(std::vector<double>{0.5, 0.6, 0.1})),
                   nf::value_error);
   CHECK_THROWS_AS(g.choice(3, nf::shape_t{2}, true, nf::asarray(std::vector<double>{1.5, -0.5, 0.0})),
@@ -494,6 +572,9 @@ void save_draws(const fs::path& dir) {
     nf::save((dir / (tag + "gamma.npy")).string(),
              g.standard_gamma(nf::asarray(std::vector<double>{0.2, 1.0, 7.5}), nf::shape_t{3001, 3}));
     nf::save((dir / (tag + "beta.npy")).string(), g.beta(0.5, 2.5, nf::shape_t{2001}));
+    nf::save((dir / (tag + "poisson.npy")).string(),
+             g.poisson(nf::asarray(std::vector<double>{0.5, 30.0, 1e7}), nf::shape_t{1001, 3}));
+    nf::save((dir / (tag + "binomial.npy")).string(), g.binomial(1e9, 0.3, nf::shape_t{1001}));
   }
 }
 
@@ -524,5 +605,5 @@ TEST_CASE("the CPU and the GPU draw the same bits", "[random][cuda]") {
     CHECK(cpu.bytes == gpu.bytes);
     ++files;
   }
-  CHECK(files == 20);
+  CHECK(files == 24);
 }

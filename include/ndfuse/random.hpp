@@ -105,6 +105,13 @@ class Generator {
   array beta(const param& a, const param& b, std::optional<shape_t> size = std::nullopt);
   array standard_t(const param& df, std::optional<shape_t> size = std::nullopt);
   array f(const param& dfnum, const param& dfden, std::optional<shape_t> size = std::nullopt);
+  // Counts (int64), exact samplers on a substream per element: poisson (Ahrens-Dieter and Knuth),
+  // binomial (order statistics splitting the trials), negative_binomial (Poisson of a gamma),
+  // multinomial (conditional binomials; its result adds an axis of len(pvals)).
+  array poisson(const param& lam = 1.0, std::optional<shape_t> size = std::nullopt);
+  array binomial(const param& n, const param& p, std::optional<shape_t> size = std::nullopt);
+  array negative_binomial(const param& n, const param& p, std::optional<shape_t> size = std::nullopt);
+  array multinomial(std::int64_t n, const array& pvals, std::optional<shape_t> size = std::nullopt);
 
   // Samples of a (np.arange(n) for an integer n) along axis 0; p: their probabilities.
   array choice(std::int64_t n, std::optional<shape_t> size = std::nullopt, bool replace = true,

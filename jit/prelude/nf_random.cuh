@@ -233,13 +233,9 @@ __device__ __forceinline__ void nf_substream_uniforms(nf_substream& s, double* o
   *half_open = nf_unit_double((nf_uint64)b.v[2] << 32 | b.v[3]);
 }
 
-// A standard gamma variate of `shape` (Marsaglia and Tsang, 2000: a normal and a uniform per try,
+// A standard gamma variate of `shape` > 0 (Marsaglia and Tsang, 2000: a normal and a uniform per try,
 // accepted with probability above 0.95; below shape 1, a variate of shape + 1 times u^(1 / shape)).
-// NumPy's edge values: 0 for shape 0, NaN for a negative or NaN shape, inf for an infinite one.
-__device__ __forceinline__ double nf_random_gamma(double key, double shape) {
-  if (!(shape > 0)) return shape == 0 ? 0.0 : 0.0 / 0.0;
-  if (shape > 1.7976931348623157e308) return shape;
-  nf_substream s = nf_substream_of(key);
+__device__ __forceinline__ double nf_gamma_on(nf_substream& s, double shape) {
   double boost = 1.0;
   if (shape < 1) {
     double u, unused;
@@ -259,6 +255,79 @@ __device__ __forceinline__ double nf_random_gamma(double key, double shape) {
     const double z2 = z * z;
     if (u < 1.0 - 0.0331 * (z2 * z2) || nf_exact_log(u) < 0.5 * z2 + d * (1.0 - v + nf_exact_log(v)))
       return d * v * boost;
+  }
+}
+
+// NumPy's edge values: 0 for shape 0, NaN for a negative or NaN shape, inf for an infinite one.
+__device__ __forceinline__ double nf_random_gamma(double key, double shape) {
+  if (!(shape > 0)) return shape == 0 ? 0.0 : 0.0 / 0.0;
+  if (shape > 1.7976931348623157e308) return shape;
+  nf_substream s = nf_substream_of(key);
+  return nf_gamma_on(s, shape);
+}
+
+// Binomial(n, p), n an integer: while n is large, the i-th smallest of n uniforms, Y ~ Beta(i,
+// n + 1 - i) with i about n / 2, splits the trials (Y <= p: i successes, and the other n - i succeed
+// with probability (p - Y) / (1 - Y); else the i - 1 below Y succeed with probability p / Y), then
+// at most 16 Bernoulli trials. Exact, in O(log n) gamma pairs.
+__device__ __forceinline__ double nf_binomial_on(nf_substream& s, double n, double p) {
+  double k = 0;
+  while (n > 16 && p > 0 && p < 1) {
+    const double i = floor((n + 1) * 0.5);
+    const double x = nf_gamma_on(s, i), y = x / (x + nf_gamma_on(s, n + 1 - i));
+    if (y <= p) {
+      k += i;
+      n -= i;
+      p = (p - y) / (1 - y);
+    } else {
+      n = i - 1;
+      p = p / y;
+    }
+  }
+  if (p <= 0) return k;
+  if (p >= 1) return k + n;
+  for (double j = 0; j < n; j += 2) {
+    double u1, u2;
+    nf_substream_uniforms(s, &u1, &u2);
+    k += 1.0 - u1 < p ? 1 : 0;  // 1 - u1 in [0, 1), exactly
+    if (j + 1 < n) k += u2 < p ? 1 : 0;
+  }
+  return k;
+}
+
+__device__ __forceinline__ double nf_random_binomial(double key, double n, double p) {
+  if (!(n >= 0) || !(p >= 0 && p <= 1)) return 0.0 / 0.0;
+  nf_substream s = nf_substream_of(key);
+  return nf_binomial_on(s, floor(n), p);
+}
+
+// Poisson(lam): the arrivals of a unit-rate process up to lam. While lam is large, the m-th arrival
+// X ~ Gamma(m), m = floor(7 lam / 8): X < lam gives m arrivals and the rest of the interval afresh;
+// else m - 1 arrivals fell uniformly below X, Binomial(m - 1, lam / X) of them below lam (Ahrens and
+// Dieter). Then Knuth's product of uniforms against e^-lam, lam <= 16.
+__device__ __forceinline__ double nf_random_poisson(double key, double lam) {
+  if (!(lam >= 0)) return 0.0 / 0.0;
+  if (lam > 1.7976931348623157e308) return lam;
+  nf_substream s = nf_substream_of(key);
+  double k = 0;
+  while (lam > 16) {
+    const double m = floor(0.875 * lam);
+    const double x = nf_gamma_on(s, m);
+    if (x >= lam) return k + nf_binomial_on(s, m - 1, lam / x);
+    k += m;
+    lam -= x;
+  }
+  const double limit = nf_exact_exp(-lam);
+  double product = 1.0;
+  for (;;) {
+    double u1, u2;
+    nf_substream_uniforms(s, &u1, &u2);
+    product *= u1;
+    if (product < limit) return k;
+    k += 1;
+    product *= 1.0 - u2;  // in (0, 1], exactly
+    if (product < limit) return k;
+    k += 1;
   }
 }
 

@@ -441,9 +441,29 @@ array Generator::geometric(const param& p, std::optional<shape_t> size) {
 namespace {
 // Standard gamma variates of `shape` (a float64 array broadcast to `out`): each element's sampler
 // rejects on its own substream, keyed by 53 bits it draws from the generator.
+// Keys of per-element substreams: 53 random bits each, as exact float64 integers.
+array substream_keys(engine& e, const shape_t& out) {
+  return right_shift(draw(e, random_form::bits64, out), 11).astype(dtype::float64);
+}
+
 array gamma_variates(engine& e, const array& shape, const shape_t& out) {
-  const array keys = right_shift(draw(e, random_form::bits64, out), 11).astype(dtype::float64);
-  return frontend::binary(ir::op_code::random_gamma, keys, shape);
+  return frontend::binary(ir::op_code::random_gamma, substream_keys(e, out), shape);
+}
+
+array poisson_counts(engine& e, const array& lam, const shape_t& out) {
+  return frontend::binary(ir::op_code::random_poisson, substream_keys(e, out), lam);
+}
+
+// Binomial(n, p) counts as float64 integers; n and p float64, broadcast to `out`.
+array binomial_counts(engine& e, const array& n, const array& p, const shape_t& out) {
+  return array(frontend::make_node(
+      ir::op_code::random_binomial, dtype::float64,
+      {substream_keys(e, out).node(), broadcast_to(n, out).node(), broadcast_to(p, out).node()}, out));
+}
+
+// A count parameter as float64 (NumPy casts n to int64: fractions are dropped).
+array whole(const param& n) {
+  return trunc(as_array(n));
 }
 }  // namespace
 
@@ -502,6 +522,67 @@ array Generator::f(const param& dfnum, const param& dfden, std::optional<shape_t
   const array num = multiply(2.0, gamma_variates(*engine_, divide(n, 2.0), out));
   const array den = multiply(2.0, gamma_variates(*engine_, divide(d, 2.0), out));
   return divide(multiply(num, d), multiply(den, n));
+}
+
+array Generator::poisson(const param& lam, std::optional<shape_t> size) {
+  const char* op = "Generator.poisson";
+  // NumPy's POISSON_LAM_MAX: larger means can overflow int64.
+  check(lam, op, "lam < 0, lam value too large or lam is NaN", [](const array& x) {
+    return logical_not(logical_and(greater_equal(x, 0.0), less(x, 9.223372006484771e18)));
+  });
+  const shape_t out = draw_shape(std::move(size), {&lam}, op);
+  return poisson_counts(*engine_, as_array(lam), out).astype(dtype::int64);
+}
+
+array Generator::binomial(const param& n, const param& p, std::optional<shape_t> size) {
+  const char* op = "Generator.binomial";
+  check(n, op, "n < 0", [](const array& x) { return less(x, 0.0); });
+  check(p, op, "p < 0, p > 1 or p is NaN",
+        [](const array& x) { return logical_not(logical_and(greater_equal(x, 0.0), less_equal(x, 1.0))); });
+  const shape_t out = draw_shape(std::move(size), {&n, &p}, op);
+  return binomial_counts(*engine_, whole(n), as_array(p), out).astype(dtype::int64);
+}
+
+array Generator::negative_binomial(const param& n, const param& p, std::optional<shape_t> size) {
+  const char* op = "Generator.negative_binomial";
+  check(n, op, "n <= 0", [](const array& x) { return less_equal(x, 0.0); });
+  check(p, op, "p < 0, p > 1 or p is NaN",
+        [](const array& x) { return logical_not(logical_and(greater_equal(x, 0.0), less_equal(x, 1.0))); });
+  const shape_t out = draw_shape(std::move(size), {&n, &p}, op);
+  // NumPy's random_negative_binomial: Poisson(Gamma(n, (1 - p) / p)); p = 1 gives 0.
+  const array q = as_array(p);
+  const array rate = multiply(gamma_variates(*engine_, as_array(n), out), divide(subtract(1.0, q), q));
+  return where(equal(q, 1.0), 0.0, poisson_counts(*engine_, rate, out)).astype(dtype::int64);
+}
+
+array Generator::multinomial(std::int64_t n, const array& pvals, std::optional<shape_t> size) {
+  const char* op = "Generator.multinomial";
+  if (n < 0) throw value_error(std::string(op) + ": n < 0");
+  if (pvals.ndim() != 1) throw value_error(std::string(op) + ": pvals must be a 1-d sequence");
+  const std::int64_t k = pvals.shape()[0];
+  if (k == 0) throw value_error(std::string(op) + ": pvals must have at least 1 entry");
+  const auto p = pvals.to_vector<double>();
+  double head = 0;
+  for (std::int64_t j = 0; j < k; ++j) {
+    if (!(p[j] >= 0 && p[j] <= 1))
+      throw value_error(std::string(op) + ": pvals < 0, pvals > 1 or pvals contains NaNs");
+    if (j + 1 < k) head += p[j];
+  }
+  if (head > 1.0 + 1e-12) throw value_error(std::string(op) + ": sum(pvals[:-1]) > 1.0");
+  const shape_t out = size ? checked(*size, op) : shape_t{};
+  // NumPy's method: category j takes Binomial(left, p_j / (what the earlier ones left of 1)).
+  std::vector<array> counts;
+  array left = full(out, double(n));
+  double rest = 1.0;
+  for (std::int64_t j = 0; j + 1 < k; ++j) {
+    const double q = rest > 0 ? std::min(p[j] / rest, 1.0) : 0.0;
+    const array c = binomial_counts(*engine_, left, full({}, q), out);
+    counts.push_back(c);
+    left = subtract(left, c);
+    rest -= p[j];
+  }
+  counts.push_back(left);
+  return stack(counts, -1).astype(dtype::int64);
 }
 
 array Generator::choice(std::int64_t n, std::optional<shape_t> size, bool replace,

@@ -82,7 +82,9 @@ namespace ndfuse::ir {
 // X(name, arity): elementwise ops that are no NumPy function but parts of the library's own
 // composites (nf::random's samplers that reject): registry ops like the rest, with no public name.
 #define NDFUSE_INTERNAL_OPS(X) \
-  X(random_gamma, 2)
+  X(random_gamma, 2)             \
+  X(random_poisson, 2)           \
+  X(random_binomial, 3)
 
 #define NDFUSE_ALL_OPS(X) NDFUSE_ELEMENTWISE_OPS(X) NDFUSE_INTERNAL_OPS(X)
 // clang-format on

@@ -538,4 +538,18 @@ struct random_gamma {
   static constexpr std::string_view types = "dd->d";
 };
 
+// A Poisson variate of mean b from the substream keyed by a, as a float64 integer.
+struct random_poisson {
+  static constexpr op_code code = op_code::random_poisson;
+  static constexpr int arity = 2;
+  static constexpr std::string_view types = "dd->d";
+};
+
+// A binomial variate of b trials (an integer) with success probability c, substream key a.
+struct random_binomial {
+  static constexpr op_code code = op_code::random_binomial;
+  static constexpr int arity = 3;
+  static constexpr std::string_view types = "ddd->d";
+};
+
 }  // namespace ndfuse::ir::ops

@@ -20,10 +20,15 @@ void op_block(void* out, const void* const* in, std::int64_t n) {
   if constexpr (Op::arity == 1) {
     static_assert(std::is_same_v<decltype(body::call(a[0])), R>, "prelude result type");
     for (std::int64_t i = 0; i < n; ++i) o[i] = body::call(a[i]);
-  } else {
+  } else if constexpr (Op::arity == 2) {
     auto* __restrict b = static_cast<const P*>(in[1]);
     static_assert(std::is_same_v<decltype(body::call(a[0], b[0])), R>, "prelude result type");
     for (std::int64_t i = 0; i < n; ++i) o[i] = body::call(a[i], b[i]);
+  } else {
+    auto* __restrict b = static_cast<const P*>(in[1]);
+    auto* __restrict c = static_cast<const P*>(in[2]);
+    static_assert(std::is_same_v<decltype(body::call(a[0], b[0], c[0])), R>, "prelude result type");
+    for (std::int64_t i = 0; i < n; ++i) o[i] = body::call(a[i], b[i], c[i]);
   }
 }
 
