@@ -468,6 +468,29 @@ TEST_CASE("the same seed gives the same values eager and fused; successive draws
   CHECK(g.random({8}).to_vector<double>() != g.random({8}).to_vector<double>());
 }
 
+TEST_CASE("a loop that draws afresh each step reuses its plan and gets each draw's values", "[random]") {
+  for (bool philox64 : {false, true}) {
+    INFO((philox64 ? "Philox" : "Philox4x32"));
+    auto make = [&] { return philox64 ? rnd::Generator(rnd::Philox(8)) : rnd::default_rng(8); };
+    rnd::Generator looped = make(), alone = make();
+    nf::array base = nf::arange(12).astype(nf::float64).reshape({3, 4});
+    base.eval();
+    nf::reset_stats();
+    for (int step = 0; step < 6; ++step) {
+      INFO("step " << step);
+      // A view with an offset: the draw's elements from the second on, through a transpose.
+      nf::array y = base + nf::transpose(looped.random(
+                               {5, 3}, step % 2 ? nf::float32 : nf::float64)(nf::slice(1, nf::none)));
+      const auto got = y.to_vector<double>();
+      const auto whole =
+          alone.random({5, 3}, step % 2 ? nf::float32 : nf::float64).astype(nf::float64).to_vector<double>();
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 4; ++c) CHECK(got[4 * r + c] == double(4 * r + c) + whole[3 * (c + 1) + r]);
+    }
+    CHECK(nf::stats().plans_reused >= 4);
+  }
+}
+
 TEST_CASE("views of a draw read its elements", "[random]") {
   for (bool philox64 : {false, true}) {
     rnd::Generator g = philox64 ? rnd::Generator(rnd::Philox(4)) : rnd::default_rng(4);

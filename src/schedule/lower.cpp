@@ -165,11 +165,12 @@ struct lowering {
       i.op = ir::op_code::iota;
       i.slot = static_cast<int>(step.iotas.size());
       step.iotas.push_back(std::move(p));
+      step.draws.push_back(nullptr);
       step.kernel.iotas.push_back(ir::index_class::strided);
     } else if (n->op == ir::op_code::random) {
       i.op = ir::op_code::random;
       i.slot = static_cast<int>(step.iotas.size());
-      i.mode = random_slot(*n, chain);
+      i.mode = random_slot(n, chain);
       step.kernel.iotas.push_back(ir::index_class::strided);
     } else if (is_reduction(n.get())) {
       throw error("fuser: internal error, a reduction is read inside another kernel without being written");
@@ -191,7 +192,8 @@ struct lowering {
   // whole blocks, added to the stream's first block, and a residue the kernel is specialized on:
   // with the offset a multiple of the block's elements (every draw not offset by a view), the lanes
   // of a vectorized loop see equal block numbers and compute each block once.
-  std::uint8_t random_slot(const ir::node& n, int chain) {
+  std::uint8_t random_slot(const node_ptr& np, int chain) {
+    const ir::node& n = *np;
     ir::iota_params p;
     const ir::iota_spec& io = n.params().iota;
     p.offset = io.offset;
@@ -207,6 +209,7 @@ struct lowering {
     }
     p.random = stream;
     step.iotas.push_back(std::move(p));
+    step.draws.push_back(np);
     return mode.pack();
   }
 

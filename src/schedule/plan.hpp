@@ -46,6 +46,7 @@ struct kernel_step {
   std::vector<strided_leaf> inputs;                // per kernel input slot
   std::vector<std::shared_ptr<ir::node>> scalars;  // per scalar slot: the node holding the value
   std::vector<ir::iota_params> iotas;              // per iota slot
+  std::vector<std::shared_ptr<ir::node>> draws;    // per iota slot: the random node it draws, or null
   std::vector<std::shared_ptr<ir::node>> outputs;  // per kernel output: the node it materializes
   std::vector<int> donor;                          // per output: the input slot whose buffer it reuses, or -1
   // Reductions and scans (kernel.reduction set): the fold's starting value, and for scans the

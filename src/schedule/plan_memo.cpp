@@ -49,6 +49,9 @@ struct words_hash {
 struct plan_template {
   plan p;
   std::vector<int> input_refs, scalar_refs, output_refs;  // per step, concatenated; -1: keep
+  std::vector<int> draw_refs;                             // per step's iota slots; -1: an iota
+  // Per draw: what lowering added to the node's `first` (a view's offset, in whole blocks).
+  std::vector<std::uint64_t> first_shifts;
 };
 
 // Writes the signature through a cursor into a buffer it grows itself: a few dozen words per
@@ -119,7 +122,7 @@ struct signer {
     } else if (n.op == ir::op_code::iota) {
       bound += 7 + n.params().iota.coeffs.size();
     } else if (n.op == ir::op_code::random) {
-      bound += 14 + n.params().iota.coeffs.size();
+      bound += 4 + n.params().iota.coeffs.size();
     } else if (n.op == ir::op_code::gather) {
       bound += 1 + n.params().gather_axes.size();
     } else {
@@ -171,16 +174,12 @@ struct signer {
         *w++ = io.equals;
       } break;
       case ir::op_code::random: {
-        // The stream's key and counter are in the plan's launch arguments: a new draw is a new plan.
+        // The stream's position (key, counter, first, carried half) is rebound like a scalar's
+        // value: a loop that draws afresh each step reuses its plan.
         const ir::random_stream& r = n.params().random;
         put(w, n.params().iota.coeffs);
         *w++ = n.params().iota.offset;
         *w++ = static_cast<std::int64_t>(r.engine) << 8 | static_cast<std::int64_t>(r.form);
-        for (auto k : r.key) *w++ = static_cast<std::int64_t>(k);
-        for (auto c : r.ctr) *w++ = static_cast<std::int64_t>(c);
-        *w++ = static_cast<std::int64_t>(r.first);
-        *w++ = static_cast<std::int64_t>(r.carried);
-        *w++ = r.carries;
       } break;
       case ir::op_code::gather: {
         const auto& axes = n.params().gather_axes;
@@ -235,6 +234,11 @@ struct plan_memo {
         if (!ref(s, t.scalar_refs, true)) return std::nullopt;
       for (auto& o : st.outputs)
         if (!ref(o, t.output_refs, false)) return std::nullopt;
+      for (std::size_t k = 0; k < st.draws.size(); ++k) {
+        if (st.draws[k])
+          t.first_shifts.push_back(st.iotas[k].random->first - st.draws[k]->params().random.first);
+        if (!ref(st.draws[k], t.draw_refs, true)) return std::nullopt;
+      }
     }
     return t;
   }
@@ -249,10 +253,26 @@ struct plan_memo {
       else
         slot.reset();
     };
+    std::size_t d = 0, f = 0;
     for (auto& st : t.p.steps) {
       for (auto& in : st.inputs) set(in.node, t.input_refs[i++]);
       for (auto& sc : st.scalars) set(sc, t.scalar_refs[s++]);
       for (auto& out : st.outputs) set(out, t.output_refs[o++]);
+      for (std::size_t k = 0; k < st.draws.size(); ++k) {
+        const int ref = t.draw_refs[d++];
+        if (ref < 0) continue;
+        const std::uint64_t shift = t.first_shifts[f++];
+        set(st.draws[k], ref);
+        if (!on) continue;
+        // This DAG's draw: its stream, moved by the same whole blocks as the remembered one's.
+        ir::random_stream& stream = *st.iotas[k].random;
+        const ir::random_stream& now = st.draws[k]->params().random;
+        stream.key = now.key;
+        stream.ctr = now.ctr;
+        stream.first = now.first + shift;
+        stream.carried = now.carried;
+        stream.carries = now.carries;
+      }
     }
   }
 
