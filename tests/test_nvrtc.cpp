@@ -114,8 +114,9 @@ TEST_CASE("every op compiles for every dtype loop it has", "[nvrtc]") {
       ir_builder b;
       std::vector<int> args;
       for (int a = 0; a < info.arity; ++a) args.push_back(b.input(loop.in));
-      const int v = info.arity == 1 ? b.op(op, loop.out, loop.in, {args[0]})
-                                    : b.op(op, loop.out, loop.in, {args[0], args[1]});
+      const int v = info.arity == 1   ? b.op(op, loop.out, loop.in, {args[0]})
+                    : info.arity == 2 ? b.op(op, loop.out, loop.in, {args[0], args[1]})
+                                      : b.op(op, loop.out, loop.in, {args[0], args[1], args[2]});
       b.output(v);
       programs.back().kernels.emplace_back(
           kname(std::string(info.name) + "_" + std::string(nf::dtype_name(loop.in))), std::move(b.k));

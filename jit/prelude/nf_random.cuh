@@ -32,7 +32,7 @@ __device__ __forceinline__ nf_uint64 nf_mulhi64(nf_uint64 a, nf_uint64 b) {
 #define NF_PHILOX_W1 0xBB67AE8584CAA73Bull
 
 __device__ __forceinline__ nf_u64x4 nf_philox4x64_10(nf_u64x4 ctr, nf_u64x2 key) {
-#pragma unroll
+  NF_UNROLL
   for (int round = 0; round < 10; ++round) {
     if (round > 0) {
       key.v[0] += NF_PHILOX_W0;
@@ -90,7 +90,7 @@ __device__ __forceinline__ nf_uint32 nf_mulhi32(nf_uint32 a, nf_uint32 b) {
 #define NF_PHILOX32_W1 0xBB67AE85u
 
 __device__ __forceinline__ nf_u32x4 nf_philox4x32_10(nf_u32x4 ctr, nf_uint32 k0, nf_uint32 k1) {
-#pragma unroll
+  NF_UNROLL
   for (int round = 0; round < 10; ++round) {
     if (round > 0) {
       k0 += NF_PHILOX32_W0;
@@ -296,7 +296,7 @@ __device__ __forceinline__ double nf_binomial_on(nf_substream& s, double n, doub
 }
 
 __device__ __forceinline__ double nf_random_binomial(double key, double n, double p) {
-  if (!(n >= 0) || !(p >= 0 && p <= 1)) return 0.0 / 0.0;
+  if (!(n >= 0 && n <= 1.7976931348623157e308) || !(p >= 0 && p <= 1)) return 0.0 / 0.0;
   nf_substream s = nf_substream_of(key);
   return nf_binomial_on(s, floor(n), p);
 }

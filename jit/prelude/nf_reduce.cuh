@@ -122,7 +122,7 @@ struct nf_lanes_combine {
   template <class T, int N>
   __device__ __forceinline__ nf_vec<T, N> operator()(const nf_vec<T, N>& a, const nf_vec<T, N>& b) const {
     nf_vec<T, N> r;
-#pragma unroll
+    NF_UNROLL
     for (int l = 0; l < N; ++l) r.v[l] = combine(a.v[l], b.v[l]);
     return r;
   }
@@ -130,7 +130,7 @@ struct nf_lanes_combine {
 template <int N, class T>
 __device__ __forceinline__ nf_vec<T, N> nf_splat(const T x) {
   nf_vec<T, N> r;
-#pragma unroll
+  NF_UNROLL
   for (int l = 0; l < N; ++l) r.v[l] = x;
   return r;
 }
@@ -166,7 +166,7 @@ __device__ __forceinline__ T nf_load_partial(const T* p) {
   if constexpr (sizeof(T) % 4 == 0) {
     const unsigned* src = reinterpret_cast<const unsigned*>(p);
     unsigned* dst = reinterpret_cast<unsigned*>(&out);
-#pragma unroll
+    NF_UNROLL
     for (unsigned i = 0; i < sizeof(T) / 4; ++i) dst[i] = __ldcg(src + i);
   } else if constexpr (sizeof(T) == 2) {
     *reinterpret_cast<unsigned short*>(&out) = __ldcg(reinterpret_cast<const unsigned short*>(p));
@@ -185,9 +185,9 @@ __device__ __forceinline__ void nf_fold_in_flight(Acc& acc, Idx& r, const Idx r_
                                                   const Element& element) {
   for (; r + (N - 1) * r_stride < n_red; r += N * r_stride) {
     Acc x[N];
-#pragma unroll
+    NF_UNROLL
     for (int k = 0; k < N; ++k) x[k] = element(o, r + k * r_stride);
-#pragma unroll
+    NF_UNROLL
     for (int k = 0; k < N; ++k) acc = combine(acc, x[k]);
   }
 }
@@ -401,10 +401,10 @@ __device__ __forceinline__ void nf_reduce_staged(const nf_reduce_args& p, const 
           const unsigned char* stage = nf_ring + s * StageBytes;
           const Idx u0 = (y + c * ys) * NF_STAGE_UNITS;
           Acc x[per_lane];
-#pragma unroll
+          NF_UNROLL
           for (unsigned k = 0; k < per_lane; ++k)
             x[k] = staged(stage, o, u0 + k * 256 + t, k * 256 + t, shifted);
-#pragma unroll
+          NF_UNROLL
           for (unsigned k = 0; k < per_lane; ++k) acc = combine(acc, x[k]);
           __syncthreads();  // every lane is done with stage s before lane 0 refills it
           if (t == 0) issue(s);
@@ -421,12 +421,12 @@ __device__ __forceinline__ void nf_reduce_staged(const nf_reduce_args& p, const 
       const bool pair = c + 1 < mine;
       const Idx u0 = (y + c * ys) * NF_STAGE_UNITS, u1 = (y + (c + 1) * ys) * NF_STAGE_UNITS;
       Acc x[2 * per_lane];
-#pragma unroll
+      NF_UNROLL
       for (unsigned k = 0; k < per_lane; ++k) {
         x[k] = unit(o, u0 + k * 256 + t);
         x[per_lane + k] = pair ? unit(o, u1 + k * 256 + t) : identity;
       }
-#pragma unroll
+      NF_UNROLL
       for (unsigned k = 0; k < 2 * per_lane; ++k)
         if (k < per_lane || pair) acc = combine(acc, x[k]);
     }

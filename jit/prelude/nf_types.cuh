@@ -5,6 +5,13 @@
 #define NF_TYPES_CUH
 
 // --- Storage types, named after the ndfuse dtypes ----------------------------------------------
+// nvcc's loop unrolling; nothing where the prelude compiles as host C++ (GCC warns on the pragma).
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+#define NF_UNROLL _Pragma("unroll")
+#else
+#define NF_UNROLL
+#endif
+
 typedef signed char nf_int8;
 typedef short nf_int16;
 typedef int nf_int32;
@@ -347,7 +354,7 @@ __device__ __forceinline__ nf_vec<T, N> nf_load_vec(const T* p) {
 template <int N, class T>
 __device__ __forceinline__ nf_vec<T, N> nf_load_elements(const T* p) {
   nf_vec<T, N> x;
-#pragma unroll
+  NF_UNROLL
   for (int l = 0; l < N; ++l) x.v[l] = p[l];
   return x;
 }
