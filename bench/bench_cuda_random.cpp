@@ -2,7 +2,8 @@
 // float32 uniforms) against the write limit (half a device-to-device copy of the same bytes, measured
 // in the same run), on default_rng's Philox4x32 and on NumPy's Philox4x64; and a draw consumed by a
 // reduction, nf::sum(rng.standard_normal(n)), which never writes the draw. CUDA events around each
-// call, the GPU kept busy while the host builds and enqueues; nothing here asserts a time. A result
+// call, the GPU kept busy while the host builds and enqueues; nothing here asserts a time. Also the
+// samplers that loop per element (standard_gamma, poisson) on 1e8 values. A result
 // whose mean or standard deviation is off fails the run. Without a GPU it says so and exits 0.
 #include <benchmark/benchmark.h>
 
@@ -26,6 +27,7 @@ using bench_cuda::event_pair;
 using bench_cuda::keep_gpu_busy;
 
 constexpr std::int64_t elements = 250'000'000;  // 2 GB of float64, 1 GB of float32
+constexpr std::int64_t counts = 100'000'000;    // gamma and Poisson variates
 bool wrong_results = false;
 
 struct workload {
@@ -94,6 +96,11 @@ void register_all() {
        1},
       {"sum_standard_normal/float64_2.5e8", 0, [](auto& g) { return nf::sum(g.standard_normal({elements})); },
        0, std::sqrt(double(elements))},
+      // The samplers that loop per element (a substream each): 1e8 values.
+      {"standard_gamma/float64_0.8GB", counts * 8,
+       [](auto& g) { return g.standard_gamma(2.0, nf::shape_t{counts}); }, 2.0, std::sqrt(2.0)},
+      {"poisson/int64_0.8GB", counts * 8, [](auto& g) { return g.poisson(10.0, nf::shape_t{counts}); }, 10.0,
+       std::sqrt(10.0)},
   };
   auto reps = [](benchmark::internal::Benchmark* b) {
     b->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(10)->Repetitions(3);

@@ -40,6 +40,10 @@ def main(argv):
         "standard_normal/float64_2GB": [("eager", lambda: rs.standard_normal(spec.ELEMENTS)),
                                         ("generator", lambda: gen.standard_normal(spec.ELEMENTS))],
         "sum_standard_normal/float64_2.5e8": [("eager", lambda: cp.sum(rs.standard_normal(spec.ELEMENTS)))],
+        "standard_gamma/float64_0.8GB": [("eager", lambda: rs.standard_gamma(2.0, spec.COUNTS)),
+                                         ("generator", lambda: gen.standard_gamma(2.0, spec.COUNTS))],
+        "poisson/int64_0.8GB": [("eager", lambda: rs.poisson(10.0, spec.COUNTS)),
+                                ("generator", lambda: gen.poisson(10.0, spec.COUNTS))],
     }
     status = 0
     for name, variants in calls.items():

@@ -32,11 +32,15 @@ def main(argv):
     uniform32 = jax.jit(lambda k: jax.random.uniform(k, (spec.ELEMENTS,), f32))
     normal64 = jax.jit(lambda k: jax.random.normal(k, (spec.ELEMENTS,), f64))
     sum_normal = jax.jit(lambda k: jnp.sum(jax.random.normal(k, (spec.ELEMENTS,), f64)))
+    gamma = jax.jit(lambda k: jax.random.gamma(k, 2.0, (spec.COUNTS,), f64))
+    poisson = jax.jit(lambda k: jax.random.poisson(k, 10.0, (spec.COUNTS,)))
     calls = {
         "random/float64_2GB": lambda: uniform64(key),
         "random/float32_1GB": lambda: uniform32(key),
         "standard_normal/float64_2GB": lambda: normal64(key),
         "sum_standard_normal/float64_2.5e8": lambda: sum_normal(key),
+        "standard_gamma/float64_0.8GB": lambda: gamma(key),
+        "poisson/int64_0.8GB": lambda: poisson(key),
     }
     status = 0
     for name, fn in calls.items():

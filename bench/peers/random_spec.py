@@ -4,6 +4,7 @@ expected moments of the values, and the check every peer's result must pass."""
 import math
 
 ELEMENTS = 250_000_000  # 2 GB of float64, 1 GB of float32
+COUNTS = 100_000_000  # gamma and Poisson variates
 CUBE = (1000, 500, 500)
 RUNS = 10
 WARMUP = 2
@@ -14,6 +15,8 @@ WORKLOADS = {
     "random/float32_1GB": (ELEMENTS * 4, 0.5, math.sqrt(1 / 12)),
     "standard_normal/float64_2GB": (ELEMENTS * 8, 0.0, 1.0),
     "sum_standard_normal/float64_2.5e8": (0, 0.0, math.sqrt(ELEMENTS)),
+    "standard_gamma/float64_0.8GB": (COUNTS * 8, 2.0, math.sqrt(2.0)),
+    "poisson/int64_0.8GB": (COUNTS * 8, 10.0, math.sqrt(10.0)),
 }
 
 

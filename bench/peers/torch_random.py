@@ -37,6 +37,11 @@ def main(argv):
         "sum_standard_normal/float64_2.5e8": lambda: torch.randn(spec.ELEMENTS, dtype=f64, device="cuda",
                                                                  generator=gen).sum(),
     }
+    # PyTorch draws gamma and Poisson variates from a tensor of parameters, made before the timing.
+    alpha = torch.full((spec.COUNTS,), 2.0, dtype=f64, device="cuda")
+    rates = torch.full((spec.COUNTS,), 10.0, dtype=f64, device="cuda")
+    calls["standard_gamma/float64_0.8GB"] = lambda: torch._standard_gamma(alpha, generator=gen)
+    calls["poisson/int64_0.8GB"] = lambda: torch.poisson(rates, generator=gen)
     status = 0
     for name, fn in calls.items():
         try:
