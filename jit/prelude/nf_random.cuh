@@ -401,6 +401,32 @@ __device__ __forceinline__ constexpr int nf_random_per_block(int form) {
   return form == NF_BITS32 || form == NF_UNIT_FLOAT || form == NF_NORMAL_FLOAT ? 4 : 2;
 }
 
+// Element `lane` of a Philox4x32 block, for each form (nf_random's second half: the CPU backend
+// calls it directly to reuse a block across the elements that share it).
+template <int Form>
+__device__ __forceinline__ auto nf_random_from_block32(const nf_u32x4& b, int lane) {
+  if constexpr (Form == NF_BITS32) return b.v[lane];
+  if constexpr (Form == NF_UNIT_FLOAT) return nf_unit_float(b.v[lane]);
+  if constexpr (Form == NF_BITS64 || Form == NF_UNIT_DOUBLE) {
+    const nf_uint64 w = (nf_uint64)b.v[2 * lane] << 32 | b.v[2 * lane + 1];
+    if constexpr (Form == NF_BITS64)
+      return w;
+    else
+      return nf_unit_double(w);
+  }
+  if constexpr (Form == NF_NORMAL_DOUBLE) {
+    const nf_uint64 w0 = (nf_uint64)b.v[0] << 32 | b.v[1], w1 = (nf_uint64)b.v[2] << 32 | b.v[3];
+    const double u1 = (double)((w0 >> 11) + 1) * (1.0 / 9007199254740992.0);
+    return nf_box_muller(u1, nf_unit_double(w1), lane);
+  }
+  if constexpr (Form == NF_NORMAL_FLOAT) {
+    const int pair = lane / 2;
+    const double u1 = (double)((b.v[2 * pair] >> 8) + 1) * (1.0 / 16777216.0);
+    const double u2 = (double)(b.v[2 * pair + 1] >> 8) * (1.0 / 16777216.0);
+    return (float)nf_box_muller(u1, u2, lane % 2);
+  }
+}
+
 template <int Engine, int Form, int Residue>
 __device__ __forceinline__ auto nf_random(const nf_random_params& p, long long index) {
   if constexpr (Engine == NF_PHILOX4X64) {
@@ -427,28 +453,7 @@ __device__ __forceinline__ auto nf_random(const nf_random_params& p, long long i
     // it once.
     const nf_uint64 a = (nf_uint64)index + Residue;
     constexpr int shift = per == 4 ? 2 : 1;
-    const nf_u32x4 b = nf_random_block32(p, a >> shift);
-    const int lane = (int)(a & (per - 1));
-    if constexpr (Form == NF_BITS32) return b.v[lane];
-    if constexpr (Form == NF_UNIT_FLOAT) return nf_unit_float(b.v[lane]);
-    if constexpr (Form == NF_BITS64 || Form == NF_UNIT_DOUBLE) {
-      const nf_uint64 w = (nf_uint64)b.v[2 * lane] << 32 | b.v[2 * lane + 1];
-      if constexpr (Form == NF_BITS64)
-        return w;
-      else
-        return nf_unit_double(w);
-    }
-    if constexpr (Form == NF_NORMAL_DOUBLE) {
-      const nf_uint64 w0 = (nf_uint64)b.v[0] << 32 | b.v[1], w1 = (nf_uint64)b.v[2] << 32 | b.v[3];
-      const double u1 = (double)((w0 >> 11) + 1) * (1.0 / 9007199254740992.0);
-      return nf_box_muller(u1, nf_unit_double(w1), lane);
-    }
-    if constexpr (Form == NF_NORMAL_FLOAT) {
-      const int pair = lane / 2;
-      const double u1 = (double)((b.v[2 * pair] >> 8) + 1) * (1.0 / 16777216.0);
-      const double u2 = (double)(b.v[2 * pair + 1] >> 8) * (1.0 / 16777216.0);
-      return (float)nf_box_muller(u1, u2, lane % 2);
-    }
+    return nf_random_from_block32<Form>(nf_random_block32(p, a >> shift), (int)(a & (per - 1)));
   }
 }
 

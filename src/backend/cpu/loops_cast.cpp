@@ -49,7 +49,23 @@ void random_block(void* out, const std::int64_t* affine, std::int64_t n, const i
                                 r.carries};
   using T = decltype(nf_random<Engine, Form, Residue>(packed, 0));
   auto* o = static_cast<T*>(out);
-  for (std::int64_t i = 0; i < n; ++i) o[i] = nf_random<Engine, Form, Residue>(packed, affine[i]);
+  if constexpr (Engine == NF_PHILOX4X32) {
+    // nf_random in its two halves, each Philox block computed once for the neighbouring elements
+    // that share it (a GPU vector loop gets the same from its compiler).
+    constexpr int per = nf_random_per_block(Form), shift = per == 4 ? 2 : 1;
+    std::uint64_t held = ~std::uint64_t{0};
+    nf_u32x4 block{};
+    for (std::int64_t i = 0; i < n; ++i) {
+      const std::uint64_t a = static_cast<std::uint64_t>(affine[i]) + Residue;
+      if ((a >> shift) != held) {
+        held = a >> shift;
+        block = nf_random_block32(packed, held);
+      }
+      o[i] = nf_random_from_block32<Form>(block, static_cast<int>(a & (per - 1)));
+    }
+  } else {
+    for (std::int64_t i = 0; i < n; ++i) o[i] = nf_random<Engine, Form, Residue>(packed, affine[i]);
+  }
 }
 
 // Indexed by ir::random_mode::pack(): engine (1 bit), form (3 bits), residue (2 bits).
