@@ -351,6 +351,56 @@ TEST_CASE("every distribution matches its closed form at a fixed seed", "[random
     CHECK(std::abs(sums[1] / 50000 - 10) < 0.04);
     CHECK(std::abs(sums[2] / 50000 - 6) < 0.03);
   }
+  SECTION("closed-form transforms, mixtures and vectors") {
+    auto c = sample(g.standard_cauchy(n));
+    CHECK(ks_distance(c, [](double x) { return 0.5 + std::atan(x) / M_PI; }) < ks_limit);
+    auto t = sample(g.triangular(-1.0, 0.5, 2.0, n));  // CDF (x - l)^2 / ((r - l)(m - l)) below m
+    check_moments(t, (-1 + 0.5 + 2) / 3.0, (1 + 0.25 + 4 - (-0.5) - (-2) - 1) / 18.0);
+    CHECK(ks_distance(t, [](double x) {
+            return x <= 0.5 ? (x + 1) * (x + 1) / (3 * 1.5) : 1 - (2 - x) * (2 - x) / (3 * 1.5);
+          }) < ks_limit);
+    auto p = sample(g.power(3.0, n));  // CDF x^3
+    CHECK(ks_distance(p, [](double x) { return x * x * x; }) < ks_limit);
+    auto w = sample(g.wald(2.0, 5.0, n));  // inverse Gaussian: mean mu, variance mu^3 / lambda
+    check_moments(w, 2.0, 8.0 / 5.0);
+    CHECK(ks_distance(w, [](double x) {
+            const double a = std::sqrt(5.0 / x);
+            return normal_cdf(a * (x / 2 - 1)) + std::exp(2 * 5.0 / 2) * normal_cdf(-a * (x / 2 + 1));
+          }) < ks_limit);
+    auto nc = sample(g.noncentral_chisquare(3.0, 2.0, n));  // mean df + nonc, variance 2 (df + 2 nonc)
+    check_moments(nc, 5.0, 14.0);
+    auto nc_small = sample(g.noncentral_chisquare(0.5, 1.0, n));
+    check_moments(nc_small, 1.5, 5.0);
+    auto nf_ = sample(g.noncentral_f(5.0, 20.0, 3.0, n));  // mean dfden (dfnum + nonc) / (dfnum (dfden - 2))
+    CHECK(std::abs(mean_of(nf_) / (20.0 * 8.0 / (5.0 * 18.0)) - 1) < 0.01);
+    const nf::array alpha = nf::asarray(std::vector<double>{0.5, 2.0, 7.5});
+    const nf::array d = g.dirichlet(alpha, nf::shape_t{100000});
+    CHECK(d.shape() == nf::shape_t{100000, 3});
+    const auto dv = d.to_vector<double>();
+    double col[3] = {0, 0, 0};
+    for (int r = 0; r < 100000; ++r) {
+      REQUIRE(std::abs(dv[3 * r] + dv[3 * r + 1] + dv[3 * r + 2] - 1) < 1e-12);
+      for (int j = 0; j < 3; ++j) col[j] += dv[3 * r + j];
+    }
+    CHECK(std::abs(col[0] / 100000 - 0.05) < 0.002);
+    CHECK(std::abs(col[1] / 100000 - 0.2) < 0.003);
+    CHECK(std::abs(col[2] / 100000 - 0.75) < 0.003);
+    // multivariate_normal: the sample covariance of 200000 draws against cov.
+    const std::vector<double> cov{4.0, 1.2, 0.0, 1.2, 1.0, -0.3, 0.0, -0.3, 0.5};
+    const nf::array mv = g.multivariate_normal(nf::asarray(std::vector<double>{1.0, -2.0, 0.0}),
+                                               nf::asarray(cov, {3, 3}), nf::shape_t{samples});
+    CHECK(mv.shape() == nf::shape_t{samples, 3});
+    const auto m = mv.to_vector<double>();
+    const double mu[3] = {1.0, -2.0, 0.0};
+    for (int a = 0; a < 3; ++a) {
+      for (int b = 0; b < 3; ++b) {
+        double s = 0;
+        for (std::int64_t r = 0; r < samples; ++r) s += (m[3 * r + a] - mu[a]) * (m[3 * r + b] - mu[b]);
+        INFO("cov[" << a << "][" << b << "]");
+        CHECK(std::abs(s / samples - cov[3 * a + b]) < 0.03);
+      }
+    }
+  }
   SECTION("geometric: frequencies against (1 - p)^(k - 1) p") {
     for (double p : {0.05, 0.3, 0.7, 1.0}) {
       INFO("p = " << p);
@@ -556,6 +606,14 @@ TEST_CASE("bad parameters raise NumPy's errors at the call", "[random][errors]")
   CHECK_THROWS_AS(g.negative_binomial(0.0, 0.5), nf::value_error);
   CHECK_THROWS_AS(g.multinomial(5, nf::asarray(std::vector<double>{0.8, 0.7, 0.1})), nf::value_error);
   CHECK_THROWS_AS(g.multinomial(-1, nf::asarray(std::vector<double>{0.5, 0.5})), nf::value_error);
+  CHECK_THROWS_AS(g.triangular(1.0, 0.0, 2.0), nf::value_error);
+  CHECK_THROWS_AS(g.triangular(0.0, 3.0, 2.0), nf::value_error);
+  CHECK_THROWS_AS(g.triangular(1.0, 1.0, 1.0), nf::value_error);
+  CHECK_THROWS_AS(g.power(0.0), nf::value_error);
+  CHECK_THROWS_AS(g.wald(0.0, 1.0), nf::value_error);
+  CHECK_THROWS_AS(g.noncentral_chisquare(1.0, -1.0), nf::value_error);
+  CHECK_THROWS_AS(g.dirichlet(nf::asarray(std::vector<double>{1.0, 0.0})), nf::value_error);
+  CHECK_THROWS_AS(g.multivariate_normal(nf::zeros({2}), nf::eye(3)), nf::value_error);
   CHECK_THROWS_AS(g.choice(3, nf::shape_t{2}, true, nf::asarray(std::vector<double>{0.5, 0.6, 0.1})),
                   nf::value_error);
   CHECK_THROWS_AS(g.choice(3, nf::shape_t{2}, true, nf::asarray(std::vector<double>{1.5, -0.5, 0.0})),

@@ -112,6 +112,18 @@ class Generator {
   array binomial(const param& n, const param& p, std::optional<shape_t> size = std::nullopt);
   array negative_binomial(const param& n, const param& p, std::optional<shape_t> size = std::nullopt);
   array multinomial(std::int64_t n, const array& pvals, std::optional<shape_t> size = std::nullopt);
+  // Transforms NumPy writes in closed form, and mixtures of the samplers above.
+  array standard_cauchy(const shape_t& size = {});
+  array triangular(const param& left, const param& mode, const param& right,
+                   std::optional<shape_t> size = std::nullopt);
+  array power(const param& a, std::optional<shape_t> size = std::nullopt);
+  array wald(const param& mean, const param& scale, std::optional<shape_t> size = std::nullopt);
+  array noncentral_chisquare(const param& df, const param& nonc, std::optional<shape_t> size = std::nullopt);
+  array noncentral_f(const param& dfnum, const param& dfden, const param& nonc,
+                     std::optional<shape_t> size = std::nullopt);
+  // Vectors: the result adds an axis of len(alpha) or len(mean).
+  array dirichlet(const array& alpha, std::optional<shape_t> size = std::nullopt);
+  array multivariate_normal(const array& mean, const array& cov, std::optional<shape_t> size = std::nullopt);
 
   // Samples of a (np.arange(n) for an integer n) along axis 0; p: their probabilities.
   array choice(std::int64_t n, std::optional<shape_t> size = std::nullopt, bool replace = true,

@@ -17,6 +17,7 @@
 #include "ndfuse/creation.hpp"
 #include "ndfuse/error.hpp"
 #include "ndfuse/index.hpp"
+#include "ndfuse/linalg.hpp"
 #include "ndfuse/manipulation.hpp"
 #include "ndfuse/reduce.hpp"
 #include "ndfuse/sorting.hpp"
@@ -410,7 +411,7 @@ array Generator::weibull(const param& a, std::optional<shape_t> size) {
   const shape_t shape = draw_shape(size, {&a}, op);
   // NumPy's random_weibull: 0 where a == 0, else E^(1/a).
   const array k = as_array(a);
-  return where(equal(k, 0.0), 0.0, power(standard_exponential(shape), divide(1.0, k)));
+  return where(equal(k, 0.0), 0.0, ndfuse::power(standard_exponential(shape), divide(1.0, k)));
 }
 
 array Generator::rayleigh(const param& scale, std::optional<shape_t> size) {
@@ -583,6 +584,108 @@ array Generator::multinomial(std::int64_t n, const array& pvals, std::optional<s
   }
   counts.push_back(left);
   return stack(counts, -1).astype(dtype::int64);
+}
+
+array Generator::standard_cauchy(const shape_t& size) {
+  checked(size, "Generator.standard_cauchy");
+  // NumPy's random_standard_cauchy: the ratio of two normals.
+  return divide(draw(*engine_, random_form::normal_double, size),
+                draw(*engine_, random_form::normal_double, size));
+}
+
+array Generator::triangular(const param& left, const param& mode, const param& right,
+                            std::optional<shape_t> size) {
+  const char* op = "Generator.triangular";
+  const array l = as_array(left), m = as_array(mode), r = as_array(right);
+  if (any_of(greater(l, m))) throw value_error(std::string(op) + ": left > mode");
+  if (any_of(greater(m, r))) throw value_error(std::string(op) + ": mode > right");
+  if (any_of(equal(l, r))) throw value_error(std::string(op) + ": left == right");
+  const shape_t out = draw_shape(std::move(size), {&left, &mode, &right}, op);
+  // NumPy's random_triangular: the inverse CDF on each side of the mode.
+  const array base = subtract(r, l), left_base = subtract(m, l);
+  const array u = draw(*engine_, random_form::unit_double, out);
+  return where(less_equal(u, divide(left_base, base)), add(l, sqrt(multiply(u, multiply(left_base, base)))),
+               subtract(r, sqrt(multiply(subtract(1.0, u), multiply(subtract(r, m), base)))));
+}
+
+array Generator::power(const param& a, std::optional<shape_t> size) {
+  const char* op = "Generator.power";
+  check(a, op, "a <= 0", [](const array& x) { return less_equal(x, 0.0); });
+  const shape_t out = draw_shape(std::move(size), {&a}, op);
+  // NumPy's random_power: (1 - e^-E)^(1 / a).
+  return ndfuse::power(negative(expm1(negative(standard_exponential(out)))), divide(1.0, as_array(a)));
+}
+
+array Generator::wald(const param& mean, const param& scale, std::optional<shape_t> size) {
+  const char* op = "Generator.wald";
+  check(mean, op, "mean <= 0", [](const array& x) { return less_equal(x, 0.0); });
+  check(scale, op, "scale <= 0", [](const array& x) { return less_equal(x, 0.0); });
+  const shape_t out = draw_shape(std::move(size), {&mean, &scale}, op);
+  // NumPy's random_wald (Michael, Schucany and Haas): a normal, a root, then a uniform choosing
+  // between the root and its reflection.
+  const array mu = as_array(mean), lambda = as_array(scale);
+  const array z = draw(*engine_, random_form::normal_double, out);
+  const array y = multiply(mu, multiply(z, z));
+  const array x =
+      add(mu, multiply(divide(mu, multiply(2.0, lambda)),
+                       subtract(y, sqrt(add(multiply(multiply(4.0, lambda), y), multiply(y, y))))));
+  const array u = draw(*engine_, random_form::unit_double, out);
+  return where(less_equal(u, divide(mu, add(mu, x))), x, divide(multiply(mu, mu), x));
+}
+
+array Generator::noncentral_chisquare(const param& df, const param& nonc, std::optional<shape_t> size) {
+  const char* op = "Generator.noncentral_chisquare";
+  check(df, op, "df <= 0", [](const array& x) { return less_equal(x, 0.0); });
+  check(nonc, op, "nonc < 0", [](const array& x) { return less(x, 0.0); });
+  const shape_t out = draw_shape(std::move(size), {&df, &nonc}, op);
+  // The Poisson mixture: chisquare(df + 2 Poisson(nonc / 2)) (NumPy adds a shifted normal's square
+  // for df > 1; the same distribution).
+  const array i = poisson_counts(*engine_, divide(as_array(nonc), 2.0), out);
+  return multiply(2.0, gamma_variates(*engine_, add(divide(as_array(df), 2.0), i), out));
+}
+
+array Generator::noncentral_f(const param& dfnum, const param& dfden, const param& nonc,
+                              std::optional<shape_t> size) {
+  const char* op = "Generator.noncentral_f";
+  check(dfnum, op, "dfnum <= 0", [](const array& x) { return less_equal(x, 0.0); });
+  check(dfden, op, "dfden <= 0", [](const array& x) { return less_equal(x, 0.0); });
+  check(nonc, op, "nonc < 0", [](const array& x) { return less(x, 0.0); });
+  const shape_t out = draw_shape(std::move(size), {&dfnum, &dfden, &nonc}, op);
+  // NumPy's random_noncentral_f: (noncentral_chisquare(dfnum, nonc) dfden) / (chisquare(dfden) dfnum).
+  const array n = as_array(dfnum), d = as_array(dfden);
+  const array t = multiply(noncentral_chisquare(dfnum, nonc, out), d);
+  return divide(t, multiply(multiply(2.0, gamma_variates(*engine_, divide(d, 2.0), out)), n));
+}
+
+array Generator::dirichlet(const array& alpha, std::optional<shape_t> size) {
+  const char* op = "Generator.dirichlet";
+  if (alpha.ndim() != 1) throw value_error(std::string(op) + ": alpha must be a 1-d sequence");
+  const array a = alpha.astype(dtype::float64);
+  if (any_of(isnan(a))) throw value_error(std::string(op) + ": alpha contains NaN");
+  if (any_of(less_equal(a, 0.0))) throw value_error(std::string(op) + ": alpha <= 0");
+  shape_t out = size ? checked(*size, op) : shape_t{};
+  out.push_back(alpha.shape()[0]);
+  // Gamma variates normalized along the last axis (NumPy switches to stick-breaking betas when
+  // every alpha is below 0.1, where all the gammas of a row can underflow).
+  const array g = gamma_variates(*engine_, a, out);
+  return divide(g, sum(g, {-1}, true));
+}
+
+array Generator::multivariate_normal(const array& mean, const array& cov, std::optional<shape_t> size) {
+  const char* op = "Generator.multivariate_normal";
+  if (mean.ndim() != 1) throw value_error(std::string(op) + ": mean must be 1 dimensional");
+  const std::int64_t k = mean.shape()[0];
+  if (cov.ndim() != 2 || cov.shape()[0] != cov.shape()[1])
+    throw value_error(std::string(op) + ": cov must be 2 dimensional and square");
+  if (cov.shape()[0] != k) throw value_error(std::string(op) + ": mean and cov must have same length");
+  shape_t out = size ? checked(*size, op) : shape_t{};
+  out.push_back(k);
+  // NumPy's default method: cov = U S V^H, x = mean + z (sqrt(S) V^H) with z standard normal rows.
+  const auto [u, s, vh] = linalg::svd(cov.astype(dtype::float64));
+  (void)u;
+  const array factor = multiply(reshape(sqrt(s), {k, 1}), vh);
+  const array z = draw(*engine_, random_form::normal_double, out);
+  return add(mean.astype(dtype::float64), matmul(z, factor));
 }
 
 array Generator::choice(std::int64_t n, std::optional<shape_t> size, bool replace,
