@@ -335,6 +335,24 @@ TEST_CASE("every distribution matches its closed form at a fixed seed", "[random
     check_moments(std::vector<double>(huge.begin(), huge.end()), 2.5e11, 1e12 * 0.25 * 0.75);
     CHECK(g.binomial(7, 1.0, nf::shape_t{4}).to_vector<std::int64_t>() == std::vector<std::int64_t>(4, 7));
     CHECK(g.binomial(7, 0.0, nf::shape_t{4}).to_vector<std::int64_t>() == std::vector<std::int64_t>(4, 0));
+    for (double p : {0.3, 0.9}) {
+      INFO("logseries " << p);
+      const auto x = g.logseries(p, n).to_vector<std::int64_t>();
+      CHECK(*std::min_element(x.begin(), x.end()) >= 1);
+      auto pmf = [=](int j) { return j == 0 ? 0.0 : -std::pow(p, j) / (j * std::log1p(-p)); };
+      const auto [chi2, dof] = chi2_of(x, pmf, 60);
+      CHECK(dof >= 3);
+      CHECK(chi2 < 2 * dof + 30);
+    }
+    {
+      // zeta(2.5) = 1.341487257250917 (the pmf's normalizer).
+      const auto x = g.zipf(2.5, n).to_vector<std::int64_t>();
+      CHECK(*std::min_element(x.begin(), x.end()) >= 1);
+      auto pmf = [](int j) { return j == 0 ? 0.0 : std::pow(double(j), -2.5) / 1.341487257250917; };
+      const auto [chi2, dof] = chi2_of(x, pmf, 60);
+      CHECK(dof >= 10);
+      CHECK(chi2 < 2 * dof + 30);
+    }
     const auto nb = g.negative_binomial(3.0, 0.4, n).to_vector<std::int64_t>();
     check_moments(std::vector<double>(nb.begin(), nb.end()), 3 * 0.6 / 0.4, 3 * 0.6 / 0.16);
     const nf::array pv = nf::asarray(std::vector<double>{0.2, 0.5, 0.3});
@@ -610,6 +628,8 @@ TEST_CASE("bad parameters raise NumPy's errors at the call", "[random][errors]")
   CHECK_THROWS_AS(g.triangular(0.0, 3.0, 2.0), nf::value_error);
   CHECK_THROWS_AS(g.triangular(1.0, 1.0, 1.0), nf::value_error);
   CHECK_THROWS_AS(g.power(0.0), nf::value_error);
+  CHECK_THROWS_AS(g.logseries(1.0), nf::value_error);
+  CHECK_THROWS_AS(g.zipf(1.0), nf::value_error);
   CHECK_THROWS_AS(g.wald(0.0, 1.0), nf::value_error);
   CHECK_THROWS_AS(g.noncentral_chisquare(1.0, -1.0), nf::value_error);
   CHECK_THROWS_AS(g.dirichlet(nf::asarray(std::vector<double>{1.0, 0.0})), nf::value_error);

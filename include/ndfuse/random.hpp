@@ -114,6 +114,8 @@ class Generator {
   array multinomial(std::int64_t n, const array& pvals, std::optional<shape_t> size = std::nullopt);
   // Transforms NumPy writes in closed form, and mixtures of the samplers above.
   array standard_cauchy(const shape_t& size = {});
+  array logseries(const param& p, std::optional<shape_t> size = std::nullopt);  // int64
+  array zipf(const param& a, std::optional<shape_t> size = std::nullopt);       // int64
   array triangular(const param& left, const param& mode, const param& right,
                    std::optional<shape_t> size = std::nullopt);
   array power(const param& a, std::optional<shape_t> size = std::nullopt);

@@ -209,6 +209,43 @@ __device__ __forceinline__ double nf_exact_exp(double x) {
          __longlong_as_double((long long)(k2 + 1023) << 52);
 }
 
+// log(1 + x) and exp(x) - 1, accurate near 0 where the plain forms cancel: log1p(x) = 2 atanh(s),
+// s = x / (2 + x), by the series of nf_exact_log; expm1 by Taylor to x^14 for |x| < 0.35.
+__device__ __forceinline__ double nf_exact_log1p(double x) {
+  if (!(x > -0.25 && x < 0.25)) return nf_exact_log(1.0 + x);
+  const double s = x / (2.0 + x), s2 = s * s;
+  double t = 1.0 / 23;
+  t = t * s2 + 1.0 / 21;
+  t = t * s2 + 1.0 / 19;
+  t = t * s2 + 1.0 / 17;
+  t = t * s2 + 1.0 / 15;
+  t = t * s2 + 1.0 / 13;
+  t = t * s2 + 1.0 / 11;
+  t = t * s2 + 1.0 / 9;
+  t = t * s2 + 1.0 / 7;
+  t = t * s2 + 1.0 / 5;
+  t = t * s2 + 1.0 / 3;
+  return 2.0 * s + 2.0 * s * (s2 * t);
+}
+
+__device__ __forceinline__ double nf_exact_expm1(double x) {
+  if (!(x > -0.35 && x < 0.35)) return nf_exact_exp(x) - 1.0;
+  double t = 1.0 / 87178291200.0;  // 1/14!
+  t = t * x + 1.0 / 6227020800.0;
+  t = t * x + 1.0 / 479001600.0;
+  t = t * x + 1.0 / 39916800.0;
+  t = t * x + 1.0 / 3628800.0;
+  t = t * x + 1.0 / 362880.0;
+  t = t * x + 1.0 / 40320.0;
+  t = t * x + 1.0 / 5040.0;
+  t = t * x + 1.0 / 720.0;
+  t = t * x + 1.0 / 120.0;
+  t = t * x + 1.0 / 24.0;
+  t = t * x + 1.0 / 6.0;
+  t = t * x + 0.5;
+  return x + x * (x * t);
+}
+
 // --- Substreams: the samplers that reject ------------------------------------------------------------
 // A sampler that loops until it accepts draws from its element's own stream: Philox4x32 keyed by a
 // 53-bit integer the element drew from the generator, blocks 0, 1, 2, ... in turn. The element's
@@ -299,6 +336,42 @@ __device__ __forceinline__ double nf_random_binomial(double key, double n, doubl
   if (!(n >= 0 && n <= 1.7976931348623157e308) || !(p >= 0 && p <= 1)) return 0.0 / 0.0;
   nf_substream s = nf_substream_of(key);
   return nf_binomial_on(s, floor(n), p);
+}
+
+// NumPy's random_logseries (Kemp's second algorithm), p in (0, 1).
+__device__ __forceinline__ double nf_random_logseries(double key, double p) {
+  if (!(p > 0 && p < 1)) return 0.0 / 0.0;
+  nf_substream s = nf_substream_of(key);
+  const double r = nf_exact_log1p(-p);
+  for (;;) {
+    double v, u;
+    nf_substream_uniforms(s, &u, &v);  // v in [0, 1), u in (0, 1]
+    if (v >= p) return 1.0;
+    const double q = -nf_exact_expm1(r * (1.0 - u));
+    if (v <= q * q) {
+      const double k = floor(1.0 + nf_exact_log(v) / nf_exact_log(q));
+      if (k < 1 || v == 0.0) continue;
+      return k;
+    }
+    return v >= q ? 1.0 : 2.0;
+  }
+}
+
+// NumPy's random_zipf (Devroye's rejection from a continuous Pareto), a > 1.
+__device__ __forceinline__ double nf_random_zipf(double key, double a) {
+  if (!(a > 1)) return 0.0 / 0.0;
+  // From a = 1025, 2^(a - 1) overflows; P(k > 1) < 2^-1024 there: every variate is 1.
+  if (a > 1025) return 1.0;
+  nf_substream s = nf_substream_of(key);
+  const double am1 = a - 1.0, b = nf_exact_exp(am1 * 0.6931471805599453);  // 2^(a - 1)
+  for (;;) {
+    double u, v;
+    nf_substream_uniforms(s, &u, &v);  // u in (0, 1], as NumPy's 1 - next_double()
+    const double x = floor(nf_exact_exp(-nf_exact_log(u) / am1));
+    if (!(x >= 1.0 && x <= 9.2233720368547758e18)) continue;
+    const double t = nf_exact_exp(am1 * nf_exact_log1p(1.0 / x));  // (1 + 1 / x)^(a - 1)
+    if (v * x * (t - 1.0) / (b - 1.0) <= t / b) return x;
+  }
 }
 
 // Poisson(lam): the arrivals of a unit-rate process up to lam. While lam is large, the m-th arrival

@@ -586,6 +586,25 @@ array Generator::multinomial(std::int64_t n, const array& pvals, std::optional<s
   return stack(counts, -1).astype(dtype::int64);
 }
 
+array Generator::logseries(const param& p, std::optional<shape_t> size) {
+  const char* op = "Generator.logseries";
+  check(p, op, "p < 0, p >= 1 or p is NaN",
+        [](const array& x) { return logical_not(logical_and(greater_equal(x, 0.0), less(x, 1.0))); });
+  const shape_t out = draw_shape(std::move(size), {&p}, op);
+  const array q = as_array(p);
+  // p = 0 gives 1, as NumPy's.
+  const array k = frontend::binary(ir::op_code::random_logseries, substream_keys(*engine_, out), q);
+  return where(equal(q, 0.0), 1.0, k).astype(dtype::int64);
+}
+
+array Generator::zipf(const param& a, std::optional<shape_t> size) {
+  const char* op = "Generator.zipf";
+  check(a, op, "a <= 1 or a is NaN", [](const array& x) { return logical_not(greater(x, 1.0)); });
+  const shape_t out = draw_shape(std::move(size), {&a}, op);
+  return frontend::binary(ir::op_code::random_zipf, substream_keys(*engine_, out), as_array(a))
+      .astype(dtype::int64);
+}
+
 array Generator::standard_cauchy(const shape_t& size) {
   checked(size, "Generator.standard_cauchy");
   // NumPy's random_standard_cauchy: the ratio of two normals.

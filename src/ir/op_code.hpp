@@ -84,7 +84,9 @@ namespace ndfuse::ir {
 #define NDFUSE_INTERNAL_OPS(X) \
   X(random_gamma, 2)             \
   X(random_poisson, 2)           \
-  X(random_binomial, 3)
+  X(random_binomial, 3)          \
+  X(random_logseries, 2)         \
+  X(random_zipf, 2)
 
 #define NDFUSE_ALL_OPS(X) NDFUSE_ELEMENTWISE_OPS(X) NDFUSE_INTERNAL_OPS(X)
 // clang-format on

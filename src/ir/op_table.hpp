@@ -545,6 +545,18 @@ struct random_poisson {
   static constexpr std::string_view types = "dd->d";
 };
 
+// Logarithmic-series and Zipf variates of parameter b from the substream keyed by a.
+struct random_logseries {
+  static constexpr op_code code = op_code::random_logseries;
+  static constexpr int arity = 2;
+  static constexpr std::string_view types = "dd->d";
+};
+struct random_zipf {
+  static constexpr op_code code = op_code::random_zipf;
+  static constexpr int arity = 2;
+  static constexpr std::string_view types = "dd->d";
+};
+
 // A binomial variate of b trials (an integer) with success probability c, substream key a.
 struct random_binomial {
   static constexpr op_code code = op_code::random_binomial;
