@@ -377,6 +377,28 @@ TEST_CASE("every distribution matches its closed form at a fixed seed", "[random
     CHECK(ks_distance(t, [](double x) {
             return x <= 0.5 ? (x + 1) * (x + 1) / (3 * 1.5) : 1 - (2 - x) * (2 - x) / (3 * 1.5);
           }) < ks_limit);
+    // von Mises: angles in [-pi, pi], E[cos(x - mu)] = I1(kappa) / I0(kappa), E[sin(x - mu)] = 0.
+    auto bessel = [](int order, double x) {  // I_order(x) by its power series
+      double term = std::pow(x / 2, order) / std::tgamma(order + 1.0), total = 0;
+      for (int m = 0; m < 60; ++m) {
+        total += term;
+        term *= (x / 2) * (x / 2) / ((m + 1.0) * (m + 1.0 + order));
+      }
+      return total;
+    };
+    for (double kappa : {0.5, 2.0, 50.0}) {
+      INFO("vonmises kappa " << kappa);
+      const auto v = sample(g.vonmises(1.0, kappa, n));
+      double c = 0, s = 0, widest = 0;
+      for (double x : v) {
+        widest = std::max(widest, std::abs(x));
+        c += std::cos(x - 1.0);
+        s += std::sin(x - 1.0);
+      }
+      CHECK(widest <= M_PI);
+      CHECK(std::abs(c / samples - bessel(1, kappa) / bessel(0, kappa)) < 0.005);
+      CHECK(std::abs(s / samples) < 0.005);
+    }
     auto p = sample(g.power(3.0, n));  // CDF x^3
     CHECK(ks_distance(p, [](double x) { return x * x * x; }) < ks_limit);
     auto w = sample(g.wald(2.0, 5.0, n));  // inverse Gaussian: mean mu, variance mu^3 / lambda
@@ -630,6 +652,7 @@ TEST_CASE("bad parameters raise NumPy's errors at the call", "[random][errors]")
   CHECK_THROWS_AS(g.power(0.0), nf::value_error);
   CHECK_THROWS_AS(g.logseries(1.0), nf::value_error);
   CHECK_THROWS_AS(g.zipf(1.0), nf::value_error);
+  CHECK_THROWS_AS(g.vonmises(0.0, -1.0), nf::value_error);
   CHECK_THROWS_AS(g.wald(0.0, 1.0), nf::value_error);
   CHECK_THROWS_AS(g.noncentral_chisquare(1.0, -1.0), nf::value_error);
   CHECK_THROWS_AS(g.dirichlet(nf::asarray(std::vector<double>{1.0, 0.0})), nf::value_error);

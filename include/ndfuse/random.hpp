@@ -116,6 +116,7 @@ class Generator {
   array standard_cauchy(const shape_t& size = {});
   array logseries(const param& p, std::optional<shape_t> size = std::nullopt);  // int64
   array zipf(const param& a, std::optional<shape_t> size = std::nullopt);       // int64
+  array vonmises(const param& mu, const param& kappa, std::optional<shape_t> size = std::nullopt);
   array triangular(const param& left, const param& mode, const param& right,
                    std::optional<shape_t> size = std::nullopt);
   array power(const param& a, std::optional<shape_t> size = std::nullopt);

@@ -246,6 +246,25 @@ __device__ __forceinline__ double nf_exact_expm1(double x) {
   return x + x * (x * t);
 }
 
+// acos(x) for x in [-1, 1]: 2 atan(sqrt((1 - x) / (1 + x))), the arctangent reduced to |u| <= tan(pi/8)
+// through atan(t) = pi/2 - atan(1/t) and atan(t) = pi/4 + atan((t - 1) / (t + 1)), then summed to u^45.
+__device__ __forceinline__ double nf_exact_acos(double x) {
+  if (!(x > -1.0)) return x == -1.0 ? 3.141592653589793 : 0.0 / 0.0;
+  if (!(x <= 1.0)) return 0.0 / 0.0;
+  double t = sqrt((1.0 - x) / (1.0 + x)), base = 0.0;
+  const bool inverted = t > 1.0;
+  if (inverted) t = 1.0 / t;
+  if (t > 0.41421356237309503) {
+    t = (t - 1.0) / (t + 1.0);
+    base = 0.7853981633974483;
+  }
+  const double t2 = t * t;
+  double s = 1.0 / 45;
+  for (int k = 43; k >= 3; k -= 2) s = s * t2 + ((k / 2) % 2 ? -1.0 : 1.0) / k;
+  const double a = base + (t + t * (t2 * s));
+  return 2.0 * (inverted ? 1.5707963267948966 - a : a);
+}
+
 // --- Substreams: the samplers that reject ------------------------------------------------------------
 // A sampler that loops until it accepts draws from its element's own stream: Philox4x32 keyed by a
 // 53-bit integer the element drew from the generator, blocks 0, 1, 2, ... in turn. The element's
@@ -372,6 +391,46 @@ __device__ __forceinline__ double nf_random_zipf(double key, double a) {
     const double t = nf_exact_exp(am1 * nf_exact_log1p(1.0 / x));  // (1 + 1 / x)^(a - 1)
     if (v * x * (t - 1.0) / (b - 1.0) <= t / b) return x;
   }
+}
+
+// NumPy's random_vonmises (Best and Fisher's rejection), the angle wrapped into [-pi, pi].
+__device__ __forceinline__ double nf_random_vonmises(double key, double mu, double kappa) {
+  if (!(kappa >= 0) || mu != mu) return 0.0 / 0.0;
+  const double pi = 3.141592653589793;
+  nf_substream s = nf_substream_of(key);
+  double u, v, result;
+  if (kappa < 1e-8) {
+    nf_substream_uniforms(s, &u, &v);
+    return pi * (2.0 * v - 1.0);
+  }
+  if (kappa > 1e6) {  // the wrapped normal NumPy switches to
+    nf_substream_uniforms(s, &u, &v);
+    result = mu + sqrt(1.0 / kappa) * nf_box_muller(u, v, 0);
+  } else {
+    double r_s;
+    if (kappa < 1e-5) {
+      r_s = 1.0 / kappa + kappa;
+    } else {
+      const double r = 1.0 + sqrt(1.0 + 4.0 * kappa * kappa), rho = (r - sqrt(2.0 * r)) / (2.0 * kappa);
+      r_s = (1.0 + rho * rho) / (2.0 * rho);
+    }
+    double w;
+    for (;;) {
+      nf_substream_uniforms(s, &v, &u);  // u in [0, 1), v in (0, 1]
+      double sn, cs;
+      nf_exact_sincos_turn(0.5 * u, &sn, &cs);  // cos(pi u)
+      w = (1.0 + r_s * cs) / (r_s + cs);
+      const double y = kappa * (r_s - w);
+      if (y * (2.0 - y) - v >= 0 || nf_exact_log(y / v) + 1.0 - y >= 0) break;
+    }
+    nf_substream_uniforms(s, &v, &u);
+    result = nf_exact_acos(w);
+    if (u < 0.5) result = -result;
+    result += mu;
+  }
+  const bool negative = result < 0;
+  double m = fmod(fabs(result) + pi, 2.0 * pi) - pi;
+  return negative ? -m : m;
 }
 
 // Poisson(lam): the arrivals of a unit-rate process up to lam. While lam is large, the m-th arrival

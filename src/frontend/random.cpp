@@ -605,6 +605,17 @@ array Generator::zipf(const param& a, std::optional<shape_t> size) {
       .astype(dtype::int64);
 }
 
+array Generator::vonmises(const param& mu, const param& kappa, std::optional<shape_t> size) {
+  const char* op = "Generator.vonmises";
+  check(kappa, op, "kappa < 0", [](const array& x) { return less(x, 0.0); });
+  const shape_t out = draw_shape(std::move(size), {&mu, &kappa}, op);
+  return array(
+      frontend::make_node(ir::op_code::random_vonmises, dtype::float64,
+                          {substream_keys(*engine_, out).node(), broadcast_to(as_array(mu), out).node(),
+                           broadcast_to(as_array(kappa), out).node()},
+                          out));
+}
+
 array Generator::standard_cauchy(const shape_t& size) {
   checked(size, "Generator.standard_cauchy");
   // NumPy's random_standard_cauchy: the ratio of two normals.

@@ -86,7 +86,8 @@ namespace ndfuse::ir {
   X(random_poisson, 2)           \
   X(random_binomial, 3)          \
   X(random_logseries, 2)         \
-  X(random_zipf, 2)
+  X(random_zipf, 2)              \
+  X(random_vonmises, 3)
 
 #define NDFUSE_ALL_OPS(X) NDFUSE_ELEMENTWISE_OPS(X) NDFUSE_INTERNAL_OPS(X)
 // clang-format on

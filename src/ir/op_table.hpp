@@ -557,6 +557,13 @@ struct random_zipf {
   static constexpr std::string_view types = "dd->d";
 };
 
+// A von Mises angle of mean b and concentration c from the substream keyed by a.
+struct random_vonmises {
+  static constexpr op_code code = op_code::random_vonmises;
+  static constexpr int arity = 3;
+  static constexpr std::string_view types = "ddd->d";
+};
+
 // A binomial variate of b trials (an integer) with success probability c, substream key a.
 struct random_binomial {
   static constexpr op_code code = op_code::random_binomial;
