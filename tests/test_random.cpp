@@ -532,6 +532,10 @@ TEST_CASE("a draw fuses: it adds no kernel and no buffer", "[random][fusion]") {
   nf::array s = nf::sum(g.standard_normal({1 << 20}));
   nf::array y = x + g.random(x.shape());
   CHECK(nf::stats().kernels_launched == 0);  // drawing does no work
+  // Nor does checking scalar parameters (they are compared on the host).
+  nf::array scaled = g.normal(0.0, 2.0, nf::shape_t{8}) + g.uniform(-1.0, 1.0, nf::shape_t{8}) +
+                     g.gamma(2.0, 3.0, nf::shape_t{8}) + g.binomial(5, 0.5, nf::shape_t{8});
+  CHECK(nf::stats().kernels_launched == 0);
   s.eval();
   CHECK(nf::stats().kernels_launched == 1);
   y.eval();

@@ -12,8 +12,8 @@
 #include "ndfuse/jit.hpp"
 #include "ndfuse/linalg.hpp"
 #include "ndfuse/manipulation.hpp"
-#include "ndfuse/random.hpp"
 #include "ndfuse/math.hpp"
+#include "ndfuse/random.hpp"
 #include "ndfuse/reduce.hpp"
 #include "ndfuse/sorting.hpp"
 

@@ -155,18 +155,40 @@ bool any_of(const array& bad) {
 }
 
 // Raises value_error "<op>: <name> <rule>" where the parameter breaks the rule (scale < 0, ...).
+// A parameter's value as a double: the host form of a scalar parameter.
+double host_value(const scalar& v) {
+  if (v.kind == dtype_kind::bool_) return double(v.b);
+  if (v.kind == dtype_kind::int_) return v.is_big_unsigned ? double(v.u) : double(v.i);
+  return v.c.real();
+}
+
+// The comparisons of a rule on a host double, so that a scalar parameter is checked without
+// building or running anything (an array parameter takes ndfuse's ops of the same names).
+bool less(double a, double b) {
+  return a < b;
+}
+bool less_equal(double a, double b) {
+  return a <= b;
+}
+bool greater(double a, double b) {
+  return a > b;
+}
+bool greater_equal(double a, double b) {
+  return a >= b;
+}
+bool logical_and(bool a, bool b) {
+  return a && b;
+}
+bool logical_not(bool a) {
+  return !a;
+}
+
+// Raises value_error "<op>: <message>" where the parameter breaks the rule. `bad` is written once,
+// generically: on the host double of a scalar, or on an array (which this reads, as NumPy does).
 template <class Bad>
 void check(const param& p, const char* op, const char* message, Bad bad) {
-  if (p.arr) {
-    if (any_of(bad(as_array(p)))) throw value_error(std::string(op) + ": " + message);
-    return;
-  }
-  const double v = p.value.kind == dtype_kind::bool_ ? double(p.value.b)
-                   : p.value.kind == dtype_kind::int_
-                       ? (p.value.is_big_unsigned ? double(p.value.u) : double(p.value.i))
-                       : p.value.c.real();
-  const array b = bad(full({}, v));
-  if (b.item<bool>()) throw value_error(std::string(op) + ": " + message);
+  const bool broken = p.arr ? any_of(bad(as_array(p))) : bool(bad(host_value(p.value)));
+  if (broken) throw value_error(std::string(op) + ": " + message);
 }
 
 // The shape of a draw over broadcast parameters: `size` when given (the parameters must broadcast
@@ -334,8 +356,9 @@ array Generator::uniform(const param& low, const param& high, std::optional<shap
   const shape_t shape = draw_shape(size, {&low, &high}, op);
   const array lo = as_array(low), hi = as_array(high);
   const array range = subtract(hi, lo);
-  if (any_of(logical_not(isfinite(range))))
-    throw value_error(std::string(op) + ": high - low range exceeds valid bounds");
+  const bool finite = low.arr || high.arr ? !any_of(logical_not(isfinite(range)))
+                                          : std::isfinite(host_value(high.value) - host_value(low.value));
+  if (!finite) throw value_error(std::string(op) + ": high - low range exceeds valid bounds");
   // NumPy's low + (high - low) * u, rounded twice (no FMA on either backend).
   return add(lo, multiply(range, draw(*engine_, random_form::unit_double, shape)));
 }
@@ -348,7 +371,7 @@ array Generator::standard_normal(const shape_t& size, dtype t) {
 
 array Generator::normal(const param& loc, const param& scale, std::optional<shape_t> size) {
   const char* op = "Generator.normal";
-  check(scale, op, "scale < 0", [](const array& s) { return less(s, 0.0); });
+  check(scale, op, "scale < 0", [](const auto& s) { return less(s, 0.0); });
   const shape_t shape = draw_shape(size, {&loc, &scale}, op);
   return add(as_array(loc), multiply(as_array(scale), draw(*engine_, random_form::normal_double, shape)));
 }
@@ -363,14 +386,14 @@ array Generator::standard_exponential(const shape_t& size, dtype t) {
 
 array Generator::exponential(const param& scale, std::optional<shape_t> size) {
   const char* op = "Generator.exponential";
-  check(scale, op, "scale < 0", [](const array& s) { return less(s, 0.0); });
+  check(scale, op, "scale < 0", [](const auto& s) { return less(s, 0.0); });
   const shape_t shape = draw_shape(size, {&scale}, op);
   return multiply(as_array(scale), standard_exponential(shape));
 }
 
 array Generator::lognormal(const param& mean, const param& sigma, std::optional<shape_t> size) {
   const char* op = "Generator.lognormal";
-  check(sigma, op, "sigma < 0", [](const array& s) { return less(s, 0.0); });
+  check(sigma, op, "sigma < 0", [](const auto& s) { return less(s, 0.0); });
   const shape_t shape = draw_shape(size, {&mean, &sigma}, op);
   return exp(
       add(as_array(mean), multiply(as_array(sigma), draw(*engine_, random_form::normal_double, shape))));
@@ -378,7 +401,7 @@ array Generator::lognormal(const param& mean, const param& sigma, std::optional<
 
 array Generator::laplace(const param& loc, const param& scale, std::optional<shape_t> size) {
   const char* op = "Generator.laplace";
-  check(scale, op, "scale < 0", [](const array& s) { return less(s, 0.0); });
+  check(scale, op, "scale < 0", [](const auto& s) { return less(s, 0.0); });
   const shape_t shape = draw_shape(size, {&loc, &scale}, op);
   // NumPy's random_laplace: u >= 0.5: loc - scale log(2 - 2u); else loc + scale log(2u).
   const array u = nonzero_unit(draw(*engine_, random_form::unit_double, shape));
@@ -389,7 +412,7 @@ array Generator::laplace(const param& loc, const param& scale, std::optional<sha
 
 array Generator::logistic(const param& loc, const param& scale, std::optional<shape_t> size) {
   const char* op = "Generator.logistic";
-  check(scale, op, "scale < 0", [](const array& s) { return less(s, 0.0); });
+  check(scale, op, "scale < 0", [](const auto& s) { return less(s, 0.0); });
   const shape_t shape = draw_shape(size, {&loc, &scale}, op);
   // NumPy's random_logistic: loc + scale log(u / (1 - u)).
   const array u = nonzero_unit(draw(*engine_, random_form::unit_double, shape));
@@ -398,7 +421,7 @@ array Generator::logistic(const param& loc, const param& scale, std::optional<sh
 
 array Generator::gumbel(const param& loc, const param& scale, std::optional<shape_t> size) {
   const char* op = "Generator.gumbel";
-  check(scale, op, "scale < 0", [](const array& s) { return less(s, 0.0); });
+  check(scale, op, "scale < 0", [](const auto& s) { return less(s, 0.0); });
   const shape_t shape = draw_shape(size, {&loc, &scale}, op);
   // NumPy's random_gumbel: U = 1 - u in (0, 1); loc - scale log(-log U).
   const array one_minus = subtract(1.0, nonzero_unit(draw(*engine_, random_form::unit_double, shape)));
@@ -407,7 +430,7 @@ array Generator::gumbel(const param& loc, const param& scale, std::optional<shap
 
 array Generator::weibull(const param& a, std::optional<shape_t> size) {
   const char* op = "Generator.weibull";
-  check(a, op, "a < 0", [](const array& x) { return less(x, 0.0); });
+  check(a, op, "a < 0", [](const auto& x) { return less(x, 0.0); });
   const shape_t shape = draw_shape(size, {&a}, op);
   // NumPy's random_weibull: 0 where a == 0, else E^(1/a).
   const array k = as_array(a);
@@ -416,14 +439,14 @@ array Generator::weibull(const param& a, std::optional<shape_t> size) {
 
 array Generator::rayleigh(const param& scale, std::optional<shape_t> size) {
   const char* op = "Generator.rayleigh";
-  check(scale, op, "scale < 0", [](const array& s) { return less(s, 0.0); });
+  check(scale, op, "scale < 0", [](const auto& s) { return less(s, 0.0); });
   const shape_t shape = draw_shape(size, {&scale}, op);
   return multiply(as_array(scale), sqrt(multiply(2.0, standard_exponential(shape))));
 }
 
 array Generator::pareto(const param& a, std::optional<shape_t> size) {
   const char* op = "Generator.pareto";
-  check(a, op, "a <= 0", [](const array& x) { return less_equal(x, 0.0); });
+  check(a, op, "a <= 0", [](const auto& x) { return less_equal(x, 0.0); });
   const shape_t shape = draw_shape(size, {&a}, op);
   return expm1(divide(standard_exponential(shape), as_array(a)));
 }
@@ -431,7 +454,7 @@ array Generator::pareto(const param& a, std::optional<shape_t> size) {
 array Generator::geometric(const param& p, std::optional<shape_t> size) {
   const char* op = "Generator.geometric";
   check(p, op, "p <= 0, p > 1 or p contains NaNs",
-        [](const array& x) { return logical_not(logical_and(greater(x, 0.0), less_equal(x, 1.0))); });
+        [](const auto& x) { return logical_not(logical_and(greater(x, 0.0), less_equal(x, 1.0))); });
   const shape_t shape = draw_shape(size, {&p}, op);
   // The inversion ceil(-E / log(1 - p)), at least 1 (NumPy searches for p >= 1/3 instead).
   const array q = as_array(p);
@@ -471,22 +494,22 @@ array whole(const param& n) {
 array Generator::standard_gamma(const param& shape, std::optional<shape_t> size, dtype t) {
   const char* op = "Generator.standard_gamma";
   float_dtype(t, op);
-  check(shape, op, "shape < 0", [](const array& x) { return less(x, 0.0); });
+  check(shape, op, "shape < 0", [](const auto& x) { return less(x, 0.0); });
   const shape_t out = draw_shape(std::move(size), {&shape}, op);
   return gamma_variates(*engine_, as_array(shape), out).astype(t);
 }
 
 array Generator::gamma(const param& shape, const param& scale, std::optional<shape_t> size) {
   const char* op = "Generator.gamma";
-  check(shape, op, "shape < 0", [](const array& x) { return less(x, 0.0); });
-  check(scale, op, "scale < 0", [](const array& x) { return less(x, 0.0); });
+  check(shape, op, "shape < 0", [](const auto& x) { return less(x, 0.0); });
+  check(scale, op, "scale < 0", [](const auto& x) { return less(x, 0.0); });
   const shape_t out = draw_shape(std::move(size), {&shape, &scale}, op);
   return multiply(as_array(scale), gamma_variates(*engine_, as_array(shape), out));
 }
 
 array Generator::chisquare(const param& df, std::optional<shape_t> size) {
   const char* op = "Generator.chisquare";
-  check(df, op, "df <= 0", [](const array& x) { return less_equal(x, 0.0); });
+  check(df, op, "df <= 0", [](const auto& x) { return less_equal(x, 0.0); });
   const shape_t out = draw_shape(std::move(size), {&df}, op);
   // NumPy's random_chisquare: 2 * standard_gamma(df / 2).
   return multiply(2.0, gamma_variates(*engine_, divide(as_array(df), 2.0), out));
@@ -494,8 +517,8 @@ array Generator::chisquare(const param& df, std::optional<shape_t> size) {
 
 array Generator::beta(const param& a, const param& b, std::optional<shape_t> size) {
   const char* op = "Generator.beta";
-  check(a, op, "a <= 0", [](const array& x) { return less_equal(x, 0.0); });
-  check(b, op, "b <= 0", [](const array& x) { return less_equal(x, 0.0); });
+  check(a, op, "a <= 0", [](const auto& x) { return less_equal(x, 0.0); });
+  check(b, op, "b <= 0", [](const auto& x) { return less_equal(x, 0.0); });
   const shape_t out = draw_shape(std::move(size), {&a, &b}, op);
   // X / (X + Y) of two gamma variates (NumPy switches to Johnk's method below a, b = 1, the same
   // distribution).
@@ -505,7 +528,7 @@ array Generator::beta(const param& a, const param& b, std::optional<shape_t> siz
 
 array Generator::standard_t(const param& df, std::optional<shape_t> size) {
   const char* op = "Generator.standard_t";
-  check(df, op, "df <= 0", [](const array& x) { return less_equal(x, 0.0); });
+  check(df, op, "df <= 0", [](const auto& x) { return less_equal(x, 0.0); });
   const shape_t out = draw_shape(std::move(size), {&df}, op);
   // NumPy's random_standard_t: sqrt(df / 2) * N / sqrt(G(df / 2)).
   const array half = divide(as_array(df), 2.0);
@@ -515,8 +538,8 @@ array Generator::standard_t(const param& df, std::optional<shape_t> size) {
 
 array Generator::f(const param& dfnum, const param& dfden, std::optional<shape_t> size) {
   const char* op = "Generator.f";
-  check(dfnum, op, "dfnum <= 0", [](const array& x) { return less_equal(x, 0.0); });
-  check(dfden, op, "dfden <= 0", [](const array& x) { return less_equal(x, 0.0); });
+  check(dfnum, op, "dfnum <= 0", [](const auto& x) { return less_equal(x, 0.0); });
+  check(dfden, op, "dfden <= 0", [](const auto& x) { return less_equal(x, 0.0); });
   const shape_t out = draw_shape(std::move(size), {&dfnum, &dfden}, op);
   // NumPy's random_f: (chisquare(dfnum) * dfden) / (chisquare(dfden) * dfnum).
   const array n = as_array(dfnum), d = as_array(dfden);
@@ -528,7 +551,7 @@ array Generator::f(const param& dfnum, const param& dfden, std::optional<shape_t
 array Generator::poisson(const param& lam, std::optional<shape_t> size) {
   const char* op = "Generator.poisson";
   // NumPy's POISSON_LAM_MAX: larger means can overflow int64.
-  check(lam, op, "lam < 0, lam value too large or lam is NaN", [](const array& x) {
+  check(lam, op, "lam < 0, lam value too large or lam is NaN", [](const auto& x) {
     return logical_not(logical_and(greater_equal(x, 0.0), less(x, 9.223372006484771e18)));
   });
   const shape_t out = draw_shape(std::move(size), {&lam}, op);
@@ -537,18 +560,18 @@ array Generator::poisson(const param& lam, std::optional<shape_t> size) {
 
 array Generator::binomial(const param& n, const param& p, std::optional<shape_t> size) {
   const char* op = "Generator.binomial";
-  check(n, op, "n < 0", [](const array& x) { return less(x, 0.0); });
+  check(n, op, "n < 0", [](const auto& x) { return less(x, 0.0); });
   check(p, op, "p < 0, p > 1 or p is NaN",
-        [](const array& x) { return logical_not(logical_and(greater_equal(x, 0.0), less_equal(x, 1.0))); });
+        [](const auto& x) { return logical_not(logical_and(greater_equal(x, 0.0), less_equal(x, 1.0))); });
   const shape_t out = draw_shape(std::move(size), {&n, &p}, op);
   return binomial_counts(*engine_, whole(n), as_array(p), out).astype(dtype::int64);
 }
 
 array Generator::negative_binomial(const param& n, const param& p, std::optional<shape_t> size) {
   const char* op = "Generator.negative_binomial";
-  check(n, op, "n <= 0", [](const array& x) { return less_equal(x, 0.0); });
+  check(n, op, "n <= 0", [](const auto& x) { return less_equal(x, 0.0); });
   check(p, op, "p < 0, p > 1 or p is NaN",
-        [](const array& x) { return logical_not(logical_and(greater_equal(x, 0.0), less_equal(x, 1.0))); });
+        [](const auto& x) { return logical_not(logical_and(greater_equal(x, 0.0), less_equal(x, 1.0))); });
   const shape_t out = draw_shape(std::move(size), {&n, &p}, op);
   // NumPy's random_negative_binomial: Poisson(Gamma(n, (1 - p) / p)); p = 1 gives 0.
   const array q = as_array(p);
@@ -589,7 +612,7 @@ array Generator::multinomial(std::int64_t n, const array& pvals, std::optional<s
 array Generator::logseries(const param& p, std::optional<shape_t> size) {
   const char* op = "Generator.logseries";
   check(p, op, "p < 0, p >= 1 or p is NaN",
-        [](const array& x) { return logical_not(logical_and(greater_equal(x, 0.0), less(x, 1.0))); });
+        [](const auto& x) { return logical_not(logical_and(greater_equal(x, 0.0), less(x, 1.0))); });
   const shape_t out = draw_shape(std::move(size), {&p}, op);
   const array q = as_array(p);
   // p = 0 gives 1, as NumPy's.
@@ -599,7 +622,7 @@ array Generator::logseries(const param& p, std::optional<shape_t> size) {
 
 array Generator::zipf(const param& a, std::optional<shape_t> size) {
   const char* op = "Generator.zipf";
-  check(a, op, "a <= 1 or a is NaN", [](const array& x) { return logical_not(greater(x, 1.0)); });
+  check(a, op, "a <= 1 or a is NaN", [](const auto& x) { return logical_not(greater(x, 1.0)); });
   const shape_t out = draw_shape(std::move(size), {&a}, op);
   return frontend::binary(ir::op_code::random_zipf, substream_keys(*engine_, out), as_array(a))
       .astype(dtype::int64);
@@ -607,7 +630,7 @@ array Generator::zipf(const param& a, std::optional<shape_t> size) {
 
 array Generator::vonmises(const param& mu, const param& kappa, std::optional<shape_t> size) {
   const char* op = "Generator.vonmises";
-  check(kappa, op, "kappa < 0", [](const array& x) { return less(x, 0.0); });
+  check(kappa, op, "kappa < 0", [](const auto& x) { return less(x, 0.0); });
   const shape_t out = draw_shape(std::move(size), {&mu, &kappa}, op);
   return array(
       frontend::make_node(ir::op_code::random_vonmises, dtype::float64,
@@ -640,7 +663,7 @@ array Generator::triangular(const param& left, const param& mode, const param& r
 
 array Generator::power(const param& a, std::optional<shape_t> size) {
   const char* op = "Generator.power";
-  check(a, op, "a <= 0", [](const array& x) { return less_equal(x, 0.0); });
+  check(a, op, "a <= 0", [](const auto& x) { return less_equal(x, 0.0); });
   const shape_t out = draw_shape(std::move(size), {&a}, op);
   // NumPy's random_power: (1 - e^-E)^(1 / a).
   return ndfuse::power(negative(expm1(negative(standard_exponential(out)))), divide(1.0, as_array(a)));
@@ -648,8 +671,8 @@ array Generator::power(const param& a, std::optional<shape_t> size) {
 
 array Generator::wald(const param& mean, const param& scale, std::optional<shape_t> size) {
   const char* op = "Generator.wald";
-  check(mean, op, "mean <= 0", [](const array& x) { return less_equal(x, 0.0); });
-  check(scale, op, "scale <= 0", [](const array& x) { return less_equal(x, 0.0); });
+  check(mean, op, "mean <= 0", [](const auto& x) { return less_equal(x, 0.0); });
+  check(scale, op, "scale <= 0", [](const auto& x) { return less_equal(x, 0.0); });
   const shape_t out = draw_shape(std::move(size), {&mean, &scale}, op);
   // NumPy's random_wald (Michael, Schucany and Haas): a normal, a root, then a uniform choosing
   // between the root and its reflection.
@@ -665,8 +688,8 @@ array Generator::wald(const param& mean, const param& scale, std::optional<shape
 
 array Generator::noncentral_chisquare(const param& df, const param& nonc, std::optional<shape_t> size) {
   const char* op = "Generator.noncentral_chisquare";
-  check(df, op, "df <= 0", [](const array& x) { return less_equal(x, 0.0); });
-  check(nonc, op, "nonc < 0", [](const array& x) { return less(x, 0.0); });
+  check(df, op, "df <= 0", [](const auto& x) { return less_equal(x, 0.0); });
+  check(nonc, op, "nonc < 0", [](const auto& x) { return less(x, 0.0); });
   const shape_t out = draw_shape(std::move(size), {&df, &nonc}, op);
   // The Poisson mixture: chisquare(df + 2 Poisson(nonc / 2)) (NumPy adds a shifted normal's square
   // for df > 1; the same distribution).
@@ -677,9 +700,9 @@ array Generator::noncentral_chisquare(const param& df, const param& nonc, std::o
 array Generator::noncentral_f(const param& dfnum, const param& dfden, const param& nonc,
                               std::optional<shape_t> size) {
   const char* op = "Generator.noncentral_f";
-  check(dfnum, op, "dfnum <= 0", [](const array& x) { return less_equal(x, 0.0); });
-  check(dfden, op, "dfden <= 0", [](const array& x) { return less_equal(x, 0.0); });
-  check(nonc, op, "nonc < 0", [](const array& x) { return less(x, 0.0); });
+  check(dfnum, op, "dfnum <= 0", [](const auto& x) { return less_equal(x, 0.0); });
+  check(dfden, op, "dfden <= 0", [](const auto& x) { return less_equal(x, 0.0); });
+  check(nonc, op, "nonc < 0", [](const auto& x) { return less(x, 0.0); });
   const shape_t out = draw_shape(std::move(size), {&dfnum, &dfden, &nonc}, op);
   // NumPy's random_noncentral_f: (noncentral_chisquare(dfnum, nonc) dfden) / (chisquare(dfden) dfnum).
   const array n = as_array(dfnum), d = as_array(dfden);
