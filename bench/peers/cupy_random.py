@@ -67,9 +67,7 @@ def main(argv):
             rows.append(row)
             r = None
             cp.get_default_memory_pool().free_all_blocks()
-    for r in rows:
-        print(f"{r['workload']:<36} {r['variant']:<10} {r.get('median_ms', float('nan')):>9.3f} ms"
-              f"  x_write_limit {r.get('x_write_limit', float('nan')):.3f}  {r.get('error', '')}")
+    spec.print_rows(rows)
     write_json(out_path, rows)
     return status
 

@@ -38,3 +38,10 @@ def row(name, library, variant, ms, copy_2gb_ms, device, runs):
         write_ms = copy_2gb_ms * written / (ELEMENTS * 8) / 2
         r.update(bytes=written, gbps=written / ms / 1e6, x_write_limit=ms / write_ms)
     return r
+
+
+def print_rows(rows):
+    """The plain table every peer prints beside its JSON."""
+    for r in rows:
+        print(f"{r['workload']:<36} {r['variant']:<10} {r.get('median_ms', float('nan')):>9.3f} ms"
+              f"  x_write_limit {r.get('x_write_limit', float('nan')):.3f}  {r.get('error', '')}")
