@@ -1,7 +1,8 @@
 // NumPy 2 (NEP 50) promotion against ndfuse (tests/oracle/gen_promotion.py writes the table):
 // np.result_type of every pair of the 14 dtypes, array x weak Python scalar for every dtype and kind
 // (with the values that overflow: NumPy raises OverflowError at the op, ndfuse nf::dtype_error), the
-// dtype of real ops built from them (lazy: no evaluation needed), and np.can_cast for every rule.
+// dtype of real ops built from them (lazy: no evaluation needed), np.can_cast for every rule, and
+// the dtype (or the refusal, at the call) of library calls, reductions and sorts of every dtype.
 #include <optional>
 
 #include "catch.hpp"
@@ -103,6 +104,49 @@ std::string check_row(const std::vector<std::string>& row) {
   return out;
 }
 
+// The calls of gen_promotion.py's CALLS, on m = eye(4, dtype) and v = ones(8, dtype).
+nf::array build_call(const std::string& name, const nf::array& m, const nf::array& v) {
+  if (name == "matmul") return nf::matmul(m, m);
+  if (name == "linalg.inv") return nf::linalg::inv(m);
+  if (name == "linalg.det") return nf::linalg::det(m);
+  if (name == "linalg.svdvals") return nf::linalg::svdvals(m);
+  if (name == "linalg.eigvalsh") return nf::linalg::eigvalsh(m);
+  if (name == "linalg.cholesky") return nf::linalg::cholesky(m);
+  if (name == "linalg.solve") return nf::linalg::solve(m, m);
+  if (name == "linalg.norm") return nf::linalg::norm(m);
+  if (name == "fft.fft") return nf::fft::fft(v);
+  if (name == "fft.rfft") return nf::fft::rfft(v);
+  if (name == "fft.ifft") return nf::fft::ifft(v);
+  if (name == "sum") return nf::sum(v);
+  if (name == "prod") return nf::prod(v);
+  if (name == "max") return nf::max(v);
+  if (name == "argmax") return nf::argmax(v);
+  if (name == "mean") return nf::mean(v);
+  if (name == "var") return nf::var(v);
+  if (name == "cumsum") return nf::cumsum(v);
+  if (name == "cumprod") return nf::cumprod(v);
+  if (name == "sort") return nf::sort(v);
+  if (name == "argsort") return nf::argsort(v);
+  if (name == "flatnonzero") return nf::flatnonzero(v);
+  if (name == "unique") return nf::unique(v);
+  if (name == "searchsorted") return nf::searchsorted(v, v);
+  throw std::runtime_error("test_promotion: no call named " + name);
+}
+
+// A refusal must come at the call (nothing evaluated); a call that builds must also evaluate, so an
+// error that only the backend would raise fails the row.
+std::string check_call(const std::vector<std::string>& row) {
+  const std::string& name = row.at(2);
+  const nf::dtype t = oracle::parse_dtype(row.at(3));
+  const std::string what = "nf::" + name + " of " + row.at(3);
+  const nf::array m = nf::eye(4, 4, 0, t), v = nf::ones({8}, t);
+  return check_dtype(what, row.at(4), [&] {
+    nf::array r = build_call(name, m, v);
+    if (row.at(4).rfind("RAISES:", 0) != 0) r.eval();
+    return r;
+  });
+}
+
 nf::casting parse_casting(const std::string& s) {
   if (s == "no") return nf::casting::no;
   if (s == "equiv") return nf::casting::equiv;
@@ -123,6 +167,8 @@ int run_kind(const std::string& dir, const std::string& kind) {
       if (got != (row.at(5) == "1"))
         failure = std::string("\n  nf::can_cast: got ") + (got ? "true" : "false") + ", NumPy says " +
                   (row.at(5) == "1" ? "true" : "false");
+    } else if (kind == "call") {
+      failure = check_call(row);
     } else {
       failure = check_row(row);
     }
@@ -156,4 +202,9 @@ TEST_CASE("promotion oracle: array x weak scalar of each kind, both orders, over
 }
 TEST_CASE("promotion oracle: can_cast for every pair and casting rule", "[oracle][promotion]") {
   PROMOTION_ORACLE("can_cast");
+}
+TEST_CASE("promotion oracle: library calls, reductions, scans and sorts of every dtype refuse at the call "
+          "or evaluate, with NumPy's result dtype",
+          "[oracle][promotion]") {
+  PROMOTION_ORACLE("call");
 }

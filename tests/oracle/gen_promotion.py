@@ -5,6 +5,8 @@ Usage: gen_promotion.py OUTDIR. Writes OUTDIR/promotion/manifest.tsv, tab-separa
   pair      left right result_type add multiply true_divide maximum
   scalar    left right result_type add multiply true_divide maximum
   can_cast  from to casting answer(0|1)
+  call      name dtype result: the dtype of a library call, reduction, scan or sort of an input of
+            that dtype (m = np.eye(4, dtype), v = np.ones(8, dtype)), or the error NumPy raises
 left/right: a:<dtype> (a 1-d array of that dtype) or a weak Python scalar token as in gen_ops.py
 (b:1, i:300, u:<uint64>, f:1.5, c:1.0:2.0). Each result is a dtype name or RAISES:<ndfuse error>:<NumPy error>.
 """
@@ -29,6 +31,34 @@ SCALARS = ["b:1", "b:0", "i:1", "i:0", "f:1.5", "c:1.0:2.0", "i:-1", "i:127", "i
            "i:-9223372036854775808", "u:9223372036854775808", "u:18446744073709551615", "f:1e+300",
            "f:inf", "f:nan", "c:1e+300:0.0"]
 CASTINGS = ["no", "equiv", "safe", "same_kind", "unsafe"]
+# Calls whose result dtype (or refusal) depends on the input's dtype; tests/test_promotion.cpp builds
+# the same names. The refusals must come at the call, and whatever builds must evaluate.
+CALLS = {
+    "matmul": lambda m, v: m @ m,
+    "linalg.inv": lambda m, v: np.linalg.inv(m),
+    "linalg.det": lambda m, v: np.linalg.det(m),
+    "linalg.svdvals": lambda m, v: np.linalg.svd(m, compute_uv=False),
+    "linalg.eigvalsh": lambda m, v: np.linalg.eigvalsh(m),
+    "linalg.cholesky": lambda m, v: np.linalg.cholesky(m),
+    "linalg.solve": lambda m, v: np.linalg.solve(m, m),
+    "linalg.norm": lambda m, v: np.linalg.norm(m),
+    "fft.fft": lambda m, v: np.fft.fft(v),
+    "fft.rfft": lambda m, v: np.fft.rfft(v),
+    "fft.ifft": lambda m, v: np.fft.ifft(v),
+    "sum": lambda m, v: np.sum(v),
+    "prod": lambda m, v: np.prod(v),
+    "max": lambda m, v: np.max(v),
+    "argmax": lambda m, v: np.argmax(v),
+    "mean": lambda m, v: np.mean(v),
+    "var": lambda m, v: np.var(v),
+    "cumsum": lambda m, v: np.cumsum(v),
+    "cumprod": lambda m, v: np.cumprod(v),
+    "sort": lambda m, v: np.sort(v),
+    "argsort": lambda m, v: np.argsort(v),
+    "flatnonzero": lambda m, v: np.flatnonzero(v),
+    "unique": lambda m, v: np.unique(v),
+    "searchsorted": lambda m, v: np.searchsorted(v, v),
+}
 
 
 def operand(token):
@@ -69,6 +99,10 @@ def main():
                 for casting in CASTINGS:
                     ok = np.can_cast(np.dtype(d1), np.dtype(d2), casting)
                     w.row("can_cast/%s/%s/%s" % (d1, d2, casting), "can_cast", d1, d2, casting, str(int(ok)))
+        for d in DTYPES:
+            for name, fn in CALLS.items():
+                m, v = np.eye(4, dtype=d), np.ones(8, dtype=d)
+                w.row("call/%s/%s" % (name, d), "call", name, d, answer(lambda: fn(m, v)))
         w.finish()
     finally:
         shutil.rmtree(w.root, ignore_errors=True)
