@@ -235,7 +235,7 @@ reduce_config reduce_dims(const tuned_ir& k, std::int64_t n_out, std::int64_t n_
   return c;
 }
 
-launch_config launch_dims(const tuned_ir& k, const shape_t& shape) {
+launch_config launch_dims(const tuned_ir& k, const shape_t& shape, int sm_count) {
   const std::int64_t n = ir::shape_size(shape);
   std::int64_t blocks;
   if (k.tile_dim >= 0 && n > 0) {
@@ -246,6 +246,9 @@ launch_config launch_dims(const tuned_ir& k, const shape_t& shape) {
     const std::int64_t per_thread = n >= vector_min_elements ? vector_width(k) : 1;
     const std::int64_t threads = (n + per_thread - 1) / per_thread;
     blocks = (threads + block_threads - 1) / block_threads;
+    const bool draws = std::any_of(k.code.begin(), k.code.end(),
+                                   [](const ir::instr& in) { return in.op == ir::op_code::random; });
+    if (draws && sm_count > 0) blocks = std::min(blocks, random_blocks_per_sm * sm_count);
   }
   launch_config c;
   c.grid = static_cast<unsigned>(std::clamp<std::int64_t>(blocks, 1, max_grid));

@@ -79,8 +79,16 @@ struct launch_config {
 // or 4 elements of a 32 x 32 tile) and exits. A grid capped at one device of resident blocks, each
 // looping, measured 7% slower than this on an H100 (2 GB copy-like kernels, scratch experiment);
 // the grid-stride loop only matters past max_grid blocks.
+//
+// Kernels that draw random numbers are the exception: a thread's Philox key schedule and stream
+// set-up come before its first element, and a thread that exits after one vector repeats them for
+// every two elements, in a kernel bound by instruction issue. They take at most
+// random_blocks_per_sm blocks per SM of the device (sm_count), each looping: 2 GB of float64
+// uniforms in 0.472 ms against 0.581 with the whole grid, a fill of the same bytes 0.430 (H200,
+// research/philox_counter.cu; 16 to 128 blocks per SM within 5% of each other).
 inline constexpr std::int64_t max_grid = 0x7fffffff;
-launch_config launch_dims(const tuned_ir& k, const shape_t& shape);
+inline constexpr std::int64_t random_blocks_per_sm = 32;
+launch_config launch_dims(const tuned_ir& k, const shape_t& shape, int sm_count);
 
 enum class param_role : std::uint8_t {
   count,

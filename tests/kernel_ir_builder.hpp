@@ -72,6 +72,13 @@ struct ir_builder {
     k.iotas.push_back(c);
     return push(i);
   }
+  // A draw (op_code::random): its stream arrives in the iota slot.
+  int random(dtype t) {
+    auto i = make(op_code::random, t, "random");
+    i.slot = static_cast<int>(k.iotas.size());
+    k.iotas.push_back(flat);
+    return push(i);
+  }
   int op(op_code code, dtype out, dtype operand, std::initializer_list<int> args) {
     auto i = make(code, out, ndfuse::ir::op_name(code));
     i.operand_dt = operand;

@@ -116,18 +116,25 @@ TEST_CASE("launch shape: vector width and grid size", "[kernel_abi]") {
   CHECK(jit::vectorized(seed.k));
   CHECK(jit::vector_width(seed.k) == 2);
   // A small array runs one element per thread (the scalar path), a large one 2 per thread.
-  CHECK(jit::launch_dims(seed.k, {1000}).grid == 4);
-  CHECK(jit::launch_dims(seed.k, {jit::vector_min_elements - 1}).grid ==
+  CHECK(jit::launch_dims(seed.k, {1000}, 132).grid == 4);
+  CHECK(jit::launch_dims(seed.k, {jit::vector_min_elements - 1}, 132).grid ==
         (jit::vector_min_elements + jit::block_threads - 2) / jit::block_threads);
-  CHECK(jit::launch_dims(seed.k, {jit::vector_min_elements}).grid ==
+  CHECK(jit::launch_dims(seed.k, {jit::vector_min_elements}, 132).grid ==
         jit::vector_min_elements / 2 / jit::block_threads);
-  CHECK(jit::launch_dims(seed.k, {std::int64_t(1) << 28}).grid == (1u << 27) / jit::block_threads);
-  CHECK(jit::launch_dims(seed.k, {0}).grid == 1);
-  CHECK(jit::launch_dims(seed.k, {1}).block == unsigned(jit::block_threads));
+  CHECK(jit::launch_dims(seed.k, {std::int64_t(1) << 28}, 132).grid == (1u << 27) / jit::block_threads);
+  CHECK(jit::launch_dims(seed.k, {0}, 132).grid == 1);
+  CHECK(jit::launch_dims(seed.k, {1}, 132).block == unsigned(jit::block_threads));
   ir_builder tiled(3);
   tiled.k.tile_dim = 1;
   tiled.output(tiled.input(dtype::float32, transposed));
-  CHECK(jit::launch_dims(tiled.k, {3, 40, 70}).grid == 3 * 2 * 3);  // one block per tile, edges included
+  CHECK(jit::launch_dims(tiled.k, {3, 40, 70}, 132).grid == 3 * 2 * 3);  // one block per tile, edges included
+  // A kernel that draws loops over at most random_blocks_per_sm blocks per SM: a thread's key
+  // schedule is then paid once for many elements. Small draws keep one element per thread.
+  ir_builder draw;
+  draw.output(draw.random(dtype::float64));
+  CHECK(jit::launch_dims(draw.k, {std::int64_t(1) << 28}, 132).grid == 132 * jit::random_blocks_per_sm);
+  CHECK(jit::launch_dims(draw.k, {std::int64_t(1) << 28}, 8).grid == 8 * jit::random_blocks_per_sm);
+  CHECK(jit::launch_dims(draw.k, {1000}, 132).grid == 4);
 
   ir_builder bytes;
   bytes.output(bytes.op(op_code::logical_not, dtype::bool_, dtype::bool_, {bytes.input(dtype::bool_)}));

@@ -156,7 +156,7 @@ class cuda_backend final : public device_backend {
       launch_reduction(fn, k, a, device);
       return;
     }
-    const jit::launch_config dims = jit::launch_dims(ir, a.shape);
+    const jit::launch_config dims = jit::launch_dims(ir, a.shape, info(device).sm_count);
     jit::kernel_params params = jit::build_params(ir, k.params, a);
     check(driver().launch_kernel(fn, dims.grid, 1, 1, dims.block, 1, 1, 0, current_stream(), params.data(),
                                  nullptr),
