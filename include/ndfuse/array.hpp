@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ndfuse/device.hpp"
 #include "ndfuse/dtype.hpp"
 #include "ndfuse/error.hpp"
 
@@ -81,6 +82,8 @@ class array {
   std::int64_t ndim() const;
   std::int64_t size() const;
   ndfuse::dtype dtype() const;
+  // The device the array lives on (torch's x.device, CuPy's x.device).
+  ndfuse::device device() const;
   std::size_t itemsize() const { return ndfuse::itemsize(dtype()); }
   std::size_t nbytes() const { return itemsize() * static_cast<std::size_t>(size()); }
 
@@ -100,6 +103,11 @@ class array {
   template <element_type E>
   std::vector<E> to_vector() const;
   host_array to_host() const;
+  // The array on device d: itself when it is there already, else a copy (a peer copy between GPUs,
+  // a staged copy between the host and a GPU), made at the call after evaluating this array.
+  array to(ndfuse::device d) const;
+  // The array on the CPU device (CuPy's x.get()).
+  array get() const;
 
   // The in-place operators rebind this handle to a new node; the result is cast back to this
   // array's dtype with NumPy's same_kind rule, and the result shape must equal this array's shape.
@@ -211,7 +219,15 @@ array asarray(const std::vector<E>& data) {
 }
 array asarray(const host_array& h);
 
-// Prints like NumPy's repr: array([1., 2.]), with dtype= when NumPy would show it.
+// An array on this thread's current device: `x` itself when it is there, else x.to(current_device())
+// (cp.asarray of a device array); and on device d (x.to(d)).
+array asarray(const array& x);
+array asarray(const array& x, device d);
+// The array on the CPU device (cp.asnumpy): x.get().
+array asnumpy(const array& x);
+
+// Prints like NumPy's repr: array([1., 2.]), with dtype= when NumPy would show it, and device= for an
+// array that is not on the process default device, as PyTorch prints device='cuda:1'.
 std::ostream& operator<<(std::ostream& os, const array& a);
 std::string repr(const array& a);
 

@@ -1,15 +1,74 @@
-// CUDA devices and streams, as CuPy has them: each host thread has a current device, and for each
-// device a current stream (the legacy default stream unless a stream_scope says otherwise). Arrays
-// are allocated, computed and freed on the current device's current stream. In a build without
-// CUDA, or on a machine without a driver, device_count() is 0 and the rest throws device_error.
+// Devices: the CPU and each GPU of the process. Every array lives on one device (x.device()); each
+// host thread has a current device, where creation ops, random draws and host data land; ops run
+// on their arrays' device, whatever the current device is. Below, the CUDA side as CuPy has it:
+// for each GPU a current stream (the legacy default stream unless a stream_scope says otherwise).
+// In a build without CUDA, or on a machine without a driver, cuda::device_count() is 0, the rest
+// of nf::cuda throws device_error, and the CPU is the only device.
 #pragma once
 #include <cstddef>
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+
+namespace ndfuse {
+
+enum class device_type : std::uint8_t { cpu, cuda };
+
+// A device, as torch.device names one: "cpu", "cuda:1".
+class device {
+ public:
+  constexpr device() = default;  // the CPU
+  // "cpu", "cuda" (GPU 0) or "cuda:N"; anything else throws value_error.
+  explicit device(std::string_view spec);
+  static constexpr device cpu() { return device(); }
+  static constexpr device cuda(int index = 0) { return device(device_type::cuda, index); }
+
+  constexpr device_type type() const { return type_; }
+  constexpr int index() const { return index_; }  // 0 for the CPU
+  constexpr bool is_cpu() const { return type_ == device_type::cpu; }
+  constexpr bool is_cuda() const { return type_ == device_type::cuda; }
+  std::string str() const;  // "cpu", "cuda:1"
+  friend constexpr bool operator==(device a, device b) { return a.type_ == b.type_ && a.index_ == b.index_; }
+
+ private:
+  constexpr device(device_type t, int index) : type_(t), index_(static_cast<std::int16_t>(index)) {}
+  device_type type_ = device_type::cpu;
+  std::int16_t index_ = 0;
+};
+std::ostream& operator<<(std::ostream& os, device d);
+
+// This thread's current device: the innermost device_scope (or nf::cuda::device, or
+// cuda::set_device) of this thread, else the process default: NDFUSE_DEVICE, else GPU 0 when one is
+// usable, else the CPU (NDFUSE_BACKEND=cpu|cuda is read as NDFUSE_DEVICE=cpu|cuda:0).
+device current_device();
+device default_device();
+
+// Makes `d` the current device of this thread while alive (`with cupy.cuda.Device(1):`, and the
+// same for the CPU). A GPU that does not exist throws device_error here.
+class device_scope {
+ public:
+  explicit device_scope(device d);
+  ~device_scope();
+  device_scope(const device_scope&) = delete;
+  device_scope& operator=(const device_scope&) = delete;
+
+ private:
+  std::uint32_t previous_;
+};
+
+// Waits for the work queued on every device this process has used, from every thread's current
+// streams (cupy.cuda.Device().synchronize() on each, or torch.cuda.synchronize()); on the CPU,
+// where work runs when it is forced, there is nothing to wait for.
+void synchronize();
+
+}  // namespace ndfuse
 
 namespace ndfuse::cuda {
 
 int device_count();       // devices usable now; 0 without a driver, a GPU, or CUDA support
-int get_device();         // this thread's current device
-void set_device(int id);  // cupy.cuda.Device(id).use()
+int get_device();         // this thread's current GPU (the last one made current)
+void set_device(int id);  // cupy.cuda.Device(id).use(): GPU `id` becomes this thread's current device
 void synchronize();       // waits for all work on this thread's current device
 
 // The current device's memory as the driver sees it (cupy.cuda.Device().mem_info). Memory that
@@ -23,7 +82,8 @@ memory_info mem_info();
 // theirs. Never needed for ndfuse's own allocations: one that fails does this and tries again.
 void free_cached_memory();
 
-// Makes `id` the current device of this thread while alive (`with cupy.cuda.Device(id):`).
+// Makes GPU `id` the current device of this thread while alive (`with cupy.cuda.Device(id):`):
+// nf::device_scope(nf::device::cuda(id)).
 class device {
  public:
   explicit device(int id);
@@ -33,6 +93,7 @@ class device {
 
  private:
   int previous_;
+  std::uint32_t previous_place_ = 0;
 };
 
 // A CUDA stream on the device that was current when it was made. Blocking with respect to the

@@ -9,6 +9,7 @@
 #include "ir/kernel_ir.hpp"
 #include "ir/library.hpp"
 #include "ir/memory_owner.hpp"
+#include "ndfuse/device.hpp"
 
 namespace ndfuse::backend {
 
@@ -38,9 +39,19 @@ class device_backend : public ir::memory_owner {
   virtual void run_library(const ir::library_call& c, const std::vector<const void*>& inputs,
                            const std::vector<void*>& outputs) = 0;
   virtual void synchronize() = 0;
+
+  // GPU `index` becomes the one this thread's calls go to; returns the previous (the CPU has one).
+  virtual int activate(int index) { return index; }
+  // A copy from another GPU's memory, ordered after the work queued on both (the CUDA backend).
+  virtual void copy_peer(void* dst, int dst_device, const void* src, int src_device, std::size_t nbytes);
 };
 
-// The process's backend: NDFUSE_BACKEND, else cuda when a device is present, else cpu.
+// The process default device: NDFUSE_DEVICE, else NDFUSE_BACKEND (cpu, or cuda for GPU 0), else
+// GPU 0 when one is usable, else the CPU. A device that is not there throws device_error.
+device default_device();
+// The backend that runs device d's plans, checking that d exists (device_error where not).
+device_backend& of(device d);
+// The backend of this thread's current device.
 device_backend& current();
 
 }  // namespace ndfuse::backend

@@ -1,6 +1,7 @@
-// Backend selection: NDFUSE_BACKEND=cpu|cuda, else cuda when built with CUDA and a device is
-// present, else cpu. Asking for cuda where there is none throws rather than quietly measuring the CPU.
-// Builds without CUDA also get the nf::cuda device API here, as stubs reporting no device.
+// Devices to backends: the CPU backend for the CPU, the CUDA backend (one for every GPU, each with
+// its own state inside) for the GPUs; and the process default device from NDFUSE_DEVICE or
+// NDFUSE_BACKEND. Asking for a GPU where there is none throws rather than quietly running on the
+// CPU. Builds without CUDA also get the nf::cuda device API here, as stubs reporting no device.
 #include <string>
 
 #include "backend/backend.hpp"
@@ -15,29 +16,74 @@
 
 namespace ndfuse::backend {
 
+void device_backend::copy_peer(void*, int, const void*, int, std::size_t) {
+  throw device_error(std::string(name()) + " backend: no copies between GPUs");
+}
+
 namespace {
 
-std::unique_ptr<device_backend> choose() {
-  const std::string want = support::env::raw(support::env::var::backend).value_or("");
-  if (!want.empty() && want != "cpu" && want != "cuda")
-    throw device_error("NDFUSE_BACKEND=" + want + " is not a backend (cpu or cuda)");
-  if (want == "cpu") return cpu::make_backend();
+// GPUs usable now, and why there are none.
+int gpu_count(std::string* why) {
 #if defined(NDFUSE_WITH_CUDA)
-  std::string why;
-  if (cuda::probe_device_count(&why) > 0) return cuda::make_backend();
-  if (want == "cuda") throw device_error("NDFUSE_BACKEND=cuda, but no CUDA device is usable: " + why);
+  return cuda::probe_device_count(why);
 #else
-  if (want == "cuda") throw device_error("NDFUSE_BACKEND=cuda, but ndfuse was built without CUDA");
+  *why = "ndfuse was built without CUDA";
+  return 0;
 #endif
-  return cpu::make_backend();
+}
+
+device choose_default() {
+  using support::env::var;
+  std::string want = support::env::raw(var::device).value_or("");
+  const char* from = "NDFUSE_DEVICE";
+  if (want.empty()) {
+    want = support::env::raw(var::backend).value_or("");
+    from = "NDFUSE_BACKEND";
+    if (!want.empty() && want != "cpu" && want != "cuda")
+      throw device_error("NDFUSE_BACKEND=" + want + " is not a backend (cpu or cuda)");
+  }
+  if (want.empty()) {
+    std::string why;
+    return gpu_count(&why) > 0 ? device::cuda(0) : device::cpu();
+  }
+  device d;
+  try {
+    d = device(want);
+  } catch (const value_error&) {
+    throw device_error(std::string(from) + "=" + want + " is not a device (cpu, cuda or cuda:N)");
+  }
+  of(d);  // throws where it is not there
+  return d;
 }
 
 }  // namespace
 
-device_backend& current() {
+device default_device() {
   // A throw leaves the static unset, so the next call reports the same error again.
-  static const std::unique_ptr<device_backend> chosen = choose();
-  return *chosen;
+  static const device chosen = choose_default();
+  return chosen;
+}
+
+device_backend& of(device d) {
+  if (d.is_cpu()) {
+    static const std::unique_ptr<device_backend> cpu_backend = cpu::make_backend();
+    return *cpu_backend;
+  }
+  std::string why;
+  const int n = gpu_count(&why);
+  if (d.index() < 0 || d.index() >= n)
+    throw device_error("device " + d.str() + " does not exist (" + std::to_string(n) + " GPU(s)" +
+                       (n == 0 ? ": " + why : "") + ")");
+#if defined(NDFUSE_WITH_CUDA)
+  static const std::unique_ptr<device_backend> cuda_backend = cuda::make_backend();
+  return *cuda_backend;
+#else
+  throw device_error("device " + d.str() + ": ndfuse was built without CUDA");
+#endif
+}
+
+device_backend& current() {
+  return of(current_device());
 }
 
 }  // namespace ndfuse::backend

@@ -8,6 +8,7 @@
 #include "ir/shape_math.hpp"
 #include "ndfuse/config.hpp"
 #include "ndfuse/math.hpp"
+#include "runtime/device.hpp"
 #include "runtime/realize.hpp"
 
 namespace ndfuse {
@@ -77,6 +78,33 @@ bool array::is_evaluated() const {
 host_array array::to_host() const {
   eval();
   return runtime::read_to_host(node_);
+}
+
+ndfuse::device array::device() const {
+  return runtime::device_of(*frontend::checked(*this, "device"));
+}
+
+array array::to(ndfuse::device d) const {
+  const auto& n = frontend::checked(*this, "to");
+  runtime::check_exists(d);
+  if (runtime::device_of(*n) == d) return *this;
+  return array(runtime::copy_to_device(n, d));
+}
+
+array array::get() const {
+  return to(ndfuse::device::cpu());
+}
+
+array asarray(const array& x) {
+  return x.to(current_device());
+}
+
+array asarray(const array& x, device d) {
+  return x.to(d);
+}
+
+array asnumpy(const array& x) {
+  return x.get();
 }
 
 array array::from_host_copy(ndfuse::dtype t, const shape_t& shape, const void* data) {

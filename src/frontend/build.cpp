@@ -15,6 +15,7 @@
 #include "ir/op_info.hpp"
 #include "ir/shape_math.hpp"
 #include "ndfuse/config.hpp"
+#include "runtime/device.hpp"
 #include "runtime/realize.hpp"
 
 namespace ndfuse::frontend {
@@ -192,6 +193,7 @@ node_ptr cast_node(const node_ptr& x, dtype t, const shape_t& shape) {
   n->dt = t;
   n->shape = shape;
   n->inputs = {x};
+  n->place = x->place;
   count_growth(*n);
   return n;
 }
@@ -287,6 +289,7 @@ node_ptr make_node(ir::op_code op, dtype out, std::initializer_list<node_ptr> in
   n->dt = out;
   n->shape = shape;
   n->inputs.assign(inputs.begin(), inputs.end());
+  runtime::settle_device(*n, ir::info(op).name);
   count_growth(*n);
   return n;
 }
@@ -297,6 +300,7 @@ node_ptr make_node(ir::op_code op, dtype out, std::vector<node_ptr> inputs, cons
   n->dt = out;
   n->shape = shape;
   n->inputs.assign(std::make_move_iterator(inputs.begin()), std::make_move_iterator(inputs.end()));
+  runtime::settle_device(*n, ir::info(op).name);
   count_growth(*n);
   return n;
 }
@@ -307,6 +311,7 @@ node_ptr make_node(ir::op_code op, dtype out, node_ptr x, const shape_t& shape) 
   n->dt = out;
   n->shape = shape;
   n->inputs.push_back(std::move(x));
+  runtime::settle_device(*n, ir::info(op).name);
   count_growth(*n);
   return n;
 }
@@ -318,6 +323,7 @@ node_ptr make_node(ir::op_code op, dtype out, node_ptr a, node_ptr b, const shap
   n->shape = shape;
   n->inputs.push_back(std::move(a));
   n->inputs.push_back(std::move(b));
+  runtime::settle_device(*n, ir::info(op).name);
   count_growth(*n);
   return n;
 }

@@ -100,6 +100,7 @@ array weights_along(const array& weights, int axis, std::int64_t ndim) {
   w.eval();
   const auto& wn = w.node();
   auto view = ir::new_node();
+  view->place = wn->place;
   view->op = ir::op_code::buffer;
   view->dt = wn->dt;
   view->shape.assign(static_cast<std::size_t>(ndim), 1);

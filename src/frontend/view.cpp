@@ -37,6 +37,7 @@ array make_view(const array& x, ir::view_params p, const shape_t& shape) {
     std::int64_t offset = xn->offset;
     if (ir::apply_view(p, xn->shape, shape, strides, offset)) {
       auto n = ir::new_node();
+      n->place = xn->place;
       n->op = ir::op_code::buffer;
       n->dt = xn->dt;
       n->shape = shape;

@@ -164,7 +164,7 @@ const char* numpy_dtype_name(dtype t) {
   return "unknown";
 }
 
-std::string repr_host(const host_array& h) {
+std::string repr_host(const host_array& h, std::string_view device) {
   const std::int64_t size = element_count(h.shape);
   const bool summarize = size > threshold;
 
@@ -185,6 +185,7 @@ std::string repr_host(const host_array& h) {
   const bool dtype_implied = h.dtype == dtype::int64 || h.dtype == dtype::float64 ||
                              h.dtype == dtype::complex128 || h.dtype == dtype::bool_;
   if (!dtype_implied || size == 0) extras.push_back(std::string("dtype=") + numpy_dtype_name(h.dtype));
+  if (!device.empty()) extras.push_back("device='" + std::string(device) + "'");
   if (extras.empty()) return prefix + body + suffix;
 
   const std::string arr_str = prefix + body + ",";
@@ -212,7 +213,8 @@ std::string shape_str(const shape_t& s) {
 }
 
 std::string repr(const array& a) {
-  return io::repr_host(a.to_host());
+  const device d = a.device();
+  return io::repr_host(a.to_host(), d == default_device() ? "" : d.str());
 }
 
 std::ostream& operator<<(std::ostream& os, const array& a) {

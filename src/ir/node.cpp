@@ -133,6 +133,7 @@ struct block_allocator {
 std::shared_ptr<node> new_node() {
   auto n = std::allocate_shared<node>(block_allocator<node>());
   n->shape = take_vector();
+  n->place = thread_placement();
   return n;
 }
 

@@ -12,6 +12,7 @@
 
 #include <boost/container/small_vector.hpp>
 
+#include "ir/placement.hpp"
 #include "ir/library.hpp"
 #include "ir/memory_owner.hpp"
 #include "ir/op_code.hpp"
@@ -88,6 +89,8 @@ struct rare_params {
 struct node {
   op_code op = op_code::buffer;
   dtype dt = dtype::float64;
+  placement place;  // the device: this thread's current one at creation, or the operands'
+
   shape_t shape;
   // Inline room for two: most ops have one or two operands, and a heap block per node would show.
   boost::container::small_vector<std::shared_ptr<node>, 2> inputs;

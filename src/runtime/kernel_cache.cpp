@@ -12,15 +12,16 @@ const backend::compiled_kernel& kernel_cache::get(backend::device_backend& b, co
     return *remembered.kernel;
   }
   std::lock_guard lock(mutex_);
-  auto it = kernels_.find(key);
-  if (it != kernels_.end()) {
+  auto& kernels = kernels_[&b];
+  auto it = kernels.find(key);
+  if (it != kernels.end()) {
     ++support::counters_here().cache_hits_memory;
   } else {
     std::shared_ptr<const backend::compiled_kernel> compiled = b.compile(k);
     if (!compiled->compiled_at_launch)
       ++(compiled->from_disk_cache ? support::counters_here().cache_hits_disk
                                    : support::counters_here().kernels_compiled);
-    it = kernels_.emplace(key, std::move(compiled)).first;
+    it = kernels.emplace(key, std::move(compiled)).first;
   }
   remembered = {it->second, generation_.load(std::memory_order_relaxed)};
   return *remembered.kernel;

@@ -1,4 +1,4 @@
-// The in-memory kernel cache, keyed by structure only (kernel_ir::key()), so a loop over changing
+// The in-memory kernel cache, keyed by backend and structure only (kernel_ir::key()), so a loop over changing
 // sizes of the same rank or changing scalars compiles once (on the CUDA backend, once per tuning its
 // sizes take: jit/cuda_tuning.hpp).
 #pragma once
@@ -29,7 +29,10 @@ class kernel_cache {
  private:
   std::mutex mutex_;
   std::atomic<std::uint64_t> generation_{1};  // bumped by clear(): remembered kernels are gone
-  std::unordered_map<std::string, std::shared_ptr<const backend::compiled_kernel>> kernels_;
+  // Per backend: the CPU's programs and the GPUs' modules of one kernel share its key.
+  std::unordered_map<const backend::device_backend*,
+                     std::unordered_map<std::string, std::shared_ptr<const backend::compiled_kernel>>>
+      kernels_;
 };
 
 kernel_cache& global_kernel_cache();

@@ -6,6 +6,8 @@
 
 #include "backend/backend.hpp"
 #include "ndfuse/config.hpp"
+#include "runtime/device.hpp"
+#include "runtime/device_guard.hpp"
 #include "runtime/kernel_cache.hpp"
 #include "schedule/plan.hpp"
 #include "support/env.hpp"
@@ -117,9 +119,23 @@ void run_step(backend::device_backend& b, const schedule::kernel_step& step) {
 }  // namespace
 
 void realize(std::span<const std::shared_ptr<ir::node>> roots, bool automatic_split) {
-  bool any = false;
-  for (const auto& r : roots) any = any || !r->materialized();
+  bool any = false, one_device = true;
+  for (const auto& r : roots) {
+    any = any || !r->materialized();
+    one_device = one_device && r->place == roots[0]->place;
+  }
   if (!any) return;
+  const device d = device_of(*roots[0]);
+  if (!one_device) {
+    // A plan never spans devices: each device's roots are one evaluation.
+    std::vector<std::shared_ptr<ir::node>> here, elsewhere;
+    for (const auto& r : roots) (device_of(*r) == d ? here : elsewhere).push_back(r);
+    if (!elsewhere.empty()) {
+      realize(here, automatic_split);
+      realize(elsewhere, automatic_split);
+      return;
+    }
+  }
   // One plan at a time: a node shared with another thread is computed once, by whichever thread
   // plans it first; the other's plan then finds it materialized.
   const std::lock_guard lock(ir::graph_mutex());
@@ -129,8 +145,8 @@ void realize(std::span<const std::shared_ptr<ir::node>> roots, bool automatic_sp
     support::log_line((automatic_split ? "automatic split, " : "") + schedule::describe(p));
   ++support::counters_here().evaluations;
   if (automatic_split) ++support::counters_here().automatic_splits;
-  auto& b = backend::current();
-  for (const auto& step : p.steps) run_step(b, step);
+  const device_guard on(d);
+  for (const auto& step : p.steps) run_step(on.backend(), step);
 }
 
 std::string explain(const std::vector<std::shared_ptr<ir::node>>& roots) {
@@ -145,7 +161,10 @@ std::vector<std::shared_ptr<ir::node>> run_library_now(
     const ir::library_call& c, const std::vector<std::shared_ptr<ir::node>>& inputs,
     const std::vector<std::pair<dtype, shape_t>>& outputs) {
   realize(inputs);
-  auto& b = backend::current();
+  // The call's device: its inputs' (the caller built them from one array), else this thread's.
+  const device d = inputs.empty() ? current_device() : device_of(*inputs[0]);
+  const device_guard on(d);
+  auto& b = on.backend();
   bool empty = false;
   std::vector<const void*> in;
   for (const auto& n : inputs) {
@@ -160,6 +179,7 @@ std::vector<std::shared_ptr<ir::node>> run_library_now(
   std::vector<void*> out;
   for (const auto& [t, shape] : outputs) {
     auto n = ir::new_node();
+    n->place = ir::placement::of(d);
     n->op = ir::op_code::buffer;
     n->dt = t;
     n->shape = shape;
@@ -188,7 +208,8 @@ std::shared_ptr<ir::node> upload(dtype t, const shape_t& shape, const void* data
   n->shape = shape;
   ir::set_contiguous_strides(n->strides, shape);
   std::size_t nbytes = itemsize(t) * static_cast<std::size_t>(ir::shape_size(shape));
-  auto& b = backend::current();
+  const device_guard on(device_of(*n));
+  auto& b = on.backend();
   n->storage = std::make_shared<ir::buffer>(&b, nbytes);
   if (nbytes) b.copy_from_host(n->storage->data, data, nbytes);
   n->publish();
@@ -201,6 +222,7 @@ host_array read_to_host(const std::shared_ptr<ir::node>& n) {
     // A strided view: gather it into a contiguous buffer first. A contiguous one at an offset (a
     // slice of rows) is copied from where it starts, with no kernel.
     src = ir::new_node();
+    src->place = n->place;
     src->op = ir::op_code::cast;
     src->dt = n->dt;
     src->shape = n->shape;
@@ -211,10 +233,12 @@ host_array read_to_host(const std::shared_ptr<ir::node>& n) {
   h.dtype = src->dt;
   h.shape = src->shape;
   h.bytes.resize(itemsize(src->dt) * static_cast<std::size_t>(src->size()));
-  if (!h.bytes.empty())
-    backend::current().copy_to_host(
-        h.bytes.data(), static_cast<const char*>(src->storage->data) + src->offset * itemsize(src->dt),
-        h.bytes.size());
+  if (!h.bytes.empty()) {
+    const device_guard on(device_of(*src));
+    on.backend().copy_to_host(h.bytes.data(),
+                              static_cast<const char*>(src->storage->data) + src->offset * itemsize(src->dt),
+                              h.bytes.size());
+  }
   return h;
 }
 
@@ -263,7 +287,7 @@ void clear_kernel_cache() {
   runtime::global_kernel_cache().clear();
 }
 std::string backend_name() {
-  return std::string(backend::current().name());
+  return std::string(backend::of(current_device()).name());
 }
 
 }  // namespace ndfuse

@@ -26,8 +26,11 @@ std::vector<std::shared_ptr<ir::node>> run_library_now(const ir::library_call& c
 
 // Reads a materialized node's elements to the host in C order (a strided node is copied first).
 host_array read_to_host(const std::shared_ptr<ir::node>& n);
-// A new materialized node holding a copy of host data.
+// A new materialized node holding a copy of host data, on this thread's current device.
 std::shared_ptr<ir::node> upload(dtype t, const shape_t& shape, const void* data);
+// A new materialized node on device d holding n's elements in C order (n is evaluated first, and
+// gathered where it is strided): a peer copy between GPUs, a host copy otherwise.
+std::shared_ptr<ir::node> copy_to_device(const std::shared_ptr<ir::node>& n, device d);
 
 // While alive, eager mode waits: an in-place operator builds its node, rebinds the handle, and only
 // then evaluates, so the old buffer (now unheld) can be donated as NumPy's in-place ops write in place.

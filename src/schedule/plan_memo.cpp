@@ -202,7 +202,9 @@ struct signer {
     nodes.clear();
     buffers.clear();
     ok = true;
-    *room(1) = static_cast<std::int64_t>(roots.size());
+    // The device too: a DAG on the CPU and the same DAG on a GPU run different kernels.
+    *room(1) = static_cast<std::int64_t>(roots.size()) |
+               (roots.empty() ? 0 : static_cast<std::int64_t>(roots[0]->place.bits()) << 32);
     ++len;
     for (const auto& r : roots) {
       sign(r);

@@ -9,9 +9,11 @@ namespace ndfuse::support::env {
 namespace {
 
 // clang-format off
-constexpr std::array<declaration, 12> declarations = {{
+constexpr std::array<declaration, 13> declarations = {{
+  {var::device, "NDFUSE_DEVICE", "cpu, cuda, cuda:N", "GPU 0 when the library was built with CUDA and a GPU is usable, else cpu",
+   "The process default device: where arrays are made outside every device scope."},
   {var::backend, "NDFUSE_BACKEND", "cpu, cuda", "cuda when the library was built with CUDA and a device is present, else cpu",
-   "The backend that runs every plan."},
+   "Read as NDFUSE_DEVICE=cpu or cuda:0 when NDFUSE_DEVICE is unset."},
   {var::debug, "NDFUSE_DEBUG", "0–4", "0",
    "Logging to stderr: steps and times, the fusion plan, the generated source, the NVRTC log."},
   {var::eager, "NDFUSE_EAGER", "1 (any value but 0)", "unset",

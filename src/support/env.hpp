@@ -11,6 +11,7 @@
 namespace ndfuse::support::env {
 
 enum class var {
+  device,
   backend,
   debug,
   eager,

@@ -237,6 +237,28 @@ class cuda_backend final : public device_backend {
     check(cudaStreamSynchronize(current_stream()), "cudaStreamSynchronize");
   }
 
+  int activate(int index) override {
+    const int previous = current_device();
+    if (index != previous) set_current_device(index);
+    return previous;
+  }
+
+  // Ordered after the source GPU's current stream (its producer) and on the destination's current
+  // stream (its consumers), without blocking the host.
+  void copy_peer(void* dst, int dst_device, const void* src, int src_device, std::size_t nbytes) override {
+    cudaEvent_t ready = nullptr;
+    {
+      const device_guard on_source(src_device);
+      check(cudaEventCreateWithFlags(&ready, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+      check(cudaEventRecord(ready, stream_of(src_device)), "cudaEventRecord");
+    }
+    const device_guard on_destination(dst_device);
+    check(cudaStreamWaitEvent(stream_of(dst_device), ready, 0), "cudaStreamWaitEvent");
+    check(cudaMemcpyPeerAsync(dst, dst_device, src, src_device, nbytes, stream_of(dst_device)),
+          "cudaMemcpyPeerAsync");
+    check(cudaEventDestroy(ready), "cudaEventDestroy");  // released once the wait is done
+  }
+
  private:
   // The variant of `kernel` that the launch's sizes choose, compiled (or loaded from the disk cache)
   // and loaded on `device` the first time that tuning is launched.

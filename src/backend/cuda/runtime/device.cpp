@@ -7,6 +7,7 @@
 #include "backend/cuda/runtime/arrival_counters.hpp"
 #include "backend/cuda/runtime/cuda_api.hpp"
 #include "backend/cuda/runtime/memory.hpp"
+#include "ir/placement.hpp"
 
 namespace ndfuse::cuda {
 
@@ -20,6 +21,7 @@ int get_device() {
 }
 void set_device(int id) {
   cu::set_current_device(id);
+  ir::set_thread_placement(ir::placement::of(ndfuse::device::cuda(id)));
 }
 
 void synchronize() {
@@ -40,8 +42,10 @@ void free_cached_memory() {
 
 device::device(int id) : previous_(cu::current_device()) {
   cu::set_current_device(id);
+  previous_place_ = ir::set_thread_placement(ir::placement::of(ndfuse::device::cuda(id))).bits();
 }
 device::~device() {
+  ir::set_thread_placement(ir::placement::from_bits(previous_place_));
   try {
     cu::set_current_device(previous_);
   } catch (...) {
