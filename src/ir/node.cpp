@@ -11,9 +11,11 @@ buffer::buffer(memory_owner* o, std::size_t n) : owner(o), nbytes(n) {
   support::note_allocation(nbytes);
 }
 
+buffer::buffer(memory_owner* o, void* lent, std::size_t n) : owner(o), data(lent), nbytes(n), adopted(true) {}
+
 buffer::~buffer() {
   owner->deallocate(data, nbytes == 0 ? 1 : nbytes);
-  support::note_release(nbytes);
+  if (!adopted) support::note_release(nbytes);
 }
 
 namespace {

@@ -12,10 +12,10 @@
 
 #include <boost/container/small_vector.hpp>
 
-#include "ir/placement.hpp"
 #include "ir/library.hpp"
 #include "ir/memory_owner.hpp"
 #include "ir/op_code.hpp"
+#include "ir/placement.hpp"
 #include "ir/reduction.hpp"
 #include "ir/view.hpp"
 #include "ndfuse/array.hpp"
@@ -27,7 +27,11 @@ struct buffer {
   memory_owner* owner = nullptr;
   void* data = nullptr;
   std::size_t nbytes = 0;
+  // Memory another library lent (DLPack): never donated to an output, never counted in
+  // stats().bytes_in_use; `owner` is told when the last node lets go of it.
+  bool adopted = false;
   buffer(memory_owner* o, std::size_t n);
+  buffer(memory_owner* o, void* lent, std::size_t n);
   ~buffer();
   buffer(const buffer&) = delete;
   buffer& operator=(const buffer&) = delete;

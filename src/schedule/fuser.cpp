@@ -288,9 +288,9 @@ bool gemm_updates_c_in_place(const fuse_state& s, const kernel_step& step) {
   }
   // Already evaluated: the conditions of a kernel's donation below.
   const std::size_t bytes = itemsize(c->dt) * static_cast<std::size_t>(c->size());
-  return c->offset == 0 && c->storage->nbytes == bytes && c->storage.use_count() == 1 &&
-         s.leaf_steps.at(c.get()).size() == 1 && s.leaf_use.at(c.get()) == s.leaf_refs.at(c.get()) &&
-         !leaves_read_later(s).count(c.get());
+  return c->offset == 0 && c->storage->nbytes == bytes && !c->storage->adopted &&
+         c->storage.use_count() == 1 && s.leaf_steps.at(c.get()).size() == 1 &&
+         s.leaf_use.at(c.get()) == s.leaf_refs.at(c.get()) && !leaves_read_later(s).count(c.get());
 }
 
 // An output may take over an input's buffer when nothing but this step can ever read that input:
@@ -316,6 +316,7 @@ void choose_donations(fuse_state& s, plan& p) {
         if (step.kernel.inputs[k].cls != ir::index_class::flat || step.inputs[k].offset != 0) continue;
         if (leaf->size() != out->size() || leaf->storage->nbytes != out_bytes || out_bytes == 0) continue;
         if (leaf->storage.use_count() != 1 || s.leaf_steps[leaf.get()].size() != 1) continue;
+        if (leaf->storage->adopted) continue;  // another library's memory: read, never written
         // Read through another view too (x + x[::-1]): writing in place would clobber that read.
         auto same_leaf = [&](const strided_leaf& other) { return other.node == leaf; };
         if (std::count_if(step.inputs.begin(), step.inputs.end(), same_leaf) != 1) continue;
