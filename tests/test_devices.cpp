@@ -197,3 +197,42 @@ TEST_CASE("devices child: a bad NDFUSE_DEVICE throws device_error at first use",
   nf::device_scope on(nf::device::cpu());
   CHECK(nf::sum(nf::arange(4.0)).item<double>() == 6.0);
 }
+
+TEST_CASE("events order two streams and time their work", "[devices][cuda]") {
+  if (!have_gpu()) NDFUSE_SKIP("needs a GPU");
+  nf::cuda::device on(0);
+  nf::cuda::stream s1, s2;
+  nf::cuda::event start, computed;
+  nf::array x;
+  {
+    nf::cuda::stream_scope in(s1);
+    CHECK(nf::cuda::get_current_stream().handle() == s1.handle());
+    start.record();
+    x = nf::arange(std::int64_t(1) << 24).astype(nf::float64) * 2.0;
+    x.eval();
+    computed.record();
+  }
+  computed.wait(s2);  // s2 waits for x without blocking the host
+  nf::array total;
+  {
+    nf::cuda::stream_scope in(s2);
+    total = nf::sum(x);
+    total.eval();
+  }
+  // np.sum(np.arange(2**24) * 2.0)
+  CHECK(total.item<double>() == 281474959933440.0);
+  computed.synchronize();
+  CHECK(computed.done());
+  CHECK(nf::cuda::elapsed_ms(start, computed) >= 0.0f);
+  CHECK(nf::cuda::get_current_stream().handle() == nf::cuda::stream::null().handle());
+  nf::cuda::event untimed(true);
+  untimed.record();
+  untimed.synchronize();
+  CHECK_THROWS_AS(nf::cuda::elapsed_ms(untimed, computed), nf::device_error);
+}
+
+TEST_CASE("without a GPU, events and the current stream throw device_error", "[devices]") {
+  if (have_gpu()) NDFUSE_SKIP("a GPU is present");
+  CHECK_THROWS_AS(nf::cuda::event(), nf::device_error);
+  CHECK_THROWS_AS(nf::cuda::get_current_stream(), nf::device_error);
+}

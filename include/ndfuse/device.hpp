@@ -109,6 +109,8 @@ class stream {
 
   // The legacy default stream of the current device (owns nothing).
   static stream null();
+  // This thread's current stream of the current device (owns nothing): cupy.cuda.get_current_stream().
+  static stream current();
 
   void synchronize() const;
   void* handle() const { return handle_; }  // a cudaStream_t
@@ -120,6 +122,42 @@ class stream {
   int device_ = 0;
   bool owned_ = false;
 };
+
+// This thread's current stream of the current GPU (cupy.cuda.get_current_stream()): the legacy default
+// stream unless a stream_scope says otherwise. Owns nothing.
+stream get_current_stream();
+
+// A CUDA event on the GPU that was current when it was made (cupy.cuda.Event): record() marks a point
+// in a stream, synchronize() waits for it on the host, wait() makes a stream wait for it without
+// blocking the host, and elapsed_ms(start, end) is the time between two recorded events
+// (cupy.cuda.get_elapsed_time). disable_timing makes record and wait cheaper; such events cannot be
+// timed. blocking: synchronize() yields the host thread instead of spinning.
+class event {
+ public:
+  explicit event(bool disable_timing = false, bool blocking = false);
+  ~event();
+  event(event&& other) noexcept;
+  event& operator=(event&& other) noexcept;
+  event(const event&) = delete;
+  event& operator=(const event&) = delete;
+
+  void record();                            // on this thread's current stream of the event's GPU
+  void record(const stream& s);             // on s (of the event's GPU)
+  void synchronize() const;                 // waits on the host until the recorded work is done
+  bool done() const;                        // whether it is (cupy.cuda.Event.done)
+  void wait() const;                        // this thread's current stream of the event's GPU waits for it
+  void wait(const stream& s) const;         // s waits for it, on any GPU
+  void* handle() const { return handle_; }  // a cudaEvent_t
+  int device_id() const { return device_; }
+
+ private:
+  void* handle_ = nullptr;
+  int device_ = 0;
+  bool timing_ = true;
+  friend float elapsed_ms(const event& start, const event& end);
+};
+// Milliseconds between two recorded, completed timing events (throws device_error otherwise).
+float elapsed_ms(const event& start, const event& end);
 
 // Makes `s` the current stream of its device for this thread while alive (`with stream:`). The
 // stream must outlive the scope and every array computed in it that is freed before a sync.

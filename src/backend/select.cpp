@@ -131,6 +131,39 @@ stream stream::null() {
 void stream::synchronize() const {
   no_cuda("stream::synchronize");
 }
+stream stream::current() {
+  no_cuda("stream::current");
+}
+stream get_current_stream() {
+  no_cuda("get_current_stream");
+}
+event::event(bool, bool) {
+  no_cuda("event");
+}
+event::~event() = default;
+event::event(event&&) noexcept = default;
+event& event::operator=(event&&) noexcept = default;
+void event::record() {
+  no_cuda("event::record");
+}
+void event::record(const stream&) {
+  no_cuda("event::record");
+}
+void event::synchronize() const {
+  no_cuda("event::synchronize");
+}
+bool event::done() const {
+  no_cuda("event::done");
+}
+void event::wait() const {
+  no_cuda("event::wait");
+}
+void event::wait(const stream&) const {
+  no_cuda("event::wait");
+}
+float elapsed_ms(const event&, const event&) {
+  no_cuda("elapsed_ms");
+}
 stream_scope::stream_scope(const stream&) : previous_(nullptr), device_(0) {
   no_cuda("stream_scope");
 }

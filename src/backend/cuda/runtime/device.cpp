@@ -2,12 +2,14 @@
 // cuda_api.cpp. Builds without CUDA get the stubs in src/backend/select.cpp instead.
 #include "ndfuse/device.hpp"
 
+#include <string>
 #include <utility>
 
 #include "backend/cuda/runtime/arrival_counters.hpp"
 #include "backend/cuda/runtime/cuda_api.hpp"
 #include "backend/cuda/runtime/memory.hpp"
 #include "ir/placement.hpp"
+#include "ndfuse/error.hpp"
 
 namespace ndfuse::cuda {
 
@@ -91,6 +93,97 @@ stream& stream::operator=(stream&& other) noexcept {
 
 stream stream::null() {
   return stream(nullptr, cu::current_device(), false);
+}
+
+stream stream::current() {
+  return stream(cu::current_stream(), cu::current_device(), false);
+}
+
+stream get_current_stream() {
+  return stream::current();
+}
+
+event::event(bool disable_timing, bool blocking) : device_(cu::current_device()), timing_(!disable_timing) {
+  unsigned flags = (disable_timing ? cudaEventDisableTiming : 0u) | (blocking ? cudaEventBlockingSync : 0u);
+  cudaEvent_t e = nullptr;
+  cu::check(cudaEventCreateWithFlags(&e, flags), "cudaEventCreateWithFlags");
+  handle_ = e;
+}
+
+event::~event() {
+  if (!handle_) return;
+  try {
+    cu::device_guard on(device_);
+    cudaEventDestroy(static_cast<cudaEvent_t>(handle_));  // released once pending work is done
+  } catch (...) {
+    // Only device_guard throws, when the device vanished; the event went with it.
+  }
+}
+
+event::event(event&& other) noexcept
+    : handle_(std::exchange(other.handle_, nullptr)), device_(other.device_), timing_(other.timing_) {}
+
+event& event::operator=(event&& other) noexcept {
+  if (this != &other) {
+    event dying(std::move(*this));
+    handle_ = std::exchange(other.handle_, nullptr);
+    device_ = other.device_;
+    timing_ = other.timing_;
+  }
+  return *this;
+}
+
+void event::record() {
+  cu::device_guard on(device_);
+  cu::check(cudaEventRecord(static_cast<cudaEvent_t>(handle_), cu::stream_of(device_)), "cudaEventRecord");
+}
+
+void event::record(const stream& s) {
+  if (s.device_id() != device_)
+    throw device_error("nf::cuda::event::record: the event is on GPU " + std::to_string(device_) +
+                       " and the stream on GPU " + std::to_string(s.device_id()));
+  cu::device_guard on(device_);
+  cu::check(cudaEventRecord(static_cast<cudaEvent_t>(handle_), static_cast<cudaStream_t>(s.handle())),
+            "cudaEventRecord");
+}
+
+void event::synchronize() const {
+  cu::device_guard on(device_);
+  cu::check(cudaEventSynchronize(static_cast<cudaEvent_t>(handle_)), "cudaEventSynchronize");
+}
+
+bool event::done() const {
+  cu::device_guard on(device_);
+  const cudaError_t r = cudaEventQuery(static_cast<cudaEvent_t>(handle_));
+  if (r == cudaErrorNotReady) {
+    cudaGetLastError();
+    return false;
+  }
+  cu::check(r, "cudaEventQuery");
+  return true;
+}
+
+void event::wait() const {
+  cu::device_guard on(device_);
+  cu::check(cudaStreamWaitEvent(cu::stream_of(device_), static_cast<cudaEvent_t>(handle_), 0),
+            "cudaStreamWaitEvent");
+}
+
+void event::wait(const stream& s) const {
+  cu::device_guard on(s.device_id());
+  cu::check(cudaStreamWaitEvent(static_cast<cudaStream_t>(s.handle()), static_cast<cudaEvent_t>(handle_), 0),
+            "cudaStreamWaitEvent");
+}
+
+float elapsed_ms(const event& start, const event& end) {
+  if (!start.timing_ || !end.timing_)
+    throw device_error("nf::cuda::elapsed_ms: an event made with disable_timing cannot be timed");
+  cu::device_guard on(end.device_);
+  float ms = 0;
+  cu::check(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start.handle_),
+                                 static_cast<cudaEvent_t>(end.handle_)),
+            "cudaEventElapsedTime");
+  return ms;
 }
 
 void stream::synchronize() const {
