@@ -5,9 +5,8 @@
 #include <ostream>
 #include <string>
 
-#include "runtime/device_guard.hpp"
-
 #include "ndfuse/error.hpp"
+#include "runtime/device_guard.hpp"
 
 namespace ndfuse {
 
@@ -53,8 +52,11 @@ void settle_device(ir::node& n, const char* op) {
 }
 
 device_guard::device_guard(device d) : backend_(backend::of(d)), previous_(backend_.activate(d.index())) {
-  if (d.is_cuda() && d.index() < 64)
-    used_gpus.fetch_or(std::uint64_t(1) << d.index(), std::memory_order_relaxed);
+  // A load first: every evaluation passes here, and a read-modify-write would make threads on
+  // different GPUs contend for the line.
+  const std::uint64_t bit = d.is_cuda() && d.index() < 64 ? std::uint64_t(1) << d.index() : 0;
+  if (bit && !(used_gpus.load(std::memory_order_relaxed) & bit))
+    used_gpus.fetch_or(bit, std::memory_order_relaxed);
 }
 
 device_guard::~device_guard() {
