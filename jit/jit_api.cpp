@@ -4,6 +4,7 @@
 #include "jit/nvrtc_compiler.hpp"
 #include "jit/prelude.hpp"
 #include "jit/render.hpp"
+#include "runtime/realize.hpp"
 #include "schedule/plan.hpp"
 
 namespace ndfuse::jit {
@@ -21,6 +22,7 @@ const std::shared_ptr<ir::node>& checked_node(const array& a, const char* what) 
 std::string source(const array& a) {
   const auto& n = checked_node(a, "source");
   if (n->materialized()) return "// ndfuse: nothing to compute, the array is already evaluated\n";
+  runtime::make_moves({&n, 1});  // a plan never spans devices: moves are made first
   const std::lock_guard lock(ir::graph_mutex());
   const schedule::plan p = schedule::make_plan({n});
   std::string out;
@@ -40,6 +42,7 @@ std::string standalone_source(const array& a) {
 int compile_check(const array& a, int sm) {
   const auto& n = checked_node(a, "compile_check");
   if (n->materialized()) return 0;
+  runtime::make_moves({&n, 1});
   std::unique_lock lock(ir::graph_mutex());
   const schedule::plan p = schedule::make_plan({n});
   lock.unlock();

@@ -9,7 +9,9 @@
 
 #include "catch.hpp"
 #include "child_process.hpp"
+#include "ir/node.hpp"
 #include "ndfuse/ndfuse.hpp"
+#include "runtime/realize.hpp"
 
 using ndfuse_test::is_child;
 using ndfuse_test::run_self;
@@ -103,6 +105,45 @@ TEST_CASE("moves: to, get, asarray and asnumpy keep every dtype's values", "[dev
     const nf::array v = x(nf::slice(nf::none, nf::none, 3));
     CHECK(v.to(nf::device::cuda(0)).get().to_host().bytes == v.to_host().bytes);
   }
+}
+
+// x.to(d) builds a move node; on a one-device machine the public calls never need one (the array
+// is already there), so these cases build moves between the CPU and itself through the runtime.
+TEST_CASE("a move is a node: the copy is made when something downstream is evaluated", "[devices]") {
+  const nf::device cpu = nf::device::cpu();
+  nf::device_scope on(cpu);
+  nf::array x = nf::arange(6.0) * 2.0;
+  const nf::array m(nf::runtime::move_node(x.node(), cpu));
+  CHECK(!x.is_evaluated());  // building the move did no work
+  CHECK(!m.is_evaluated());
+  CHECK(m.device() == cpu);
+  const nf::array y = nf::sum(m + 1.0);
+  CHECK(y.item<double>() == 36.0);  // np.sum(np.arange(6.) * 2 + 1)
+  CHECK(m.is_evaluated());
+  CHECK(x.is_evaluated());
+  CHECK(m.node()->storage->data != x.node()->storage->data);  // a copy, not the source's buffer
+  // A move of a move of a strided view: the elements in C order.
+  const nf::array v(
+      nf::runtime::move_node(nf::runtime::move_node(x(nf::slice(nf::none, nf::none, 2)).node(), cpu), cpu));
+  CHECK(v.to_vector<double>() == std::vector<double>{0, 4, 8});
+  // explain and jit::source make the moves upstream first: their plans cannot span devices.
+  const nf::array w(nf::runtime::move_node((x + 1.0).node(), cpu));
+  CHECK(nf::explain(w * 2.0).find("plan") != std::string::npos);
+  CHECK((w * 2.0).to_vector<double>() == std::vector<double>{2, 6, 10, 14, 18, 22});
+}
+
+TEST_CASE("threads evaluating DAGs that share one move get its values", "[devices]") {
+  const nf::device cpu = nf::device::cpu();
+  nf::device_scope on(cpu);
+  const nf::array m(nf::runtime::move_node((nf::arange(1000.0) + 1.0).node(), cpu));
+  std::vector<double> sums(8);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back(
+        [&, t] { sums[static_cast<std::size_t>(t)] = nf::sum(m * double(t)).item<double>(); });
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < 8; ++t)
+    CHECK(sums[static_cast<std::size_t>(t)] == 500500.0 * t);  // np.sum(np.arange(1., 1001.)) * t
 }
 
 TEST_CASE("a GPU that is not there throws device_error at the scope or the move", "[devices]") {

@@ -103,8 +103,8 @@ class array {
   template <element_type E>
   std::vector<E> to_vector() const;
   host_array to_host() const;
-  // The array on device d: itself when it is there already, else a copy (a peer copy between GPUs,
-  // a staged copy between the host and a GPU), made at the call after evaluating this array.
+  // The array on device d: itself when it is there already, else a lazy copy (a peer copy between
+  // GPUs, a staged copy between the host and a GPU), made when something downstream is evaluated.
   array to(ndfuse::device d) const;
   // The array on the CPU device (CuPy's x.get()).
   array get() const;

@@ -88,7 +88,7 @@ array array::to(ndfuse::device d) const {
   const auto& n = frontend::checked(*this, "to");
   runtime::check_exists(d);
   if (runtime::device_of(*n) == d) return *this;
-  return array(runtime::copy_to_device(n, d));
+  return frontend::finish(runtime::move_node(n, d));
 }
 
 array array::get() const {

@@ -194,6 +194,7 @@ node_ptr cast_node(const node_ptr& x, dtype t, const shape_t& shape) {
   n->shape = shape;
   n->inputs = {x};
   n->place = x->place;
+  n->reaches_move = x->reaches_move;
   count_growth(*n);
   return n;
 }

@@ -224,6 +224,8 @@ const char* op_name(op_code op) {
       return "gather";
     case op_code::library:
       return "library";
+    case op_code::move:
+      return "move";
     case op_code::reduced:
       return "reduced";
 #define NDFUSE_OP_NAME(name, arity) \

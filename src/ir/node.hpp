@@ -94,6 +94,9 @@ struct node {
   op_code op = op_code::buffer;
   dtype dt = dtype::float64;
   placement place;  // the device: this thread's current one at creation, or the operands'
+  // An unmade move (op_code::move) may lie upstream: the runtime looks for moves only from such
+  // roots, so evaluations without moves never walk their DAG for them.
+  bool reaches_move = false;
 
   shape_t shape;
   // Inline room for two: most ops have one or two operands, and a heap block per node would show.

@@ -106,6 +106,7 @@ enum class op_code : std::uint16_t {
   guard,    // inputs[1] where the bool inputs[0] holds, unspecified (and never loaded) elsewhere
   gather,   // inputs[0]'s elements at data-dependent indices (node::gather_axes says how)
   library,  // a library call on materialized inputs (node::library says which)
+  move,     // inputs[0] copied to this node's device (x.to): made by the runtime before planning
   reduced,  // kernel IR only: the reduction's result, read by the kernel's epilogue
 #define NDFUSE_OP_CODE(name, arity) name,
   NDFUSE_ALL_OPS(NDFUSE_OP_CODE)

@@ -37,6 +37,7 @@ void check_exists(device d) {
 void settle_device(ir::node& n, const char* op) {
   const ir::node* first = nullptr;
   for (const auto& in : n.inputs) {
+    n.reaches_move = n.reaches_move || in->reaches_move;
     if (in->op == ir::op_code::scalar) continue;
     if (!first) {
       first = in.get();

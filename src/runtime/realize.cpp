@@ -125,6 +125,7 @@ void realize(std::span<const std::shared_ptr<ir::node>> roots, bool automatic_sp
     one_device = one_device && r->place == roots[0]->place;
   }
   if (!any) return;
+  make_moves(roots);
   const device d = device_of(*roots[0]);
   if (!one_device) {
     // A plan never spans devices: each device's roots are one evaluation.
@@ -153,6 +154,7 @@ std::string explain(const std::vector<std::shared_ptr<ir::node>>& roots) {
   bool any = false;
   for (const auto& r : roots) any = any || !r->materialized();
   if (!any) return "plan: nothing to compute (already evaluated)\n";
+  make_moves(roots);
   const std::lock_guard lock(ir::graph_mutex());
   return schedule::describe(schedule::make_plan(roots));
 }

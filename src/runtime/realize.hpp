@@ -31,6 +31,13 @@ std::shared_ptr<ir::node> upload(dtype t, const shape_t& shape, const void* data
 // A new materialized node on device d holding n's elements in C order (n is evaluated first, and
 // gathered where it is strided): a peer copy between GPUs, a host copy otherwise.
 std::shared_ptr<ir::node> copy_to_device(const std::shared_ptr<ir::node>& n, device d);
+// n moved to device d when evaluated (x.to): an op_code::move node of d reading n. Building it
+// does no work; evaluating anything downstream first makes the copy (make_moves).
+std::shared_ptr<ir::node> move_node(const std::shared_ptr<ir::node>& n, device d);
+// Makes every unmade move upstream of `roots` (each evaluates its source on the source's device,
+// then copies), so that the plans after it see buffers. realize() calls it; so do explain and
+// nf::jit::source, whose plans cannot span devices either.
+void make_moves(std::span<const std::shared_ptr<ir::node>> roots);
 
 // While alive, eager mode waits: an in-place operator builds its node, rebinds the handle, and only
 // then evaluates, so the old buffer (now unheld) can be donated as NumPy's in-place ops write in place.
