@@ -16,18 +16,7 @@
 namespace ndfuse::runtime {
 
 std::shared_ptr<ir::node> copy_to_device(const std::shared_ptr<ir::node>& n, device d) {
-  realize({&n, 1});
-  std::shared_ptr<ir::node> src = n;
-  if (!ir::has_contiguous_strides(n->shape, n->strides)) {
-    // A strided view: gathered into a contiguous buffer on its own device first.
-    src = ir::new_node();
-    src->place = n->place;
-    src->op = ir::op_code::cast;
-    src->dt = n->dt;
-    src->shape = n->shape;
-    src->inputs = {n};
-    realize({&src, 1});
-  }
+  const std::shared_ptr<ir::node> src = in_c_order(n);
   const device from = device_of(*src);
   const std::size_t nbytes = itemsize(src->dt) * static_cast<std::size_t>(src->size());
   const void* data = static_cast<const char*>(src->storage->data) + src->offset * itemsize(src->dt);

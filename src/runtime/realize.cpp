@@ -218,19 +218,23 @@ std::shared_ptr<ir::node> upload(dtype t, const shape_t& shape, const void* data
   return n;
 }
 
+std::shared_ptr<ir::node> in_c_order(const std::shared_ptr<ir::node>& n) {
+  realize({&n, 1});
+  if (ir::has_contiguous_strides(n->shape, n->strides)) return n;
+  // A strided view: gathered into a contiguous buffer on its device. A contiguous one at an offset
+  // (a slice of rows) is read from where it starts, with no kernel.
+  auto src = ir::new_node();
+  src->place = n->place;
+  src->op = ir::op_code::cast;
+  src->dt = n->dt;
+  src->shape = n->shape;
+  src->inputs = {n};
+  realize({&src, 1});
+  return src;
+}
+
 host_array read_to_host(const std::shared_ptr<ir::node>& n) {
-  std::shared_ptr<ir::node> src = n;
-  if (!ir::has_contiguous_strides(n->shape, n->strides)) {
-    // A strided view: gather it into a contiguous buffer first. A contiguous one at an offset (a
-    // slice of rows) is copied from where it starts, with no kernel.
-    src = ir::new_node();
-    src->place = n->place;
-    src->op = ir::op_code::cast;
-    src->dt = n->dt;
-    src->shape = n->shape;
-    src->inputs = {n};
-    realize({&src, 1});
-  }
+  const std::shared_ptr<ir::node> src = in_c_order(n);
   host_array h;
   h.dtype = src->dt;
   h.shape = src->shape;

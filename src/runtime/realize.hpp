@@ -24,7 +24,10 @@ std::vector<std::shared_ptr<ir::node>> run_library_now(const ir::library_call& c
                                                        const std::vector<std::shared_ptr<ir::node>>& inputs,
                                                        const std::vector<std::pair<dtype, shape_t>>& outputs);
 
-// Reads a materialized node's elements to the host in C order (a strided node is copied first).
+// n evaluated, with its elements in C order from its offset: n itself, or (for a strided view) a
+// contiguous copy on its device.
+std::shared_ptr<ir::node> in_c_order(const std::shared_ptr<ir::node>& n);
+// Reads a node's elements to the host in C order (a strided node is copied first).
 host_array read_to_host(const std::shared_ptr<ir::node>& n);
 // A new materialized node holding a copy of host data, on this thread's current device.
 std::shared_ptr<ir::node> upload(dtype t, const shape_t& shape, const void* data);
