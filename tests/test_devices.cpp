@@ -56,6 +56,11 @@ TEST_CASE("arrays land on the current device and ops run on their arrays' device
     y = nf::asarray(std::vector<double>{1, 2, 3, 4, 5, 6});
     CHECK(nf::random::default_rng(1).random({3}).device() == cpu);
     CHECK(nf::zeros({2}).device() == cpu);
+    // A loaded file lands on the current device too (the working directory is the test's own).
+    nf::save("devices_load.npy", x);
+    const nf::array loaded = nf::load("devices_load.npy");
+    CHECK(loaded.device() == cpu);
+    CHECK(loaded.to_vector<double>() == std::vector<double>{0, 1, 2, 3, 4, 5});
   }
   CHECK(nf::current_device() == nf::default_device());
   CHECK(x.device() == cpu);
