@@ -193,4 +193,17 @@ TEST_CASE("DLPack on a GPU: export and import in place", "[dlpack][cuda]") {
   CHECK(y.device() == nf::device::cuda(0));
   CHECK(y.node()->storage->data == x.node()->storage->data);
   CHECK(nf::sum(y).item<double>() == 56.0);
+  // A consumer on its own stream: ordered after the array's computation, the host not blocked.
+  nf::cuda::stream consumer;
+  const nf::array z = nf::arange(1 << 20) * 3;
+  DLManagedTensorVersioned* u = nf::to_dlpack(z, consumer);
+  nf::array w;
+  {
+    nf::cuda::stream_scope in(consumer);
+    w = nf::sum(nf::from_dlpack(u));
+    w.eval();
+  }
+  CHECK(w.item<std::int64_t>() == 1649265868800);  // np.sum(np.arange(2**20) * 3)
+  CHECK(nf::cuda::stream::external(consumer.handle(), 0).handle() == consumer.handle());
+  CHECK_THROWS_AS(nf::cuda::stream::external(nullptr, nf::cuda::device_count()), nf::device_error);
 }

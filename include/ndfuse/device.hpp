@@ -111,6 +111,9 @@ class stream {
   static stream null();
   // This thread's current stream of the current device (owns nothing): cupy.cuda.get_current_stream().
   static stream current();
+  // A stream another library made (a cudaStream_t) on GPU `device_id`, owning nothing
+  // (cupy.cuda.ExternalStream): for stream_scope, events and DLPack consumers.
+  static stream external(void* handle, int device_id);
 
   void synchronize() const;
   void* handle() const { return handle_; }  // a cudaStream_t

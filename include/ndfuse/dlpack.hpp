@@ -13,6 +13,10 @@ namespace ndfuse {
 // arrays are values, and a consumer that writes through it changes them. For a GPU array, the
 // call waits until the array is computed, so a consumer on any stream reads it complete.
 DLManagedTensorVersioned* to_dlpack(const array& x);
+// The same for a consumer that reads on `consumer` (a stream of the array's GPU; the DLPack
+// protocol's `stream` argument): instead of waiting on the host, the call makes `consumer` wait for
+// the array's computation. For a CPU array the stream is not used.
+DLManagedTensorVersioned* to_dlpack(const array& x, const cuda::stream& consumer);
 
 // A DLPack tensor as an array, zero-copy: the array takes the tensor over and calls its deleter
 // when the last array reading the memory is gone; ndfuse never writes into it (its ops make new

@@ -134,6 +134,9 @@ void stream::synchronize() const {
 stream stream::current() {
   no_cuda("stream::current");
 }
+stream stream::external(void*, int) {
+  no_cuda("stream::external");
+}
 stream get_current_stream() {
   no_cuda("get_current_stream");
 }

@@ -123,13 +123,8 @@ array adopt(Tensor* t, const char* what) {
   }
 }
 
-}  // namespace
-
-DLManagedTensorVersioned* to_dlpack(const array& x) {
-  const auto& n = frontend::checked(x, "to_dlpack");
-  runtime::realize({&n, 1});
-  const device d = runtime::device_of(*n);
-  if (d.is_cuda()) synchronize();
+// The exported tensor of an evaluated node.
+DLManagedTensorVersioned* export_node(const std::shared_ptr<ir::node>& n, device d) {
   auto e = std::make_unique<exported>();
   e->node = n;
   e->shape.assign(n->shape.begin(), n->shape.end());
@@ -148,6 +143,33 @@ DLManagedTensorVersioned* to_dlpack(const array& x) {
   dl.strides = e->strides.data();
   t.manager_ctx = e.get();
   return &e.release()->tensor;
+}
+
+}  // namespace
+
+DLManagedTensorVersioned* to_dlpack(const array& x) {
+  const auto& n = frontend::checked(x, "to_dlpack");
+  runtime::realize({&n, 1});
+  const device d = runtime::device_of(*n);
+  if (d.is_cuda()) synchronize();
+  return export_node(n, d);
+}
+
+DLManagedTensorVersioned* to_dlpack(const array& x, const cuda::stream& consumer) {
+  const auto& n = frontend::checked(x, "to_dlpack");
+  runtime::realize({&n, 1});
+  const device d = runtime::device_of(*n);
+  if (d.is_cuda()) {
+    if (consumer.device_id() != d.index())
+      throw device_error("to_dlpack: the array is on " + d.str() +
+                         " and the consumer's stream on cuda:" + std::to_string(consumer.device_id()));
+    // Ordered after the work this thread queued on the array's GPU, where its computation went.
+    const cuda::device on(d.index());
+    cuda::event computed(/*disable_timing=*/true);
+    computed.record();
+    computed.wait(consumer);
+  }
+  return export_node(n, d);
 }
 
 array from_dlpack(DLManagedTensorVersioned* t) {

@@ -99,6 +99,11 @@ stream stream::current() {
   return stream(cu::current_stream(), cu::current_device(), false);
 }
 
+stream stream::external(void* handle, int device_id) {
+  cu::info(device_id);  // a GPU that is not there throws device_error
+  return stream(handle, device_id, false);
+}
+
 stream get_current_stream() {
   return stream::current();
 }
