@@ -4,16 +4,17 @@
 // for the whole draw (no carry from the lower words: the compiler keeps them uniform), with four
 // elements a thread, and the hand-written one-pair-a-thread kernel of philox_throughput.cu.
 //
-//   nvcc -O3 -arch=sm_90 --fmad=false -I jit/prelude research/philox_counter.cu -o /tmp/pc && /tmp/pc
+//   nvcc -O3 -arch=sm_90 --fmad=false -I jit/prelude -I research research/philox_counter.cu -o /tmp/pc &&
+//   /tmp/pc
 //
-// Protocol: CUDA events around each kernel, median of 21 runs after a warm-up; 2.5e8 float64 (2 GB).
+// Protocol: CUDA events around each kernel, median of 21 runs after two warm-ups (reduce_common.cuh's
+// median_ms; the numbers in research/README.md were taken with one warm-up); 2.5e8 float64 (2 GB).
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstdio>
-#include <vector>
 
 #include "nf_random.cuh"
+#include "reduce_common.cuh"
 
 constexpr long long n = 250'000'000;
 
@@ -26,9 +27,9 @@ __global__ void fill(double2* out, unsigned pairs) {
 // the draw's lower word cannot wrap.
 __device__ __forceinline__ nf_u32x4 block_fixed_upper(const nf_random_params& p, nf_uint64 b) {
   const nf_uint64 lo = p.ctr[0] + p.first + b;
-  return nf_philox4x32_10(nf_u32x4{{(nf_uint32)lo, (nf_uint32)(lo >> 32), (nf_uint32)p.ctr[1],
-                                    (nf_uint32)(p.ctr[1] >> 32)}},
-                          (nf_uint32)p.key[0], (nf_uint32)(p.key[0] >> 32));
+  return nf_philox4x32_10(
+      nf_u32x4{{(nf_uint32)lo, (nf_uint32)(lo >> 32), (nf_uint32)p.ctr[1], (nf_uint32)(p.ctr[1] >> 32)}},
+      (nf_uint32)p.key[0], (nf_uint32)(p.key[0] >> 32));
 }
 
 template <int Variant>
@@ -70,47 +71,35 @@ __global__ void hand(double2* out, unsigned k0, unsigned k1, unsigned pairs) {
                    nf_unit_double((nf_uint64)b.v[2] << 32 | b.v[3])};
 }
 
-template <class F>
-float time_ms(F launch) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  launch();
-  std::vector<float> t;
-  for (int r = 0; r < 21; ++r) {
-    cudaEventRecord(a);
-    launch();
-    cudaEventRecord(b);
-    cudaEventSynchronize(b);
-    float ms;
-    cudaEventElapsedTime(&ms, a, b);
-    t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  return t[10];
-}
-
 int main() {
   double* out;
   cudaMalloc(&out, n * sizeof(double));
   const nf_random_params p{{0x1234567ull, 0}, {5, 0, 0, 0}, 0, 0, 0, 0};
   const unsigned bs = 256, pairs = unsigned(n / 2);
   auto grid = [&](long long threads) { return unsigned((threads + bs - 1) / bs); };
-  std::printf("fill (write limit)                  %.3f ms\n", time_ms([&] { fill<<<grid(pairs), bs>>>((double2*)out, pairs); }));
-  std::printf("hand, a block a thread              %.3f ms\n", time_ms([&] { hand<<<grid(pairs), bs>>>((double2*)out, 7u, 9u, pairs); }));
-  std::printf("prelude, 2 a thread (as rendered)   %.3f ms\n", time_ms([&] { grid_stride<0, 2><<<grid(n / 2), bs>>>(unsigned(n), out, p); }));
-  std::printf("fixed upper words, 2 a thread       %.3f ms\n", time_ms([&] { grid_stride<1, 2><<<grid(n / 2), bs>>>(unsigned(n), out, p); }));
-  std::printf("prelude, 4 a thread                 %.3f ms\n", time_ms([&] { grid_stride<0, 4><<<grid(n / 4), bs>>>(unsigned(n), out, p); }));
-  std::printf("fixed upper words, 4 a thread       %.3f ms\n", time_ms([&] { grid_stride<1, 4><<<grid(n / 4), bs>>>(unsigned(n), out, p); }));
-  std::printf("prelude, one step a thread, no loop  %.3f ms\n", time_ms([&] { one_step<0><<<grid(n / 2), bs>>>(unsigned(n), out, p); }));
-  std::printf("fixed upper, one step, no loop      %.3f ms\n", time_ms([&] { one_step<1><<<grid(n / 2), bs>>>(unsigned(n), out, p); }));
+  std::printf("fill (write limit)                  %.3f ms\n",
+              median_ms([&] { fill<<<grid(pairs), bs>>>((double2*)out, pairs); }, 21));
+  std::printf("hand, a block a thread              %.3f ms\n",
+              median_ms([&] { hand<<<grid(pairs), bs>>>((double2*)out, 7u, 9u, pairs); }, 21));
+  std::printf("prelude, 2 a thread (as rendered)   %.3f ms\n",
+              median_ms([&] { grid_stride<0, 2><<<grid(n / 2), bs>>>(unsigned(n), out, p); }, 21));
+  std::printf("fixed upper words, 2 a thread       %.3f ms\n",
+              median_ms([&] { grid_stride<1, 2><<<grid(n / 2), bs>>>(unsigned(n), out, p); }, 21));
+  std::printf("prelude, 4 a thread                 %.3f ms\n",
+              median_ms([&] { grid_stride<0, 4><<<grid(n / 4), bs>>>(unsigned(n), out, p); }, 21));
+  std::printf("fixed upper words, 4 a thread       %.3f ms\n",
+              median_ms([&] { grid_stride<1, 4><<<grid(n / 4), bs>>>(unsigned(n), out, p); }, 21));
+  std::printf("prelude, one step a thread, no loop  %.3f ms\n",
+              median_ms([&] { one_step<0><<<grid(n / 2), bs>>>(unsigned(n), out, p); }, 21));
+  std::printf("fixed upper, one step, no loop      %.3f ms\n",
+              median_ms([&] { one_step<1><<<grid(n / 2), bs>>>(unsigned(n), out, p); }, 21));
   int sms = 0;
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
   for (int per_sm : {8, 16, 32, 64, 128}) {
     std::printf("prelude, 2 a thread, grid %d x SMs   %.3f ms\n", per_sm,
-                time_ms([&] { grid_stride<0, 2><<<sms * per_sm, bs>>>(unsigned(n), out, p); }));
+                median_ms([&] { grid_stride<0, 2><<<sms * per_sm, bs>>>(unsigned(n), out, p); }, 21));
     std::printf("fixed upper, 2 a thread, grid %d x SMs %.3f ms\n", per_sm,
-                time_ms([&] { grid_stride<1, 2><<<sms * per_sm, bs>>>(unsigned(n), out, p); }));
+                median_ms([&] { grid_stride<1, 2><<<sms * per_sm, bs>>>(unsigned(n), out, p); }, 21));
   }
   std::printf("%s\n", cudaGetErrorString(cudaGetLastError()));
 }

@@ -203,8 +203,9 @@ TEST_CASE("promotion oracle: array x weak scalar of each kind, both orders, over
 TEST_CASE("promotion oracle: can_cast for every pair and casting rule", "[oracle][promotion]") {
   PROMOTION_ORACLE("can_cast");
 }
-TEST_CASE("promotion oracle: library calls, reductions, scans and sorts of every dtype refuse at the call "
-          "or evaluate, with NumPy's result dtype",
-          "[oracle][promotion]") {
+TEST_CASE(
+    "promotion oracle: library calls, reductions, scans and sorts of every dtype refuse at the call "
+    "or evaluate, with NumPy's result dtype",
+    "[oracle][promotion]") {
   PROMOTION_ORACLE("call");
 }
