@@ -3,6 +3,7 @@
 // NDFUSE_BACKEND. Asking for a GPU where there is none throws rather than quietly running on the
 // CPU. Builds without CUDA also get the nf::cuda device API here, as stubs reporting no device.
 #include <string>
+#include <utility>
 
 #include "backend/backend.hpp"
 #include "backend/cpu/cpu_backend.hpp"
@@ -69,8 +70,12 @@ device_backend& of(device d) {
     static const std::unique_ptr<device_backend> cpu_backend = cpu::make_backend();
     return *cpu_backend;
   }
-  std::string why;
-  const int n = gpu_count(&why);
+  // Every evaluation asks: the count and the reason are read once.
+  static const auto [n, why] = [] {
+    std::string reason;
+    const int count = gpu_count(&reason);
+    return std::pair<int, std::string>(count, reason);
+  }();
   if (d.index() < 0 || d.index() >= n)
     throw device_error("device " + d.str() + " does not exist (" + std::to_string(n) + " GPU(s)" +
                        (n == 0 ? ": " + why : "") + ")");

@@ -290,7 +290,7 @@ node_ptr make_node(ir::op_code op, dtype out, std::initializer_list<node_ptr> in
   n->dt = out;
   n->shape = shape;
   n->inputs.assign(inputs.begin(), inputs.end());
-  runtime::settle_device(*n, ir::info(op).name);
+  runtime::settle_device(*n);
   count_growth(*n);
   return n;
 }
@@ -301,7 +301,7 @@ node_ptr make_node(ir::op_code op, dtype out, std::vector<node_ptr> inputs, cons
   n->dt = out;
   n->shape = shape;
   n->inputs.assign(std::make_move_iterator(inputs.begin()), std::make_move_iterator(inputs.end()));
-  runtime::settle_device(*n, ir::info(op).name);
+  runtime::settle_device(*n);
   count_growth(*n);
   return n;
 }
@@ -312,7 +312,7 @@ node_ptr make_node(ir::op_code op, dtype out, node_ptr x, const shape_t& shape) 
   n->dt = out;
   n->shape = shape;
   n->inputs.push_back(std::move(x));
-  runtime::settle_device(*n, ir::info(op).name);
+  runtime::settle_device(*n);
   count_growth(*n);
   return n;
 }
@@ -324,7 +324,7 @@ node_ptr make_node(ir::op_code op, dtype out, node_ptr a, node_ptr b, const shap
   n->shape = shape;
   n->inputs.push_back(std::move(a));
   n->inputs.push_back(std::move(b));
-  runtime::settle_device(*n, ir::info(op).name);
+  runtime::settle_device(*n);
   count_growth(*n);
   return n;
 }

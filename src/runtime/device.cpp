@@ -34,7 +34,7 @@ void check_exists(device d) {
   backend::of(d);
 }
 
-void settle_device(ir::node& n, const char* op) {
+void settle_device(ir::node& n) {
   const ir::node* first = nullptr;
   for (const auto& in : n.inputs) {
     n.reaches_move = n.reaches_move || in->reaches_move;
@@ -44,9 +44,9 @@ void settle_device(ir::node& n, const char* op) {
     } else if (in->place != first->place) {
       const device a = device_of(*first), b = device_of(*in);
       if (a != b)
-        throw device_error(std::string(op) + ": operands on two devices, " + a.str() + " and " + b.str() +
-                           "; move one first (x.to(nf::device(\"" + a.str() + "\")), or nf::asnumpy(x) for " +
-                           "the CPU)");
+        throw device_error(std::string(ir::op_name(n.op)) + ": operands on two devices, " + a.str() +
+                           " and " + b.str() + "; move one first (x.to(nf::device(\"" + a.str() +
+                           "\")), or nf::asnumpy(x) for " + "the CPU)");
     }
   }
   if (first) n.place = first->place;

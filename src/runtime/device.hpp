@@ -15,8 +15,8 @@ inline device device_of(const ir::node& n) {
 void check_exists(device d);
 
 // Gives n the device of its operands (scalars go anywhere; a node of scalars only keeps this
-// thread's current device). Operands on two devices throw device_error naming both and the move
-// that fixes it, with `op` the op's name.
-void settle_device(ir::node& n, const char* op);
+// thread's current device). Operands on two devices throw device_error naming the op, both devices
+// and the move that fixes it.
+void settle_device(ir::node& n);
 
 }  // namespace ndfuse::runtime
