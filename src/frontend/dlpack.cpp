@@ -151,7 +151,10 @@ DLManagedTensorVersioned* to_dlpack(const array& x) {
   const auto& n = frontend::checked(x, "to_dlpack");
   runtime::realize({&n, 1});
   const device d = runtime::device_of(*n);
-  if (d.is_cuda()) synchronize();
+  if (d.is_cuda()) {  // the array's GPU only: the others' work is not the consumer's concern
+    const cuda::device on(d.index());
+    cuda::synchronize();
+  }
   return export_node(n, d);
 }
 
