@@ -180,21 +180,24 @@ void reps(benchmark::internal::Benchmark* b, int iterations, int repetitions) {
 void register_all() {
   const nf::device cpu = nf::device::cpu(), gpu0 = nf::device::cuda(0), gpu1 = nf::device::cuda(1);
   reps(benchmark::RegisterBenchmark("move/cpu_to_cuda0/2GB", time_move, cpu, gpu0, "cpu_to_cuda0"), 3, 3);
-  reps(benchmark::RegisterBenchmark("cudaMemcpy/pageable_to_gpu/2GB", BM_reference,
+  reps(benchmark::RegisterBenchmark("memcpy_pageable/move/cpu_to_cuda0/2GB", BM_reference,
                                     reference::pageable_to_gpu),
        3, 3);
-  reps(benchmark::RegisterBenchmark("cudaMemcpy/pinned_to_gpu/2GB", BM_reference, reference::pinned_to_gpu),
+  reps(benchmark::RegisterBenchmark("memcpy_pinned/move/cpu_to_cuda0/2GB", BM_reference,
+                                    reference::pinned_to_gpu),
        3, 3);
   reps(benchmark::RegisterBenchmark("move/cuda0_to_cpu/2GB", time_move, gpu0, cpu, "cuda0_to_cpu"), 3, 3);
-  reps(benchmark::RegisterBenchmark("cudaMemcpy/gpu_to_pageable/2GB", BM_reference,
+  reps(benchmark::RegisterBenchmark("memcpy_pageable/move/cuda0_to_cpu/2GB", BM_reference,
                                     reference::gpu_to_pageable),
        3, 3);
-  reps(benchmark::RegisterBenchmark("cudaMemcpy/gpu_to_pinned/2GB", BM_reference, reference::gpu_to_pinned),
+  reps(benchmark::RegisterBenchmark("memcpy_pinned/move/cuda0_to_cpu/2GB", BM_reference,
+                                    reference::gpu_to_pinned),
        3, 3);
   if (nf::cuda::device_count() >= 2) {
     reps(benchmark::RegisterBenchmark("move/cuda0_to_cuda1/2GB", time_move, gpu0, gpu1, "cuda0_to_cuda1"), 3,
          3);
-    reps(benchmark::RegisterBenchmark("cudaMemcpyPeer/2GB", BM_reference, reference::peer), 3, 3);
+    reps(benchmark::RegisterBenchmark("memcpy_peer/move/cuda0_to_cuda1/2GB", BM_reference, reference::peer),
+         3, 3);
   }
   auto* b = benchmark::RegisterBenchmark("host_step_1000/gpu_array_cpu_current", BM_host_step_across);
   reps(b, 5, 5);

@@ -177,6 +177,14 @@ TEST_CASE("operands on two devices throw device_error at the call, naming both",
     CHECK(what.find("cuda:0") != std::string::npos);
   }
   CHECK_THROWS_AS(nf::matmul(c.reshape({2, 2}), g.reshape({2, 2})), nf::device_error);
+  // A creation op's array has its device before it has a buffer.
+  nf::array ones_cpu;
+  {
+    nf::device_scope on(nf::device::cpu());
+    ones_cpu = nf::ones({4});
+  }
+  CHECK_THROWS_AS(ones_cpu + g, nf::device_error);
+  CHECK(nf::sum(ones_cpu).device() == nf::device::cpu());
   // Scalars go with either; the move fixes the mix.
   CHECK((c + 1.0).device() == nf::device::cpu());
   CHECK(nf::sum(c.to(nf::device::cuda(0)) + g).item<double>() == 12.0);

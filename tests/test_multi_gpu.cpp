@@ -102,9 +102,16 @@ TEST_CASE("operands on two GPUs throw device_error at the call", "[multi_gpu]") 
     nf::device_scope on(nf::device::cuda(1));
     b = nf::ones({4});
   }
+  // nf::ones holds no buffer until evaluated, yet it has its device: ops on it run there, and
+  // mixing it with another device's array throws like any other operand.
+  CHECK(b.device() == nf::device::cuda(1));
+  CHECK(nf::sum(b).device() == nf::device::cuda(1));
+  CHECK((b * 2.0).device() == nf::device::cuda(1));
   CHECK_THROWS_AS(a + b, nf::device_error);
   CHECK_THROWS_AS(nf::matmul(a, b), nf::device_error);
+  CHECK_THROWS_AS(nf::where(a > 0, a, b), nf::device_error);
   CHECK(nf::sum(a + b.to(nf::device::cuda(0))).item<double>() == 8.0);
+  CHECK(nf::sum(b * 3.0).item<double>() == 12.0);
 }
 
 TEST_CASE("one thread per GPU runs the seed chain at once, as the CPU does", "[multi_gpu]") {

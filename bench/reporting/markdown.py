@@ -18,7 +18,7 @@ COLUMNS = (
     (("cupy", "eager_checked"), "CuPy, info checked"),
 )
 LABELS = dict(COLUMNS)
-FAMILY_ORDER = ("chains", "seed", "reduce", "views", "random", "linalg", "solvers", "fft")
+FAMILY_ORDER = ("chains", "seed", "devices", "reduce", "views", "random", "linalg", "solvers", "fft")
 LIMIT_SLACK = 1.1
 BANDWIDTH_BOUND_MS = 0.05  # limits shorter than this are launch latency, not bandwidth
 NOISE = 0.05  # "behind" by less than this is listed apart, as within run-to-run noise

@@ -29,9 +29,12 @@ GBENCH_KEYS = {
 }
 TO_MS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
 NAME_SUFFIX = re.compile(r"^(iterations|repeats|threads|min_time|min_warmup_time):|^(manual|real|process)_time$")
-# Direct calls the C++ benchmarks time as a workload's floor: the library call it makes, or for the
-# host step one bare cuLaunchKernel (driver_launch/host_step_1000).
-REFERENCES = {"cublas_direct": "cublas", "cufft_direct": "cufft", "cub_direct": "cub", "driver_launch": "driver launch"}
+# Direct calls the C++ benchmarks time as a workload's floor: the library call it makes, for the
+# host step one bare cuLaunchKernel (driver_launch/host_step_1000), for a move the CUDA runtime's
+# copy of the same bytes (memcpy_pinned/move/cpu_to_cuda0/2GB).
+REFERENCES = {"cublas_direct": "cublas", "cufft_direct": "cufft", "cub_direct": "cub", "driver_launch": "driver launch",
+              "memcpy_pageable": "cudaMemcpy pageable", "memcpy_pinned": "cudaMemcpy pinned",
+              "memcpy_peer": "cudaMemcpyPeer"}
 NOT_TIMINGS = ("peak_memory/",)  # rows whose time is a placeholder: only their counters mean something
 
 

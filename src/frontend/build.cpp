@@ -186,6 +186,12 @@ node_ptr scalar_node(const scalar& s, dtype t, const shape_t& shape, const char*
   return n;
 }
 
+node_ptr operand_node(const scalar& s, dtype t, const char* op) {
+  auto n = scalar_node(s, t, {}, op);
+  n->place = ir::placement::any();
+  return n;
+}
+
 node_ptr cast_node(const node_ptr& x, dtype t, const shape_t& shape) {
   if (x->dt == t && x->shape == shape) return x;
   auto n = ir::new_node();
@@ -279,7 +285,7 @@ dtype operand_dtype(const operand& o, const operand& other, const char* op) {
 
 node_ptr as_node(const operand& o, dtype t, const char* op) {
   if (o.arr) return cast_node(checked(*o.arr, op), t);
-  return scalar_node(o.value, t, {}, op);
+  return operand_node(o.value, t, op);
 }
 
 }  // namespace

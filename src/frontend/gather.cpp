@@ -195,7 +195,7 @@ advanced_index resolve(const array& x, const std::vector<index_item>& items, con
         consumed = nd;
         break;
       case index_kind::integer: {  // beside arrays, an integer is a 0-d index array
-        array i(scalar_node(it.integer, dtype::int64, {}, op));
+        array i(operand_node(it.integer, dtype::int64, op));
         keep(known_range(i, it.integer, it.integer));
         break;
       }

@@ -145,7 +145,7 @@ array where(const array& cond, const operand& a, const operand& b) {
   if (b.arr) shape = broadcast_shapes(shape, b.arr->shape(), "where");
   auto side = [&](const operand& o) {
     return o.arr ? frontend::cast_node(frontend::checked(*o.arr, "where"), t)
-                 : frontend::scalar_node(o.value, t, {}, "where");
+                 : frontend::operand_node(o.value, t, "where");
   };
   frontend::node_ptr n = frontend::make_node(
       ir::op_code::where, t, {frontend::cast_node(cn, dtype::bool_), side(a), side(b)}, shape);

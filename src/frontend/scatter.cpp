@@ -78,7 +78,7 @@ void assign_index(array& x, const std::vector<index_item>& items, const array& v
 void assign_index(array& x, const std::vector<index_item>& items, scalar value) {
   const auto& xn = checked(x, "index assignment");
   const scalar stored = frontend::stored_scalar(value, xn->dt, "index assignment");
-  assign_index(x, items, array(frontend::scalar_node(stored, xn->dt, {}, "index assignment")));
+  assign_index(x, items, array(frontend::operand_node(stored, xn->dt, "index assignment")));
 }
 
 }  // namespace ndfuse

@@ -38,7 +38,7 @@ void settle_device(ir::node& n) {
   const ir::node* first = nullptr;
   for (const auto& in : n.inputs) {
     n.reaches_move = n.reaches_move || in->reaches_move;
-    if (in->op == ir::op_code::scalar) continue;
+    if (in->place.kind == ir::placement::anywhere) continue;
     if (!first) {
       first = in.get();
     } else if (in->place != first->place) {
