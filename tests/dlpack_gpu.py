@@ -93,7 +93,9 @@ def cupy_library():
 
 def check(lib, L, device, failures):
     name = L["name"]
+    print(f"dlpack_gpu: ndfuse -> {name} on cuda:{device}:", end="")
     for dtype in DTYPES:
+        print(f" {dtype}", end="")
         before = lib.probe_deleted()
         try:
             got = L["from_dlpack"](Exported(lib, dtype, device))
@@ -115,6 +117,7 @@ def check(lib, L, device, failures):
             failures.append(f"ndfuse -> {name} cuda:{device} {dtype}: the deleter ran "
                             f"{lib.probe_deleted() - before} times, expected once")
 
+    print(f"\ndlpack_gpu: {name} -> ndfuse on cuda:{device}")
     view = L["view"](device)
     expected = L["sum"](view)
     for probe, what in ((lib.probe_sum, "sum"), (lib.probe_import_address, "address")):

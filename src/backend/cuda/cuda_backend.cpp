@@ -9,6 +9,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
+#include <utility>
 
 #include "backend/cuda/library.hpp"
 #include "backend/cuda/runtime/arrival_counters.hpp"
@@ -27,6 +29,26 @@
 namespace ndfuse::backend::cuda {
 
 namespace {
+
+// Lets GPU `from` reach GPU `to`'s memory, once per ordered pair, where the hardware can. Without
+// it cudaMemcpyPeer stages through host memory: 37 GB/s between two NVLink-connected H200s,
+// against about 390 with it. Enabled lazily, at the first move between the two, as CuPy does.
+void enable_peer_access(int from, int to) {
+  static std::mutex mutex;
+  static std::set<std::pair<int, int>> tried;
+  const std::lock_guard lock(mutex);
+  if (!tried.insert({from, to}).second) return;
+  int can = 0;
+  check(cudaDeviceCanAccessPeer(&can, from, to), "cudaDeviceCanAccessPeer");
+  if (!can) return;
+  const device_guard on(from);
+  const cudaError_t e = cudaDeviceEnablePeerAccess(to, 0);
+  if (e == cudaErrorPeerAccessAlreadyEnabled) {
+    (void)cudaGetLastError();  // another library in the process enabled it: not an error here
+    return;
+  }
+  check(e, "cudaDeviceEnablePeerAccess");
+}
 
 using support::env::debug_level;
 
@@ -246,6 +268,8 @@ class cuda_backend final : public device_backend {
   // Ordered after the source GPU's current stream (its producer) and on the destination's current
   // stream (its consumers), without blocking the host.
   void copy_peer(void* dst, int dst_device, const void* src, int src_device, std::size_t nbytes) override {
+    enable_peer_access(dst_device, src_device);
+    enable_peer_access(src_device, dst_device);
     cudaEvent_t ready = nullptr;
     {
       const device_guard on_source(src_device);
