@@ -140,17 +140,9 @@ def check(lib, L, device, failures):
 
 
 def main():
-    lib = ctypes.CDLL(sys.argv[1])
-    lib.probe_export_cuda.restype = ctypes.c_void_p
-    lib.probe_export_cuda.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_longlong, ctypes.c_size_t]
-    lib.probe_exported_data.restype = ctypes.c_size_t
-    lib.probe_deleted.restype = ctypes.c_int
-    lib.probe_sum.restype = ctypes.c_double
-    lib.probe_sum.argtypes = [ctypes.c_void_p]
-    lib.probe_imported_device.restype = ctypes.c_int
-    lib.probe_import_address.restype = ctypes.c_size_t
-    lib.probe_import_address.argtypes = [ctypes.c_void_p]
-
+    # The libraries first, then the probe: their CUDA libraries (libcudart.so.13, libcublas.so.13,
+    # ...) are then the ones the probe's same-named dependencies resolve to. Loaded the other way,
+    # the process holds two copies of each and torch or CuPy crashes (docs/devices.md, DLPack).
     libraries = []
     for make in (torch_library, cupy_library):
         try:
@@ -163,6 +155,17 @@ def main():
     if not libraries:
         print("dlpack_gpu: SKIPPED, neither PyTorch nor CuPy with a GPU here")
         return 77
+
+    lib = ctypes.CDLL(sys.argv[1])
+    lib.probe_export_cuda.restype = ctypes.c_void_p
+    lib.probe_export_cuda.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_longlong, ctypes.c_size_t]
+    lib.probe_exported_data.restype = ctypes.c_size_t
+    lib.probe_deleted.restype = ctypes.c_int
+    lib.probe_sum.restype = ctypes.c_double
+    lib.probe_sum.argtypes = [ctypes.c_void_p]
+    lib.probe_imported_device.restype = ctypes.c_int
+    lib.probe_import_address.restype = ctypes.c_size_t
+    lib.probe_import_address.argtypes = [ctypes.c_void_p]
 
     failures = []
     checks = 0
