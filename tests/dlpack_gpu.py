@@ -58,6 +58,7 @@ def torch_library():
     torch = importlib.import_module("torch")
     if not torch.cuda.is_available():
         return None
+    torch.arange(3, device="cuda").sum().item()  # its CUDA libraries loaded before the probe's
     return {
         "name": "torch",
         "gpus": torch.cuda.device_count(),
@@ -75,6 +76,7 @@ def cupy_library():
     cp = importlib.import_module("cupy")
     if cp.cuda.runtime.getDeviceCount() == 0:
         return None
+    int(cp.arange(3).sum())  # its CUDA libraries loaded before the probe's
 
     def view(d):
         with cp.cuda.Device(d):
@@ -142,9 +144,9 @@ def check(lib, L, device, failures):
 
 
 def main():
-    # The libraries first, then the probe: their CUDA libraries (libcudart.so.13, libcublas.so.13,
-    # ...) are then the ones the probe's same-named dependencies resolve to. Loaded the other way,
-    # the process holds two copies of each and torch or CuPy crashes (docs/devices.md, DLPack).
+    # The libraries first, each made to run a kernel, then the probe. The process holds two copies
+    # of the CUDA libraries (the wheels' and the toolkit's); loaded the other way, or with CuPy only
+    # imported, the probe's first CUDA call crashed (docs/limits.md, "DLPack").
     names = sys.argv[2].split(",") if len(sys.argv) > 2 else ["cupy"]
     makers = {"torch": torch_library, "cupy": cupy_library}
     libraries = []
