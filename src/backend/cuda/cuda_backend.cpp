@@ -19,7 +19,7 @@
 #include "backend/cuda/runtime/memory.hpp"
 #include "backend/cuda/runtime/transfer.hpp"
 #include "jit/cuda_tuning.hpp"
-#include "jit/disk_cache.hpp"
+#include "support/disk_cache.hpp"
 #include "jit/kernel_abi.hpp"
 #include "ndfuse/error.hpp"
 #include "support/env.hpp"
@@ -316,7 +316,7 @@ class cuda_backend final : public device_backend {
 
   std::unique_ptr<kernel_variant> make_variant(jit::tuned_ir k, int device) {
     const device_info& d = info(device);
-    kernel_binary bin = cubin_for(k, sm_of(d), jit::disk_cache::global());
+    kernel_binary bin = cubin_for(k, sm_of(d), support::disk_cache::global());
     auto v = std::make_unique<kernel_variant>();
     v->name = bin.name;
     v->arch = d.arch;
@@ -325,7 +325,7 @@ class cuda_backend final : public device_backend {
       if (!bin.from_disk)
         throw device_error("cuda: the driver rejected NVRTC's CUBIN for " + bin.name + " on " + d.arch);
       // A disk entry that passed its checksum but not the driver: compile afresh (overwriting it).
-      bin = cubin_for(k, sm_of(d), jit::disk_cache::global(), /*allow_disk_loads=*/false);
+      bin = cubin_for(k, sm_of(d), support::disk_cache::global(), /*allow_disk_loads=*/false);
       if (!try_load(bin.cubin, bin.name, v->home))
         throw device_error("cuda: the driver rejected NVRTC's CUBIN for " + bin.name + " on " + d.arch);
     }
@@ -346,7 +346,7 @@ class cuda_backend final : public device_backend {
     const device_info& d = info(device);
     loaded_module m;
     bool loaded = d.arch == k.arch && try_load(k.cubin, k.name, m);
-    if (!loaded) loaded = try_load(cubin_for(k.ir, sm_of(d), jit::disk_cache::global()).cubin, k.name, m);
+    if (!loaded) loaded = try_load(cubin_for(k.ir, sm_of(d), support::disk_cache::global()).cubin, k.name, m);
     if (!loaded)
       throw device_error("cuda: the driver rejected the CUBIN for " + k.name + " on device " +
                          std::to_string(device));

@@ -3,7 +3,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "jit/disk_cache.hpp"
+#include "support/disk_cache.hpp"
 #include "jit/nvrtc_compiler.hpp"
 #include "jit/render.hpp"
 #include "support/env.hpp"
@@ -34,7 +34,7 @@ std::string kernel_name(const ir::kernel_ir& k) {
   return buf;
 }
 
-kernel_binary cubin_for(const jit::tuned_ir& k, int sm, jit::disk_cache& cache, bool allow_disk_loads) {
+kernel_binary cubin_for(const jit::tuned_ir& k, int sm, support::disk_cache& cache, bool allow_disk_loads) {
   const auto t0 = std::chrono::steady_clock::now();
   kernel_binary out;
   out.name = kernel_name(k);
@@ -42,7 +42,7 @@ kernel_binary cubin_for(const jit::tuned_ir& k, int sm, jit::disk_cache& cache, 
   const std::string source = jit::render(k, out.name);
   // The fingerprint covers NVRTC's version, the options and the prelude text the source includes.
   const std::string key =
-      jit::disk_cache::make_key(source, jit::compile_fingerprint(sm), jit::nvrtc_version(), arch);
+      support::disk_cache::make_key(source, jit::compile_fingerprint(sm), jit::nvrtc_version(), arch);
   if (allow_disk_loads && !inspection_requested()) {
     if (auto hit = cache.load(key)) {
       out.cubin = std::move(*hit);

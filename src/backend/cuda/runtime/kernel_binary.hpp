@@ -7,7 +7,7 @@
 #include "ir/kernel_ir.hpp"
 #include "jit/cuda_tuning.hpp"
 
-namespace ndfuse::jit {
+namespace ndfuse::support {
 class disk_cache;
 }
 
@@ -22,7 +22,8 @@ struct kernel_binary {
 // `sm` is major * 10 + minor (90 for sm_90). Disk loads are skipped when `allow_disk_loads` is
 // false, or when NDFUSE_DUMP_DIR or NDFUSE_DEBUG >= 3 ask to see every kernel's source and NVRTC
 // log; a fresh compile is still stored. Throws compile_error when NVRTC fails.
-kernel_binary cubin_for(const jit::tuned_ir& k, int sm, jit::disk_cache& cache, bool allow_disk_loads = true);
+kernel_binary cubin_for(const jit::tuned_ir& k, int sm, support::disk_cache& cache,
+                        bool allow_disk_loads = true);
 
 // k_<hash of the kernel IR's structure>: a kernel's tunings share its name (their sources differ).
 std::string kernel_name(const ir::kernel_ir& k);

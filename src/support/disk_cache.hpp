@@ -17,7 +17,7 @@
 #include <string>
 #include <string_view>
 
-namespace ndfuse::jit {
+namespace ndfuse::support {
 
 class disk_cache {
  public:
@@ -60,4 +60,4 @@ class disk_cache {
   std::optional<std::uint64_t> estimated_bytes_;
 };
 
-}  // namespace ndfuse::jit
+}  // namespace ndfuse::support

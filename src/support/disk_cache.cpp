@@ -1,4 +1,4 @@
-#include "jit/disk_cache.hpp"
+#include "support/disk_cache.hpp"
 #include "support/env.hpp"
 #include "support/hash.hpp"
 #include "support/log.hpp"
@@ -17,7 +17,7 @@
 #include <iostream>
 #include <vector>
 
-namespace ndfuse::jit {
+namespace ndfuse::support {
 
 namespace fs = std::filesystem;
 
@@ -290,4 +290,4 @@ disk_cache& disk_cache::global() {
   return cache;
 }
 
-}  // namespace ndfuse::jit
+}  // namespace ndfuse::support
