@@ -9,7 +9,7 @@ namespace ndfuse::support::env {
 namespace {
 
 // clang-format off
-constexpr std::array<declaration, 13> declarations = {{
+constexpr std::array<declaration, 14> declarations = {{
   {var::device, "NDFUSE_DEVICE", "cpu, cuda, cuda:N", "GPU 0 when the library was built with CUDA and a GPU is usable, else cpu",
    "The process default device: where arrays are made outside every device scope."},
   {var::backend, "NDFUSE_BACKEND", "cpu, cuda", "cuda when the library was built with CUDA and a device is present, else cpu",
@@ -36,6 +36,8 @@ constexpr std::array<declaration, 13> declarations = {{
    "CUDA: the on-disk cache of compiled kernels."},
   {var::cache_max_bytes, "NDFUSE_CACHE_MAX_BYTES", "bytes", "1 GiB",
    "CUDA: size bound of the disk cache."},
+  {var::host_cxx, "NDFUSE_HOST_CXX", "a compiler command", "the C++ compiler ndfuse was built with",
+   "CPU: the compiler of user kernels' host code."},
 }};
 // clang-format on
 

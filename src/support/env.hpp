@@ -24,6 +24,7 @@ enum class var {
   dump_dir,
   cache_dir,
   cache_max_bytes,
+  host_cxx,
 };
 
 struct declaration {
