@@ -78,6 +78,8 @@ std::string expression(const tuned_ir& k, const ir::instr& in) {
       return value(in.args[0]) + " ? " + value(in.args[1]) + " : " + value(in.args[2]);
     case op_code::reduced:
       return "reduced";
+    case op_code::user:
+      throw device_error("user kernels (" + k.user_calls[in.slot].def->name + ") do not run on a GPU yet");
     default: {
       std::string operands[3];
       int count = 0;

@@ -93,3 +93,23 @@ TEST_CASE("host compiler child: a missing compiler", "[.][host_compiler_child]")
   CHECK(cpu::host_compiler() == "/nonexistent/c++");
   CHECK_THROWS_AS(cpu::compile_host(affine, "affine", cache), ndfuse::device_error);
 }
+
+TEST_CASE("modules loaded from the disk cache stay apart", "[host_compiler]") {
+  const fs::path dir = fresh_dir("apart");
+  disk_cache cache(dir.string());
+  const std::string one = "extern \"C\" int which() { return 1; }\n";
+  const std::string two = "extern \"C\" int which() { return 2; }\n";
+  cpu::compile_host(one, "one", cache);
+  cpu::compile_host(two, "two", cache);
+  disk_cache other(dir.string());
+  auto a = cpu::compile_host(one, "one", other);
+  REQUIRE(a->from_disk_cache());
+  {
+    auto b = cpu::compile_host(two, "two", other);
+    CHECK(reinterpret_cast<int (*)()>(b->symbol("which"))() == 2);
+  }
+  // Loaded after another cached module was released: its own code, not a module loaded before.
+  auto c = cpu::compile_host(two, "two", other);
+  CHECK(reinterpret_cast<int (*)()>(a->symbol("which"))() == 1);
+  CHECK(reinterpret_cast<int (*)()>(c->symbol("which"))() == 2);
+}

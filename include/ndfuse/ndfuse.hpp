@@ -17,5 +17,6 @@
 #include "ndfuse/random.hpp"
 #include "ndfuse/reduce.hpp"
 #include "ndfuse/sorting.hpp"
+#include "ndfuse/user_kernel.hpp"
 
 namespace nf = ndfuse;

@@ -31,6 +31,9 @@ node_ptr scalar_node(const scalar& s, dtype t, const shape_t& shape, const char*
 // A C++ scalar given as an operand (x * 2.0, where(c, x, 0), x(i) = 1): 0-d and of no device, so it
 // joins its op on whichever device that runs (a creation op's scalar node has the current device).
 node_ptr operand_node(const scalar& s, dtype t, const char* op);
+// The dtype NumPy gives a Python scalar alone (np.asarray(v).dtype): bool, int64 (uint64 past
+// int64's range), float64 or complex128.
+dtype default_dtype(const scalar& v);
 // A scalar stored into an array of dtype t (x(...) = s), converted as NumPy's setitem converts a
 // Python scalar: a float into an integer array is truncated to an integer first (NaN raises
 // value_error, infinity and values past 64 bits dtype_error, as NumPy's ValueError and

@@ -12,7 +12,7 @@
 
 namespace ndfuse {
 
-namespace {
+namespace frontend {
 
 dtype default_dtype(const scalar& v) {
   switch (v.kind) {
@@ -26,6 +26,10 @@ dtype default_dtype(const scalar& v) {
       return dtype::complex128;
   }
 }
+
+}  // namespace frontend
+
+namespace {
 
 double as_double(const scalar& v) {
   switch (v.kind) {
@@ -83,7 +87,7 @@ array full(const shape_t& shape, scalar value, dtype t) {
   return frontend::finish(frontend::scalar_node(value, t, shape, "full"));
 }
 array full(const shape_t& shape, scalar value) {
-  return full(shape, value, default_dtype(value));
+  return full(shape, value, frontend::default_dtype(value));
 }
 array empty(const shape_t& shape, dtype t) {
   return full(shape, scalar(0), t);

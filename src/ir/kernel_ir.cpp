@@ -88,6 +88,12 @@ std::string kernel_ir::key() const {
     put(o.value);
     put(o.dt);
   }
+  put(static_cast<std::uint16_t>(user_calls.size()));
+  for (const auto& c : user_calls) {
+    k += c.def->fingerprint;
+    put(static_cast<std::uint16_t>(c.operands.size()));
+    for (auto v : c.operands) put(v);
+  }
   put(static_cast<std::uint8_t>(reduction.has_value()));
   if (reduction) {
     put(reduction->kind);

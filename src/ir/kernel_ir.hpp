@@ -34,7 +34,8 @@ struct instr {
   // iota slot (an affine index stream).
   std::int32_t slot = -1;
   // op_code::random: the engine, the form and the residue r of the stream's offset modulo the
-  // form's elements per block (random_mode); the kernel is specialized on them.
+  // form's elements per block (random_mode); the kernel is specialized on them. op_code::user: the
+  // output of the call (kernel_ir::user_calls[slot]) this instruction reads.
   std::uint8_t mode = 0;
   // The input was written by an earlier kernel of the same plan (noted in generated-code comments).
   bool from_earlier_kernel = false;
@@ -51,6 +52,13 @@ struct kernel_input {
   bool guarded = false;   // some load of it has a guard: the element code gets its address, not its value
   bool gathered = false;  // some load of it adds a data-dependent offset: the element code gets its address
   bool by_address() const { return guarded || gathered; }
+};
+
+// One call of a user kernel: its operands are SSA values, one per user_kernel operand. Each output
+// the kernel reads is an op_code::user instruction naming the call.
+struct user_call {
+  std::shared_ptr<const user_kernel> def;
+  std::vector<std::int32_t> operands;
 };
 
 struct kernel_output {
@@ -92,6 +100,7 @@ struct kernel_ir {
   std::vector<instr> code;
   std::vector<kernel_output> outputs;  // contiguous, in iteration order (reductions: over kept dims)
   std::optional<kernel_reduction> reduction;
+  std::vector<user_call> user_calls;
 
   // Canonical text of the structure: the cache key. Sizes and scalar values never enter it, only
   // index_64, the one choice made from sizes; a backend adds its own tuning to it (the CUDA

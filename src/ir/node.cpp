@@ -226,6 +226,8 @@ const char* op_name(op_code op) {
       return "library";
     case op_code::move:
       return "move";
+    case op_code::user:
+      return "user";
     case op_code::reduced:
       return "reduced";
 #define NDFUSE_OP_NAME(name, arity) \

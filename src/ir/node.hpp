@@ -17,6 +17,7 @@
 #include "ir/op_code.hpp"
 #include "ir/placement.hpp"
 #include "ir/reduction.hpp"
+#include "ir/user_kernel.hpp"
 #include "ir/view.hpp"
 #include "ndfuse/array.hpp"
 
@@ -88,6 +89,10 @@ struct rare_params {
   std::vector<int> gather_axes;
   // library: the call; inputs are its operands.
   library_call library;
+  // user: the kernel and which of its outputs this node is; inputs are its operands
+  // (user_kernel::operand_count of them).
+  std::shared_ptr<const user_kernel> user;
+  int user_output = 0;
 };
 
 struct node {

@@ -107,6 +107,7 @@ enum class op_code : std::uint16_t {
   gather,   // inputs[0]'s elements at data-dependent indices (node::gather_axes says how)
   library,  // a library call on materialized inputs (node::library says which)
   move,     // inputs[0] copied to this node's device (x.to): made by the runtime before planning
+  user,     // output node::params().user_output of a user kernel (node::params().user) of its inputs
   reduced,  // kernel IR only: the reduction's result, read by the kernel's epilogue
 #define NDFUSE_OP_CODE(name, arity) name,
   NDFUSE_ALL_OPS(NDFUSE_OP_CODE)

@@ -172,6 +172,10 @@ struct lowering {
       i.slot = static_cast<int>(step.iotas.size());
       i.mode = random_slot(n, chain);
       step.kernel.iotas.push_back(ir::index_class::strided);
+    } else if (n->op == ir::op_code::user) {
+      i.op = ir::op_code::user;
+      i.slot = user_call(*n, chain, guard);
+      i.mode = static_cast<std::uint8_t>(n->params().user_output);
     } else if (is_reduction(n.get())) {
       throw error("fuser: internal error, a reduction is read inside another kernel without being written");
     } else {
@@ -186,6 +190,18 @@ struct lowering {
     int v = emit(std::move(i));
     values[key] = v;
     return v;
+  }
+
+  // The call a user kernel's output node reads: the outputs of one call (the same kernel on the
+  // same operands) share it, so the body runs once per element for all of them.
+  int user_call(const ir::node& n, int chain, int guard) {
+    std::vector<std::int32_t> operands;
+    for (const auto& in : n.inputs) operands.push_back(lower(in, chain, guard));
+    auto& calls = step.kernel.user_calls;
+    for (std::size_t c = 0; c < calls.size(); ++c)
+      if (calls[c].def == n.params().user && calls[c].operands == operands) return static_cast<int>(c);
+    calls.push_back({n.params().user, std::move(operands)});
+    return static_cast<int>(calls.size()) - 1;
   }
 
   // A random draw's affine slot. On philox4x32 the offset (a view's, as x[1:] of a draw) splits into

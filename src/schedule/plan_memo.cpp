@@ -126,7 +126,7 @@ struct signer {
     } else if (n.op == ir::op_code::gather) {
       bound += 1 + n.params().gather_axes.size();
     } else {
-      bound += 6;  // reduce and scan
+      bound += 6;  // reduce, scan and user
     }
     std::int64_t* w = room(bound);
     // A materialized node is a buffer to the passes, whatever op once computed it.
@@ -181,6 +181,11 @@ struct signer {
         *w++ = n.params().iota.offset;
         *w++ = static_cast<std::int64_t>(r.engine) << 8 | static_cast<std::int64_t>(r.form);
       } break;
+      case ir::op_code::user:
+        // The kernel instance: the same object for every call with the same argument dtypes.
+        *w++ = static_cast<std::int64_t>(n.params().user->id);
+        *w++ = n.params().user_output;
+        break;
       case ir::op_code::gather: {
         const auto& axes = n.params().gather_axes;
         *w++ = static_cast<std::int64_t>(axes.size());

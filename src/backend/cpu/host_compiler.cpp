@@ -109,21 +109,27 @@ void* open_module(const char* path) {
 }
 
 // A cached shared object loaded from memory: written to an anonymous file and opened through its
-// descriptor, so no file is left behind.
-void* open_bytes(const std::string& bytes, const std::string& name) {
-  const int fd = ::memfd_create(name.c_str(), MFD_CLOEXEC);
+// descriptor, so no file is left behind. The descriptor stays open while the module is loaded:
+// dlopen knows a module by its path, and a reused descriptor number (the same /proc/self/fd/N)
+// would hand back the module loaded before instead of this one.
+void* open_bytes(const std::string& bytes, const std::string& name, int& fd) {
+  fd = ::memfd_create(name.c_str(), MFD_CLOEXEC);
   if (fd < 0) return nullptr;
   std::size_t done = 0;
   while (done < bytes.size()) {
     const ssize_t w = ::write(fd, bytes.data() + done, bytes.size() - done);
     if (w <= 0) {
       ::close(fd);
+      fd = -1;
       return nullptr;
     }
     done += static_cast<std::size_t>(w);
   }
   void* h = ::dlopen(("/proc/self/fd/" + std::to_string(fd)).c_str(), RTLD_NOW | RTLD_LOCAL);
-  ::close(fd);
+  if (!h) {
+    ::close(fd);
+    fd = -1;
+  }
   return h;
 }
 
@@ -131,6 +137,7 @@ void* open_bytes(const std::string& bytes, const std::string& name) {
 
 host_module::~host_module() {
   ::dlclose(handle_);
+  if (fd_ >= 0) ::close(fd_);
 }
 
 void* host_module::symbol(const char* name) const {
@@ -152,8 +159,10 @@ std::shared_ptr<const host_module> compile_host(const std::string& source, const
                                                 support::disk_cache& cache) {
   const std::string key =
       support::disk_cache::make_key(source, joined_flags(), compiler_identity(), "host-" + machine());
-  if (const auto bytes = cache.load(key))
-    if (void* h = open_bytes(*bytes, name)) return std::make_shared<host_module>(h, true);
+  if (const auto bytes = cache.load(key)) {
+    int fd = -1;
+    if (void* h = open_bytes(*bytes, name, fd)) return std::make_shared<host_module>(h, true, fd);
+  }
 
   const std::string& dump = support::env::dump_dir();
   if (!dump.empty()) {

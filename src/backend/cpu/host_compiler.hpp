@@ -17,7 +17,9 @@ namespace ndfuse::backend::cpu {
 
 class host_module {
  public:
-  host_module(void* handle, bool from_disk_cache) : handle_(handle), from_disk_cache_(from_disk_cache) {}
+  // `fd`: the anonymous file a cached module was loaded from (or -1), closed after the module.
+  host_module(void* handle, bool from_disk_cache, int fd = -1)
+      : handle_(handle), from_disk_cache_(from_disk_cache), fd_(fd) {}
   ~host_module();
   host_module(const host_module&) = delete;
   host_module& operator=(const host_module&) = delete;
@@ -29,6 +31,7 @@ class host_module {
  private:
   void* handle_;
   bool from_disk_cache_;
+  int fd_;
 };
 
 // `source` compiled and loaded; `name` names the source file (`<name>.cpp`) in the compiler's

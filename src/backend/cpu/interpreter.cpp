@@ -7,7 +7,9 @@
 #include <cstring>
 #include <string>
 
+#include "backend/cpu/host_compiler.hpp"
 #include "backend/cpu/thread_pool.hpp"
+#include "backend/cpu/user_source.hpp"
 #include "ndfuse/error.hpp"
 
 namespace ndfuse::backend::cpu {
@@ -160,6 +162,21 @@ void eval_instructions(const program& prog, const ir::kernel_ir& k, registers& r
         s.iota(r.slab[v], affine, n, sp.iotas[s.slot]);
         r.ptr[v] = r.slab[v];
         break;
+      case ir::op_code::user: {
+        // The call computes every output; this value keeps its own, the others go to scratch.
+        const ir::user_call& call = k.user_calls[s.slot];
+        const void* ins[max_user_operands];
+        for (std::size_t j = 0; j < call.operands.size(); ++j) ins[j] = r.ptr[call.operands[j]];
+        char* mine = direct && v == prog.direct_value ? direct : r.slab[v];
+        thread_local registers scratch;
+        scratch.reserve(call.def->out.size());
+        void* outs[max_user_operands];
+        for (std::size_t o = 0; o < call.def->out.size(); ++o)
+          outs[o] = static_cast<int>(o) == s.user_output ? mine : scratch.slab[o];
+        s.user(outs, ins, n);
+        if (mine == r.slab[v]) r.ptr[v] = mine;
+        break;
+      }
       default: {
         const void* args[3] = {nullptr, nullptr, nullptr};
         for (int j = 0; j < 3 && s.args[j] >= 0; ++j) args[j] = r.ptr[s.args[j]];
@@ -260,11 +277,19 @@ std::unique_ptr<program> build_program(const ir::kernel_ir& k) {
       case ir::op_code::where:
         s.fn = where_loop(in.dt);
         break;
+      case ir::op_code::user: {
+        const ir::user_kernel& def = *k.user_calls[in.slot].def;
+        auto module = compile_host(host_source(def), host_source_name(def));
+        s.user = reinterpret_cast<user_block_fn>(module->symbol(user_block_symbol));
+        s.user_output = in.mode;
+        prog->modules.push_back(std::move(module));
+        break;
+      }
       default:
         s.fn = op_loop(in.op, in.operand_dt);
     }
     if (in.op != ir::op_code::buffer && in.op != ir::op_code::scalar && in.op != ir::op_code::reduced &&
-        !s.fn && !s.iota)
+        !s.fn && !s.iota && !s.user)
       throw error(std::string("cpu backend: no loop for ") + ir::op_name(in.op) + " on " +
                   std::string(dtype_name(in.operand_dt)));
     if (in.op == ir::op_code::buffer && s.args[0] < 0 && s.args[1] < 0 &&

@@ -3,6 +3,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <new>
 #include <vector>
 
@@ -15,17 +16,27 @@ inline constexpr std::int64_t block_elems = 1024;
 // Below this many elements a kernel runs on the calling thread: waking the pool costs more.
 inline constexpr std::int64_t parallel_threshold = 1 << 15;
 
+// A user kernel's block function (user_source.hpp): every output of the call over n elements.
+using user_block_fn = void (*)(void* const* out, const void* const* in, std::int64_t n);
+// A user kernel's operands and outputs, at most (the frontend refuses more parameters).
+inline constexpr int max_user_operands = 64;
+
 struct step {
   ir::op_code op;
   block_fn fn = nullptr;
   iota_fn iota = nullptr;
+  user_block_fn user = nullptr;
   std::size_t bytes = 0;  // itemsize of the value
   int args[3] = {-1, -1, -1};
   int slot = -1;
+  int user_output = 0;  // user: which output of the call this value is
 };
+
+class host_module;
 
 struct program final : compiled_kernel {
   std::vector<step> steps;
+  std::vector<std::shared_ptr<const host_module>> modules;  // the user kernels' compiled code
   int direct_value = -1;        // the last instruction, when it is an op that produces an output
   int direct_output = -1;       // which output it writes straight into
   std::vector<int> prefetched;  // steps loading a flat input in place: the next block is prefetched

@@ -1,0 +1,62 @@
+// User kernels: CuPy's ElementwiseKernel, written in C++ and fused.
+//
+//   nf::elementwise_kernel k("float32 x, float32 y", "float32 z",
+//                            "if (x - 2 > y) { z = x * y; } else { z = x + y; }", "my_kernel");
+//   nf::array z = k(x, y);           // a lazy node, like x + y
+//   nf::array s = nf::sum(k(x * 2, y) + 1);  // one fused kernel
+//
+// Parameter lists follow CuPy: `[raw] <type> <name>`, comma-separated; <type> is a dtype name or a
+// one-letter placeholder (`T x, T y`) that the call resolves from its arguments. The body sees each
+// input as a value, each output as a reference to write, and `i`, the element's index in the
+// output (C order); `_ind.size()` is the number of elements. Arguments broadcast like NumPy's; a
+// C++ scalar takes its parameter's type. Arrays are never cast: an array whose dtype is not its
+// parameter's throws dtype_error (astype it first).
+//
+// Where it runs: the body is spliced into the kernel of the ops around it, on the arguments'
+// device. On the CPU device it is compiled by the host compiler (NDFUSE_HOST_CXX) once per
+// dtype combination, cached on disk; docs/user-kernels.md says what a GPU run still lacks.
+#pragma once
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ndfuse/array.hpp"
+#include "ndfuse/math.hpp"
+
+namespace ndfuse {
+
+struct kernel_options {
+  std::string preamble;  // code before the kernel: helper functions and constants the body calls
+};
+
+class elementwise_kernel {
+ public:
+  // Checks the lists, the name (a C identifier) and the parameters' names now: value_error or
+  // dtype_error (an unknown type name).
+  elementwise_kernel(std::string_view in_params, std::string_view out_params, std::string operation,
+                     std::string name = "kernel", kernel_options options = {});
+
+  // The output, for a kernel of one output (value_error otherwise: use outputs()). Arguments are
+  // arrays and C++ scalars, one per input parameter.
+  template <class... Args>
+  array operator()(const Args&... args) const {
+    return call_one({operand(args)...});
+  }
+  // Every output, in the order of the output list.
+  template <class... Args>
+  std::vector<array> outputs(const Args&... args) const {
+    return call({operand(args)...});
+  }
+
+  const std::string& name() const;
+
+ private:
+  array call_one(std::initializer_list<operand> args) const;
+  std::vector<array> call(std::initializer_list<operand> args) const;
+  struct state;
+  std::shared_ptr<state> s_;
+};
+
+}  // namespace ndfuse

@@ -1,0 +1,104 @@
+#include "backend/cpu/user_source.hpp"
+
+#include <sstream>
+
+#include "ndfuse/error.hpp"
+
+namespace ndfuse::backend::cpu {
+
+namespace {
+
+std::string host_type(dtype t, const ir::user_kernel& k) {
+  switch (t) {
+    case dtype::bool_:
+      return "bool";
+    case dtype::int8:
+      return "signed char";
+    case dtype::int16:
+      return "short";
+    case dtype::int32:
+      return "int";
+    case dtype::int64:
+      return "long long";
+    case dtype::uint8:
+      return "unsigned char";
+    case dtype::uint16:
+      return "unsigned short";
+    case dtype::uint32:
+      return "unsigned int";
+    case dtype::uint64:
+      return "unsigned long long";
+    case dtype::float32:
+      return "float";
+    case dtype::float64:
+      return "double";
+    case dtype::complex64:
+      return "std::complex<float>";
+    case dtype::complex128:
+      return "std::complex<double>";
+    default:
+      throw dtype_error(k.name + ": user kernels on the CPU device do not take " +
+                        std::string(dtype_name(t)) + " yet");
+  }
+}
+
+}  // namespace
+
+std::string host_source_name(const ir::user_kernel& k) {
+  return "nf_user_" + k.name + "_" + k.fingerprint.substr(0, 8);
+}
+
+std::string host_source(const ir::user_kernel& k) {
+  std::ostringstream os;
+  os << "// " << k.name
+     << ": a user kernel (nf::elementwise_kernel), compiled by ndfuse for the CPU device.\n"
+     << "#include <algorithm>\n#include <cmath>\n#include <complex>\n#include <cstdint>\n\n"
+     << "// The names CUDA gives a body without std:: (min, max, abs and the math functions).\n"
+     << "using namespace std;\n\n"
+     << "namespace {\n\n"
+     << "// _ind.size(): the number of elements of the call.\n"
+     << "struct nf_indexer {\n  long long n;\n  long long size() const { return n; }\n};\n\n";
+  for (const auto& [letter, t] : k.placeholders)
+    os << "typedef " << host_type(t, k) << ' ' << letter << ";\n";
+  if (!k.placeholders.empty()) os << '\n';
+  if (!k.preamble.empty()) os << "#line 1 \"" << k.name << " (preamble)\"\n" << k.preamble << "\n\n";
+  // The body's own function, then the block loop over it; the loop's names (nf_*) cannot clash with
+  // a parameter's (a parameter may be called n or out).
+  os << "inline void nf_body(";
+  std::string params;
+  for (const auto& p : k.in) params += ", const " + host_type(p.dt, k) + ' ' + p.name;
+  for (const auto& p : k.out) params += ", " + host_type(p.dt, k) + "& " + p.name;
+  if (k.uses_index) params += ", const long long i";
+  if (k.uses_size) params += ", const nf_indexer& _ind";
+  os << (params.empty() ? params : params.substr(2)) << ") {\n#line 1 \"" << k.name << "\"\n"
+     << k.body << "\n;\n}\n\n}  // namespace\n\n";
+  os << "extern \"C\" void " << user_block_symbol
+     << "(void* const* nf_out, const void* const* nf_in, long long nf_n) {\n";
+  std::string args;
+  int slot = 0;
+  for (const auto& p : k.in) {
+    const std::string local = "nf_in" + std::to_string(slot);
+    os << "  const auto* " << local << " = static_cast<const " << host_type(p.dt, k) << "*>(nf_in[" << slot++
+       << "]);\n";
+    args += ", " + local + "[nf_e]";
+  }
+  for (std::size_t o = 0; o < k.out.size(); ++o) {
+    const std::string local = "nf_out" + std::to_string(o);
+    os << "  auto* " << local << " = static_cast<" << host_type(k.out[o].dt, k) << "*>(nf_out[" << o
+       << "]);\n";
+    args += ", " + local + "[nf_e]";
+  }
+  if (k.uses_index) {
+    os << "  const auto* nf_index = static_cast<const long long*>(nf_in[" << slot++ << "]);\n";
+    args += ", nf_index[nf_e]";
+  }
+  if (k.uses_size) {
+    os << "  const nf_indexer nf_size{*static_cast<const long long*>(nf_in[" << slot++ << "])};\n";
+    args += ", nf_size";
+  }
+  os << "  for (long long nf_e = 0; nf_e < nf_n; ++nf_e) nf_body(" << (args.empty() ? args : args.substr(2))
+     << ");\n}\n";
+  return os.str();
+}
+
+}  // namespace ndfuse::backend::cpu

@@ -1,0 +1,141 @@
+// nf::elementwise_kernel against NumPy (tests/oracle/gen_user_kernels.py computes each kernel's result
+// from the same inputs): seed 003's kernel, placeholders with scalars, broadcasting, the index i,
+// _ind.size(), two outputs; the fusion of a user kernel with the ops around it (launch counts);
+// one compile per dtype combination; and the errors at the call.
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "ndfuse/ndfuse.hpp"
+#include "oracle_support.hpp"
+
+namespace {
+
+using kernel_case = std::function<std::vector<nf::array>(const std::vector<nf::array>&)>;
+
+const nf::elementwise_kernel& seed003() {
+  static const nf::elementwise_kernel k("float32 x, float32 y", "float32 z",
+                                        "if (x - 2 > y) { z = x * y; } else { z = x + y; }", "my_kernel");
+  return k;
+}
+
+const nf::elementwise_kernel& axpy() {
+  static const nf::elementwise_kernel k("T x, T a", "T z", "z = a * x + 1;", "axpy");
+  return k;
+}
+
+const std::map<std::string, kernel_case>& cases() {
+  static const nf::elementwise_kernel seed64("float64 x, float64 y", "float64 z",
+                                             "if (x - 2 > y) { z = x * y; } else { z = x + y; }",
+                                             "my_kernel64");
+  static const nf::elementwise_kernel diff("T x, T y", "T z", "z = x - y;", "difference");
+  static const nf::elementwise_kernel index("T x", "T z", "z = x * i;", "times_index");
+  static const nf::elementwise_kernel size("T x, T y", "T z", "z = x + y + _ind.size();", "plus_size");
+  static const nf::elementwise_kernel two("float64 x", "float64 s, float64 d", "s = x + 1;\nd = x - 1;",
+                                          "two");
+  static const std::map<std::string, kernel_case> all{
+      {"seed003", [](const auto& in) { return std::vector{seed003()(in[0], in[1])}; }},
+      {"seed003_fused", [](const auto& in) { return std::vector{seed003()(in[0] * 2, in[1]) + 1}; }},
+      {"seed003_sum",
+       [](const auto& in) {
+         nf::array k = seed64(in[0] * 2, in[1]);
+         return std::vector{nf::sum(k + 1), nf::sum(k, 0)};
+       }},
+      {"axpy_scalar", [](const auto& in) { return std::vector{axpy()(in[0], 2.5)}; }},
+      {"axpy_int32", [](const auto& in) { return std::vector{axpy()(in[0], 3)}; }},
+      {"broadcast", [](const auto& in) { return std::vector{diff(in[0], in[1])}; }},
+      {"index", [](const auto& in) { return std::vector{index(in[0])}; }},
+      {"index_transposed", [](const auto& in) { return std::vector{index(in[0].T())}; }},
+      {"size", [](const auto& in) { return std::vector{size(in[0], in[1])}; }},
+      {"two_outputs", [](const auto& in) { return two.outputs(in[0]); }},
+  };
+  return all;
+}
+
+}  // namespace
+
+TEST_CASE("user kernels match NumPy", "[user_kernels]") {
+  const std::string dir = oracle::oracle_dir("user_kernels");
+  if (dir.empty())
+    NDFUSE_SKIP(
+        "no NumPy oracle data: tests/oracle/gen_user_kernels.py writes $NDFUSE_ORACLE_DIR/user_kernels");
+  int checked = 0;
+  for (const auto& row : oracle::read_manifest(dir)) {
+    const std::string& id = row[0];
+    INFO(id);
+    const auto it = cases().find(id);
+    REQUIRE(it != cases().end());
+    std::vector<nf::array> inputs;
+    for (const auto& f : oracle::split(row[1], ',')) inputs.push_back(nf::load(dir + "/" + f));
+    const std::vector<nf::array> got = it->second(inputs);
+    const auto expected = oracle::split(row[2], ',');
+    REQUIRE(got.size() == expected.size());
+    for (std::size_t o = 0; o < got.size(); ++o) {
+      oracle::tolerance tol;
+      tol.transcendental = id == "seed003_sum";  // a sum's rounding order is not NumPy's pairwise one
+      CHECK(oracle::compare(got[o].to_host(), oracle::read_npy(dir + "/" + expected[o]), tol) == "");
+    }
+    ++checked;
+  }
+  CHECK(checked == 10);
+}
+
+TEST_CASE("a user kernel fuses with the ops around it and under a reduction", "[user_kernels]") {
+  nf::array x = nf::arange(1000).astype(nf::float32);
+  nf::array y = nf::ones({1000}, nf::float32);
+  x.eval();
+  y.eval();
+  (void)nf::sum(seed003()(x * 2, y) + 1).item<double>();  // compiled once
+  nf::reset_stats();
+  nf::array s = nf::sum(seed003()(x * 2, y) + 1);
+  CHECK(nf::stats().kernels_launched == 0);  // building does no work
+  (void)s.item<double>();
+  CHECK(nf::stats().kernels_launched == 1);
+  nf::reset_stats();
+  nf::array z = seed003()(x, y) * 3 - x;
+  z.eval();
+  CHECK(nf::stats().kernels_launched == 1);
+}
+
+TEST_CASE("one kernel object compiles once per dtype combination", "[user_kernels]") {
+  const nf::elementwise_kernel k("T x, T a", "T z", "z = a * x - 7;", "once_per_dtype");
+  nf::array f32 = nf::arange(10).astype(nf::float32);
+  nf::array f64 = nf::arange(10).astype(nf::float64);
+  f32.eval();
+  f64.eval();
+  nf::reset_stats();
+  k(f32, 2.0).eval();
+  k(f64, 2.0).eval();
+  CHECK(nf::stats().kernels_compiled == 2);
+  nf::reset_stats();
+  k(f32, 4.0).eval();  // another scalar value: the same kernel
+  k(f64, 3).eval();    // an int scalar is converted to T = float64: the same kernel
+  CHECK(nf::stats().kernels_compiled == 0);
+  CHECK(nf::stats().cache_hits_memory == 2);
+}
+
+TEST_CASE("user kernel errors come at the construction or the call", "[user_kernels]") {
+  CHECK_THROWS_AS(nf::elementwise_kernel("float32 x", "float32 z", "z = x;", "bad name"), nf::value_error);
+  CHECK_THROWS_AS(nf::elementwise_kernel("float33 x", "float32 z", "z = x;", "k"), nf::dtype_error);
+  CHECK_THROWS_AS(nf::elementwise_kernel("float32", "float32 z", "z = 1;", "k"), nf::value_error);
+  nf::array f64 = nf::arange(4.0);
+  nf::array f32 = f64.astype(nf::float32);
+  // Arrays are never cast (CuPy: "Type is mismatched"); the count must match; a loop needs an array.
+  CHECK_THROWS_AS(seed003()(f64, f32), nf::dtype_error);
+  CHECK_THROWS_AS(seed003()(f32), nf::value_error);
+  CHECK_THROWS_AS(seed003()(1.0f, 2.0f), nf::value_error);
+  CHECK_THROWS_AS(seed003()(f32, nf::arange(3.0).astype(nf::float32)), nf::shape_error);
+  static const nf::elementwise_kernel two("float64 x", "float64 s, float64 d", "s = x; d = x;", "two");
+  CHECK_THROWS_AS(two(f64), nf::value_error);  // two outputs: outputs(...)
+  // A body that does not compile: compile_error at evaluation, naming the user's line.
+  static const nf::elementwise_kernel broken("float64 x", "float64 z", "z = x;\nz = x +* ;", "broken");
+  nf::array b = broken(f64);
+  try {
+    b.eval();
+    FAIL("no compile_error");
+  } catch (const nf::compile_error& e) {
+    CHECK(std::string(e.what()).find("broken:2") != std::string::npos);
+  }
+}
