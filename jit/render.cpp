@@ -79,7 +79,7 @@ std::string expression(const tuned_ir& k, const ir::instr& in) {
     case op_code::reduced:
       return "reduced";
     case op_code::user:
-      throw device_error("user kernels (" + k.user_calls[in.slot].def->name + ") do not run on a GPU yet");
+      return user_expression(k, in);
     default: {
       std::string operands[3];
       int count = 0;
@@ -355,7 +355,7 @@ std::string kernel_code(const tuned_ir& k, const std::string& name) {
   const std::string widen = k.index_64 ? "(unsigned long long)" : "";
   std::ostringstream os;
   os << header_comment(k, name) << '\n'
-     << element_function(k, name) << '\n'
+     << user_functions(k) << element_function(k, name) << '\n'
      << kernel_signature(k, name) << " {\n";
   if (k.tile_dim >= 0) {
     os << tiled_body(k, name, idx, off) << "}\n";

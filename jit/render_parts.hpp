@@ -24,6 +24,10 @@ std::string kernel_signature(const tuned_ir& k, const std::string& name);
 std::string input_param(const tuned_ir& k, int i);
 std::string input_arg(const tuned_ir& k, int i, const std::string& linear);
 std::string include_line();
+// User kernels (render_user.cpp): the device functions of a kernel's user calls, to place before
+// its element function, and the expression reading one output of a call.
+std::string user_functions(const tuned_ir& k);
+std::string user_expression(const tuned_ir& k, const ir::instr& in);
 std::string reduction_kernel_code(const tuned_ir& k, const std::string& name);
 // The body of a tiled elementwise kernel (tuned_ir::tile_dim >= 0): render_tiled.cpp.
 std::string tiled_body(const tuned_ir& k, const std::string& name, const std::string& idx,

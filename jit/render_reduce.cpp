@@ -310,7 +310,7 @@ std::string reduction_kernel_code(const tuned_ir& k, const std::string& name) {
   const std::string value_t = cuda_type(r.acc_dt);
   std::ostringstream os;
   os << header_comment(k, name, epi) << '\n'
-     << element_function(k, name, pro) << '\n'
+     << user_functions(k) << element_function(k, name, pro) << '\n'
      << finish_function(k, name, epi) << '\n';
   const std::string combine = combine_code(k, name);
   if (!combine.empty()) os << combine << '\n';

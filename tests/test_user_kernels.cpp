@@ -139,3 +139,38 @@ TEST_CASE("user kernel errors come at the construction or the call", "[user_kern
     CHECK(std::string(e.what()).find("broken:2") != std::string::npos);
   }
 }
+
+TEST_CASE("a user kernel's CUDA source splices its body into the fused kernel; NVRTC compiles it",
+          "[user_kernels][nvrtc]") {
+#if !defined(NDFUSE_WITH_CUDA)
+  NDFUSE_SKIP("ndfuse was built without CUDA: no CUDA source to render");
+#else
+  nf::array x = nf::arange(1000).astype(nf::float32);
+  nf::array y = nf::ones({1000}, nf::float32);
+  x.eval();
+  y.eval();
+  const nf::array z = seed003()(x * 2, y) + 1;
+  const std::string src = nf::jit::source(z);
+  INFO(src);
+  CHECK(src.find("// my_kernel: a user kernel (nf::elementwise_kernel), its body as given.") !=
+        std::string::npos);
+  CHECK(src.find("#line 1 \"my_kernel\"\nif (x - 2 > y) { z = x * y; } else { z = x + y; }") !=
+        std::string::npos);
+  CHECK(src.find("extern \"C\" __global__") != std::string::npos);
+  CHECK(nf::jit::compile_check(z, 90) == 1);
+  // Under a reduction, with i, _ind.size(), a placeholder and two outputs read.
+  static const nf::elementwise_kernel k("T x", "T s, T d", "T t = x * i; s = t + _ind.size(); d = t - 1;",
+                                        "both");
+  const auto sd = k.outputs(x);
+  const nf::array total = nf::sum(sd[0] * sd[1]);
+  CHECK(nf::jit::compile_check(total, 90) == 2);  // the held outputs are written by a kernel of their own
+  // A body that does not compile: NVRTC's message names the user's line.
+  static const nf::elementwise_kernel broken("float32 x", "float32 z", "z = x;\nz = x +* ;", "broken_gpu");
+  try {
+    nf::jit::compile_check(broken(x), 90);
+    FAIL("no compile_error");
+  } catch (const nf::compile_error& e) {
+    CHECK(std::string(e.what()).find("broken_gpu(2)") != std::string::npos);
+  }
+#endif
+}
