@@ -50,6 +50,19 @@ const std::map<std::string, kernel_case>& cases() {
       {"index_transposed", [](const auto& in) { return std::vector{index(in[0].T())}; }},
       {"size", [](const auto& in) { return std::vector{size(in[0], in[1])}; }},
       {"two_outputs", [](const auto& in) { return two.outputs(in[0]); }},
+      {"given_output",
+       [](const auto& in) {
+         nf::array z = nf::zeros({1000}, nf::float32);
+         const nf::array before = z;
+         seed003()(in[0], in[1], nf::out(z));
+         return std::vector{z, before};
+       }},
+      {"placeholder_output",
+       [](const auto& in) {
+         static const nf::elementwise_kernel twice("T x", "U z", "z = x * 2;", "twice");
+         nf::array z = nf::zeros(in[0].shape(), nf::int32);
+         return std::vector{twice(in[0], nf::out(z))};
+       }},
   };
   return all;
 }
@@ -79,7 +92,7 @@ TEST_CASE("user kernels match NumPy", "[user_kernels]") {
     }
     ++checked;
   }
-  CHECK(checked == 10);
+  CHECK(checked == 12);
 }
 
 TEST_CASE("a user kernel fuses with the ops around it and under a reduction", "[user_kernels]") {
@@ -129,6 +142,13 @@ TEST_CASE("user kernel errors come at the construction or the call", "[user_kern
   CHECK_THROWS_AS(seed003()(f32, nf::arange(3.0).astype(nf::float32)), nf::shape_error);
   static const nf::elementwise_kernel two("float64 x", "float64 s, float64 d", "s = x; d = x;", "two");
   CHECK_THROWS_AS(two(f64), nf::value_error);  // two outputs: outputs(...)
+  // Given outputs: the call's shape, the parameter's dtype, after the inputs.
+  nf::array wrong_shape = nf::zeros({3}, nf::float32), wrong_dtype = nf::zeros({4}, nf::float64);
+  nf::array right = nf::zeros({4}, nf::float32);
+  CHECK_THROWS_AS(seed003()(f32, f32, nf::out(wrong_shape)), nf::shape_error);
+  CHECK_THROWS_AS(seed003()(f32, f32, nf::out(wrong_dtype)), nf::dtype_error);
+  CHECK_THROWS_AS(seed003()(f32, nf::out(right), f32), nf::value_error);
+  CHECK(right.to_vector<float>() == std::vector<float>(4, 0.0f));  // untouched by the failed calls
   // A body that does not compile: compile_error at evaluation, naming the user's line.
   static const nf::elementwise_kernel broken("float64 x", "float64 z", "z = x;\nz = x +* ;", "broken");
   nf::array b = broken(f64);

@@ -9,8 +9,8 @@
 // one-letter placeholder (`T x, T y`) that the call resolves from its arguments. The body sees each
 // input as a value, each output as a reference to write, and `i`, the element's index in the
 // output (C order); `_ind.size()` is the number of elements. Arguments broadcast like NumPy's; a
-// C++ scalar takes its parameter's type. Arrays are never cast: an array whose dtype is not its
-// parameter's throws dtype_error (astype it first).
+// C++ scalar takes its parameter's type; nf::out(z) arguments receive the outputs. Arrays are never cast: an
+// array whose dtype is not its parameter's throws dtype_error (astype it first).
 //
 // Where it runs: the body is spliced into the kernel of the ops around it, on the arguments'
 // device. On the CPU device it is compiled by the host compiler (NDFUSE_HOST_CXX) once per
@@ -31,6 +31,18 @@ struct kernel_options {
   std::string preamble;  // code before the kernel: helper functions and constants the body calls
 };
 
+// One argument of a user kernel's call: an input (array or C++ scalar), or nf::out(z), an array
+// the output is written to (z then holds the result; other handles of z's old value keep it).
+struct kernel_arg {
+  kernel_arg(const array& a) : in(a) {}
+  template <scalar_type T>
+  kernel_arg(T v) : in(v) {}
+  kernel_arg(scalar v) : in(v) {}
+  kernel_arg(out o) : in(scalar(0)), target(&o.target) {}
+  operand in;
+  array* target = nullptr;
+};
+
 class elementwise_kernel {
  public:
   // Checks the lists, the name (a C identifier) and the parameters' names now: value_error or
@@ -39,22 +51,24 @@ class elementwise_kernel {
                      std::string name = "kernel", kernel_options options = {});
 
   // The output, for a kernel of one output (value_error otherwise: use outputs()). Arguments are
-  // arrays and C++ scalars, one per input parameter.
+  // arrays and C++ scalars, one per input parameter, then optionally one nf::out(z) per output
+  // (CuPy's output arguments: their dtypes decide placeholders first, their shapes must be the
+  // call's).
   template <class... Args>
   array operator()(const Args&... args) const {
-    return call_one({operand(args)...});
+    return call_one({kernel_arg(args)...});
   }
   // Every output, in the order of the output list.
   template <class... Args>
   std::vector<array> outputs(const Args&... args) const {
-    return call({operand(args)...});
+    return call({kernel_arg(args)...});
   }
 
   const std::string& name() const;
 
  private:
-  array call_one(std::initializer_list<operand> args) const;
-  std::vector<array> call(std::initializer_list<operand> args) const;
+  array call_one(std::initializer_list<kernel_arg> args) const;
+  std::vector<array> call(std::initializer_list<kernel_arg> args) const;
   struct state;
   std::shared_ptr<state> s_;
 };

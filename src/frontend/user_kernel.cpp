@@ -91,39 +91,56 @@ const std::string& elementwise_kernel::name() const {
   return s_->name;
 }
 
-array elementwise_kernel::call_one(std::initializer_list<operand> args) const {
+array elementwise_kernel::call_one(std::initializer_list<kernel_arg> args) const {
   if (s_->signature.out.size() != 1)
     throw value_error(s_->name + ": the kernel has " + std::to_string(s_->signature.out.size()) +
                       " outputs; call outputs(...) for all of them");
   return call(args)[0];
 }
 
-std::vector<array> elementwise_kernel::call(std::initializer_list<operand> args) const {
+std::vector<array> elementwise_kernel::call(std::initializer_list<kernel_arg> all) const {
   const state& s = *s_;
   const char* op = s.name.c_str();
+  // Inputs first, then the output targets (all of them or none), as CuPy takes them.
+  std::vector<const operand*> args;
+  std::vector<array*> targets;
+  for (const kernel_arg& a : all) {
+    if (a.target)
+      targets.push_back(a.target);
+    else if (!targets.empty())
+      throw value_error(s.name + ": an input argument after an nf::out(...) argument");
+    else
+      args.push_back(&a.in);
+  }
   std::vector<frontend::kernel_argument> kinds;
-  for (const operand& a : args)
-    kinds.push_back(a.arr ? frontend::kernel_argument{false, frontend::checked(*a.arr, op)->dt}
-                          : frontend::kernel_argument{true, frontend::default_dtype(a.value)});
-  const frontend::resolved_types types = frontend::resolve_types(s.signature, kinds, {}, s.name);
+  for (const operand* a : args)
+    kinds.push_back(a->arr ? frontend::kernel_argument{false, frontend::checked(*a->arr, op)->dt}
+                           : frontend::kernel_argument{true, frontend::default_dtype(a->value)});
+  std::vector<dtype> target_types;
+  for (array* t : targets) target_types.push_back(frontend::checked(*t, op)->dt);
+  const frontend::resolved_types types = frontend::resolve_types(s.signature, kinds, target_types, s.name);
 
-  // The loop's shape: the arrays' broadcast (CuPy: "Loop size is undecided" without one).
+  // The loop's shape: the broadcast of the arrays, outputs given included (CuPy: "Loop size is
+  // undecided" without one); a given output must have it.
   bool any_array = false;
   shape_t shape;
-  for (const operand& a : args)
-    if (a.arr) {
-      shape = any_array ? broadcast_shapes(shape, a.arr->shape(), op) : a.arr->shape();
-      any_array = true;
-    }
+  auto meet = [&](const shape_t& other) {
+    shape = any_array ? broadcast_shapes(shape, other, op) : other;
+    any_array = true;
+  };
+  for (const operand* a : args)
+    if (a->arr) meet(a->arr->shape());
+  for (array* t : targets) meet(t->shape());
   if (!any_array) throw value_error(s.name + ": no array among the arguments, so the loop has no size");
+  for (std::size_t o = 0; o < targets.size(); ++o)
+    if (targets[o]->shape() != shape)
+      throw shape_error(s.name + ": output '" + s.signature.out[o].name + "' has shape " +
+                        shape_str(targets[o]->shape()) + ", but the call's shape is " + shape_str(shape));
 
   std::vector<frontend::node_ptr> inputs;
-  std::size_t k = 0;
-  for (const operand& a : args) {
-    inputs.push_back(a.arr ? frontend::checked(*a.arr, op)
-                           : frontend::operand_node(a.value, types.in[k], op));
-    ++k;
-  }
+  for (std::size_t k = 0; k < args.size(); ++k)
+    inputs.push_back(args[k]->arr ? frontend::checked(*args[k]->arr, op)
+                                  : frontend::operand_node(args[k]->value, types.in[k], op));
   if (s.uses_index) {
     // i: the element's C-order index in the output, an iota that goes with the call's device.
     // Built here, not through finish: eager mode must not compute it on its own.
@@ -151,6 +168,8 @@ std::vector<array> elementwise_kernel::call(std::initializer_list<operand> args)
     n->params().user_output = static_cast<int>(o);
     outs.push_back(frontend::finish(std::move(n)));
   }
+  // Value semantics: a given output now holds the result; other handles keep what it held.
+  for (std::size_t o = 0; o < targets.size(); ++o) *targets[o] = outs[o];
   return outs;
 }
 

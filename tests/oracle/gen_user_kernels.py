@@ -59,6 +59,11 @@ def write(w):
     case("size", [a, b], [a + b + 12])
     # Two outputs.
     case("two_outputs", [z], [z + 1, z - 1])
+    # Outputs given: seed 003's into a float32 array of zeros (a copy of its handle keeps the
+    # zeros), and U decided by an int32 output (the body's assignment truncates as astype does).
+    case("given_output", [x, y], [np.where(x - np.float32(2) > y, x * y, x + y), np.zeros(1000, np.float32)])
+    w64 = rng.random(30) * 100
+    case("placeholder_output", [w64], [(w64 * 2).astype(np.int32)])
     w.finish()
 
 
