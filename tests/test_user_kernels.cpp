@@ -57,6 +57,13 @@ const std::map<std::string, kernel_case>& cases() {
          seed003()(in[0], in[1], nf::out(z));
          return std::vector{z, before};
        }},
+      {"scalars_into_output",
+       [](const auto& in) {
+         static const nf::elementwise_kernel product("T x, T y", "T z", "z = x * y;", "product");
+         nf::array z = in[0];
+         product(2.5, 3, nf::out(z));
+         return std::vector{z};
+       }},
       {"placeholder_output",
        [](const auto& in) {
          static const nf::elementwise_kernel twice("T x", "U z", "z = x * 2;", "twice");
@@ -92,7 +99,7 @@ TEST_CASE("user kernels match NumPy", "[user_kernels]") {
     }
     ++checked;
   }
-  CHECK(checked == 12);
+  CHECK(checked == 13);
 }
 
 TEST_CASE("a user kernel fuses with the ops around it and under a reduction", "[user_kernels]") {

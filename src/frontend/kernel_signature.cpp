@@ -34,12 +34,6 @@ std::vector<std::string_view> words(std::string_view s) {
   return out;
 }
 
-bool is_identifier(std::string_view s) {
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
-  return std::all_of(s.begin(), s.end(),
-                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-}
-
 bool blank(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
 }
@@ -74,7 +68,7 @@ kernel_param parse_param(std::string_view text, std::string_view kernel) {
                         "' (a dtype name such as float32, or a one-letter placeholder such as T)");
     }
   }
-  if (!is_identifier(name))
+  if (!is_c_identifier(name))
     throw value_error(where(kernel, text) + ": '" + std::string(name) + "' is not a C identifier");
   p.name = std::string(name);
   return p;
@@ -92,6 +86,12 @@ std::string type_text(const kernel_param& p) {
 }
 
 }  // namespace
+
+bool is_c_identifier(std::string_view s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
 
 kernel_signature parse_signature(std::string_view in_params, std::string_view out_params,
                                  std::string_view kernel) {

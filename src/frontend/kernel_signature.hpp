@@ -30,6 +30,9 @@ struct kernel_signature {
   std::vector<kernel_param> in, out;
 };
 
+// Whether `s` is a C identifier (a kernel's or a parameter's name).
+bool is_c_identifier(std::string_view s);
+
 // Throws value_error for a malformed list or name, dtype_error for an unknown dtype name; `kernel`
 // names the kernel in the message.
 kernel_signature parse_signature(std::string_view in_params, std::string_view out_params,

@@ -1,5 +1,6 @@
 #include "ndfuse/user_kernel.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <mutex>
@@ -14,13 +15,6 @@
 namespace ndfuse {
 
 namespace {
-
-bool is_identifier(std::string_view s) {
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
-  for (char c : s)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
-  return true;
-}
 
 // Whether `code` names the identifier `word` (not as part of a longer one, nor after '.' or '->':
 // a member called i is not the index).
@@ -71,7 +65,7 @@ struct elementwise_kernel::state {
 elementwise_kernel::elementwise_kernel(std::string_view in_params, std::string_view out_params,
                                        std::string operation, std::string name, kernel_options options)
     : s_(std::make_shared<state>()) {
-  if (!is_identifier(name))
+  if (!frontend::is_c_identifier(name))
     throw value_error("elementwise_kernel: the name '" + name + "' is not a C identifier");
   s_->signature = frontend::parse_signature(in_params, out_params, name);
   for (const auto* list : {&s_->signature.in, &s_->signature.out})
@@ -156,8 +150,17 @@ std::vector<array> elementwise_kernel::call(std::initializer_list<kernel_arg> al
 
   const auto def = s_->instance(types);
   std::vector<array> outs;
+  const bool any_input_array = std::any_of(args.begin(), args.end(), [](const operand* a) { return a->arr; });
   for (std::size_t o = 0; o < types.out.size(); ++o) {
     frontend::node_ptr n = frontend::make_node(ir::op_code::user, types.out[o], inputs, shape);
+    // Outputs given alone decide the device (scalar inputs have none); with arrays they must agree.
+    for (array* t : targets) {
+      const device there = runtime::device_of(*frontend::checked(*t, op));
+      if (!any_input_array && t == targets[0]) n->place = ir::placement::of(there);
+      if (there != runtime::device_of(*n))
+        throw device_error(s.name + ": an output given is on " + there.str() + ", the inputs on " +
+                           runtime::device_of(*n).str() + "; move one first");
+    }
     if (o == 0 && runtime::device_of(*n).is_cpu())
       for (const auto* list : {&types.in, &types.out})
         for (dtype t : *list)

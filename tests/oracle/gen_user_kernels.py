@@ -62,6 +62,8 @@ def write(w):
     # Outputs given: seed 003's into a float32 array of zeros (a copy of its handle keeps the
     # zeros), and U decided by an int32 output (the body's assignment truncates as astype does).
     case("given_output", [x, y], [np.where(x - np.float32(2) > y, x * y, x + y), np.zeros(1000, np.float32)])
+    # Only scalar inputs: the given output decides T and the loop's shape.
+    case("scalars_into_output", [np.zeros(4, np.float32)], [np.full(4, np.float32(2.5) * np.float32(3))])
     w64 = rng.random(30) * 100
     case("placeholder_output", [w64], [(w64 * 2).astype(np.int32)])
     w.finish()
