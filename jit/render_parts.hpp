@@ -28,6 +28,8 @@ std::string include_line();
 // its element function, and the expression reading one output of a call.
 std::string user_functions(const tuned_ir& k);
 std::string user_expression(const tuned_ir& k, const ir::instr& in);
+// The device function of a reduction kernel's reduce expression (defined by user_functions).
+std::string user_combine_name(const ir::user_kernel& combine);
 std::string reduction_kernel_code(const tuned_ir& k, const std::string& name);
 // The body of a tiled elementwise kernel (tuned_ir::tile_dim >= 0): render_tiled.cpp.
 std::string tiled_body(const tuned_ir& k, const std::string& name, const std::string& idx,

@@ -110,12 +110,14 @@ std::string combine_code(const tuned_ir& k, const std::string& name) {
   if (ir::is_arg_reduction(r.kind)) return "";
   const std::string operands[2] = {"a", "b"};
   std::ostringstream os;
-  os << "// Folds two partial results (" << ir::op_name(r.combine) << ").\n"
+  os << "// Folds two partial results (" << (r.combine_user ? r.combine_user->name : ir::op_name(r.combine))
+     << ").\n"
      << "struct " << name << "_combine {\n"
      << "  __device__ __forceinline__ " << acc << " operator()(const " << acc << " a, const " << acc
      << " b) const {\n"
      << "    return "
-     << (r.combine == ir::op_code::multiply && is_complex(r.acc_dt)
+     << (r.combine_user ? user_combine_name(*r.combine_user) + "(a, b)"
+         : r.combine == ir::op_code::multiply && is_complex(r.acc_dt)
              ? std::string("nf_prod_fold(a, b)")
              : fill_template(cuda_template(r.combine), operands, 2))
      << ";\n"

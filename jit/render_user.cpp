@@ -17,7 +17,7 @@ std::string prefix(const ir::user_kernel& u) {
 }  // namespace
 
 std::string user_functions(const tuned_ir& k) {
-  if (k.user_calls.empty()) return "";
+  if (k.user_calls.empty() && !(k.reduction && k.reduction->combine_user)) return "";
   std::ostringstream os;
   bool sized = false;
   for (const auto& call : k.user_calls) sized = sized || call.def->uses_size;
@@ -27,6 +27,20 @@ std::string user_functions(const tuned_ir& k) {
        << "struct nf_user_indexer {\n  long long n;\n  __device__ long long size() const { return n; }\n};\n"
        << "#endif\n\n";
   std::set<std::string> done;
+  if (k.reduction && k.reduction->combine_user) {
+    // A reduction kernel's reduce expression: a function of two partial results.
+    const ir::user_kernel& c = *k.reduction->combine_user;
+    const std::string f = prefix(c), acc = cuda_type(c.in[0].dt);
+    done.insert(f);
+    os << "#ifndef NF_DEFINED_" << f << "\n#define NF_DEFINED_" << f << '\n'
+       << "// " << c.name << ": a reduction kernel's reduce expression, as given.\n";
+    if (!c.preamble.empty()) os << "#line 1 \"" << c.name << " (preamble)\"\n" << c.preamble << '\n';
+    os << "static __device__ __forceinline__ " << acc << ' ' << f << "(const " << acc << " a, const " << acc
+       << " b) {\n";
+    for (const auto& [letter, t] : c.placeholders)
+      os << "  typedef " << cuda_type(t) << ' ' << letter << ";\n";
+    os << "#line 1 \"" << c.name << "\"\n  return (" << c.body << "\n);\n}\n#endif\n\n";
+  }
   for (const auto& call : k.user_calls) {
     const ir::user_kernel& u = *call.def;
     const std::string f = prefix(u);
@@ -53,6 +67,10 @@ std::string user_functions(const tuned_ir& k) {
     os << "#line 1 \"" << u.name << "\"\n" << u.body << "\n;\n  return nf_result;\n}\n#endif\n\n";
   }
   return os.str();
+}
+
+std::string user_combine_name(const ir::user_kernel& combine) {
+  return prefix(combine);
 }
 
 std::string user_expression(const tuned_ir& k, const ir::instr& in) {

@@ -73,4 +73,36 @@ class elementwise_kernel {
   std::shared_ptr<state> s_;
 };
 
+// CuPy's ReductionKernel: map_expr gives each element's value (over the input names), reduce_expr
+// folds two values a and b, post_map_expr writes the output from the folded a, and identity (a
+// number) is the fold of nothing. The values fold in reduce_type (a dtype name or a placeholder;
+// default: the output's type).
+//
+//   nf::reduction_kernel l2norm("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm");
+//   nf::array n = l2norm(x);                  // over every axis
+//   nf::array rows = l2norm.reduce({x}, 1);   // over axis 1 (keepdims as the third argument)
+//
+// The map fuses with the ops that produce the inputs and the post-map with those that read the
+// result, as for the built-in reductions; the fold order is fixed, so results repeat exactly.
+class reduction_kernel {
+ public:
+  reduction_kernel(std::string_view in_params, std::string_view out_params, std::string map_expr,
+                   std::string reduce_expr, std::string post_map_expr, std::string identity,
+                   std::string name = "reduce_kernel", std::string reduce_type = "",
+                   kernel_options options = {});
+
+  // The reduction over every axis of the arguments (one per input parameter).
+  template <class... Args>
+  array operator()(const Args&... args) const {
+    return reduce({kernel_arg(args)...}, axes{}, false);
+  }
+  array reduce(std::initializer_list<kernel_arg> args, const axes& axis, bool keepdims = false) const;
+
+  const std::string& name() const;
+
+ private:
+  struct state;
+  std::shared_ptr<state> s_;
+};
+
 }  // namespace ndfuse

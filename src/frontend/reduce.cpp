@@ -201,6 +201,19 @@ array reduce_arg(const array& x, ir::reduce_kind kind, std::uint64_t mask, bool 
   return finish(reduce_node(xn, dtype::int64, p, keepdims));
 }
 
+array reduce_user(const array& x, std::shared_ptr<const ir::user_kernel> combine, std::uint64_t mask,
+                  bool keepdims, const ir::scalar_bits& identity, const char* op) {
+  const node_ptr& xn = checked(x, op);
+  ir::reduction_params p;
+  p.combine = op_code::user;
+  p.acc_dt = xn->dt;
+  p.identity = identity;
+  p.axes = mask;
+  node_ptr n = reduce_node(xn, xn->dt, p, keepdims);
+  n->params().user = std::move(combine);
+  return finish(std::move(n));
+}
+
 array& assign_reduction(out o, const array& result, const char* op) {
   if (o.target.shape() != result.shape())
     throw shape_error(std::string(op) + ": output parameter has shape " + shape_str(o.target.shape()) +

@@ -1,6 +1,7 @@
 // Builders shared by the reduction frontends (reduce.cpp, statistics.cpp, norm.cpp).
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 #include "frontend/build.hpp"
@@ -26,6 +27,10 @@ array reduce_value(const array& x, ir::op_code combine, dtype acc, dtype result,
                    bool keepdims, const char* op,
                    const std::optional<ir::scalar_bits>& initial = std::nullopt);
 array reduce_arg(const array& x, ir::reduce_kind kind, std::uint64_t mask, bool keepdims, const char* op);
+// A reduce node over `mask` of x (already of dtype acc) whose combine is a user kernel's reduce
+// expression (nf::reduction_kernel), starting from `identity`.
+array reduce_user(const array& x, std::shared_ptr<const ir::user_kernel> combine, std::uint64_t mask,
+                  bool keepdims, const ir::scalar_bits& identity, const char* op);
 
 // NumPy's accumulator dtype for sum/prod/cumsum: small ints widen to int64 / uint64, bool to int64.
 dtype sum_dtype(dtype t);

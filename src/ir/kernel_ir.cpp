@@ -102,6 +102,7 @@ std::string kernel_ir::key() const {
     put(reduction->strategy);
     put(reduction->value);
     put(reduction->kept_ndim);
+    if (reduction->combine_user) k += reduction->combine_user->fingerprint;
     put(reduction->epilogue_begin);
   }
   return k;

@@ -89,6 +89,8 @@ struct kernel_reduction {
   std::int32_t value = -1;
   std::int32_t kept_ndim = 0;
   std::int32_t epilogue_begin = 0;
+  // combine == op_code::user: a user kernel's reduce expression over a and b (nf::reduction_kernel).
+  std::shared_ptr<const user_kernel> combine_user;
 };
 
 struct kernel_ir {

@@ -352,6 +352,7 @@ void lower_to_kernel_ir(fuse_state& s, plan& p) {
       ir::kernel_reduction red;
       red.kind = rp.kind;
       red.combine = rp.combine;
+      if (rp.combine == ir::op_code::user) red.combine_user = home->params().user;
       red.acc_dt = rp.acc_dt;
       red.strategy = home->op == ir::op_code::scan ? ir::reduce_strategy::scan : ir::reduce_strategy::inner;
       red.value = low.lower(home->inputs[0]);

@@ -126,7 +126,7 @@ struct signer {
     } else if (n.op == ir::op_code::gather) {
       bound += 1 + n.params().gather_axes.size();
     } else {
-      bound += 6;  // reduce, scan and user
+      bound += 7;  // reduce and scan (a user combine adds a word), user
     }
     std::int64_t* w = room(bound);
     // A materialized node is a buffer to the passes, whatever op once computed it.
@@ -164,6 +164,8 @@ struct signer {
         *w++ = static_cast<std::int64_t>(n.reduction.acc_dt);
         *w++ = static_cast<std::int64_t>(n.reduction.axes);
         put_bits(w, n.reduction.identity.bytes);
+        // A user kernel's combine: its instance (plans of two kernels must not be shared).
+        if (n.reduction.combine == ir::op_code::user) *w++ = static_cast<std::int64_t>(n.params().user->id);
         break;
       case ir::op_code::iota: {
         const ir::iota_spec& io = n.params().iota;

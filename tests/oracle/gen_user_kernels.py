@@ -65,6 +65,17 @@ def write(w):
     # Only scalar inputs: the given output decides T and the loop's shape.
     case("scalars_into_output", [np.zeros(4, np.float32)], [np.full(4, np.float32(2.5) * np.float32(3))])
     w64 = rng.random(30) * 100
+    # Reduction kernels: CuPy's L2 norm example, over axis 1 and over everything, and of x * 2.
+    case("l2norm_axis1", [xd], [np.sqrt(np.sum(xd * xd, axis=1))])
+    case("l2norm_all", [xd], [np.sqrt(np.sum(xd * xd))])
+    case("l2norm_fused", [xd], [np.sqrt(np.sum((xd * 2) * (xd * 2), axis=0))])
+    # max over int32 from an identity of INT32_MIN, keepdims; an empty axis gives the identity.
+    mi = rng.integers(-1000, 1000, (6, 7), dtype=np.int32)
+    case("max_keepdims", [mi], [np.max(mi, axis=0, keepdims=True)])
+    case("max_empty", [np.zeros((3, 0), np.int32)], [np.full(3, np.iinfo(np.int32).min, np.int32)])
+    # A float32 input folded in float64 (reduce_type), written as float64.
+    xf = rng.random(1000).astype(np.float32)
+    case("sum_float64", [xf], [np.sum(xf.astype(np.float64))])
     case("placeholder_output", [w64], [(w64 * 2).astype(np.int32)])
     w.finish()
 

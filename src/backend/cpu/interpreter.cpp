@@ -297,6 +297,13 @@ std::unique_ptr<program> build_program(const ir::kernel_ir& k) {
       prog->prefetched.push_back(static_cast<int>(prog->steps.size()));
     prog->steps.push_back(s);
   }
+  if (k.reduction && k.reduction->combine == ir::op_code::user) {
+    const ir::user_kernel& c = *k.reduction->combine_user;
+    auto module = compile_host(host_combine_source(c), host_source_name(c));
+    prog->user_fold = reinterpret_cast<decltype(prog->user_fold)>(module->symbol(user_fold_symbol));
+    prog->user_combine = reinterpret_cast<block_fn>(module->symbol(user_combine_symbol));
+    prog->modules.push_back(std::move(module));
+  }
   // Only elementwise kernels write straight from the last instruction; a reduction's outputs come
   // from its epilogue, which runs per output block.
   const int last = static_cast<int>(k.code.size()) - 1;

@@ -37,6 +37,9 @@ class host_module;
 struct program final : compiled_kernel {
   std::vector<step> steps;
   std::vector<std::shared_ptr<const host_module>> modules;  // the user kernels' compiled code
+  // A reduction whose combine is a user kernel's: its fold and elementwise combine (user_source.hpp).
+  void (*user_fold)(void* acc, const void* values, std::int64_t n) = nullptr;
+  block_fn user_combine = nullptr;
   int direct_value = -1;        // the last instruction, when it is an op that produces an output
   int direct_output = -1;       // which output it writes straight into
   std::vector<int> prefetched;  // steps loading a flat input in place: the next block is prefetched

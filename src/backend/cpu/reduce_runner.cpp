@@ -102,6 +102,9 @@ class reducer {
     if (arg_) {
       arg_fold_ = arg_fold_loop(red_.kind, red_.acc_dt);
       arg_combine_ = arg_combine_loop(red_.kind, red_.acc_dt);
+    } else if (red_.combine == ir::op_code::user) {
+      fold_ = prog.user_fold;
+      combine_ = prog.user_combine;
     } else {
       fold_ = fold_loop(red_.combine, red_.acc_dt);
       combine_ = op_loop(red_.combine, red_.acc_dt);

@@ -42,7 +42,51 @@ std::string host_type(dtype t, const ir::user_kernel& k) {
   }
 }
 
+void write_prologue(std::ostringstream& os, const ir::user_kernel& k) {
+  os << "// " << k.name << ": a user kernel, compiled by ndfuse for the CPU device.\n"
+     << "#include <algorithm>\n#include <cmath>\n#include <complex>\n#include <cstdint>\n#include "
+        "<type_traits>\n\n"
+     << "// The names CUDA gives a body without std:: (min, max, abs and the math functions).\n"
+     << "using namespace std;\n\n"
+     << "namespace {\n\n";
+  for (const auto& [letter, t] : k.placeholders)
+    os << "typedef " << host_type(t, k) << ' ' << letter << ";\n";
+  if (!k.placeholders.empty()) os << '\n';
+  if (!k.preamble.empty()) os << "#line 1 \"" << k.name << " (preamble)\"\n" << k.preamble << "\n\n";
+}
+
 }  // namespace
+
+std::string host_combine_source(const ir::user_kernel& c) {
+  std::ostringstream os;
+  write_prologue(os, c);
+  const std::string acc = host_type(c.in[0].dt, c);
+  os << "inline " << acc << " nf_combine(const " << acc << " a, const " << acc << " b) {\n#line 1 \""
+     << c.name << "\"\n  return (" << c.body << "\n);\n}\n\n}  // namespace\n\n"
+     << "// Eight interleaved partial folds combined pairwise, as the built-in folds (integers: in order).\n"
+     << "extern \"C\" void " << user_fold_symbol << "(void* acc, const void* values, long long n) {\n"
+     << "  const " << acc << "* v = static_cast<const " << acc << "*>(values);\n"
+     << "  " << acc << " r = v[0];\n"
+     << "  if (n < 8 || std::is_integral_v<" << acc << ">) {\n"
+     << "    for (long long i = 1; i < n; ++i) r = nf_combine(r, v[i]);\n"
+     << "  } else {\n"
+     << "    " << acc << " lane[8];\n"
+     << "    for (int j = 0; j < 8; ++j) lane[j] = v[j];\n"
+     << "    long long i = 8;\n"
+     << "    for (; i + 8 <= n; i += 8)\n"
+     << "      for (int j = 0; j < 8; ++j) lane[j] = nf_combine(lane[j], v[i + j]);\n"
+     << "    for (int j = 0; i < n; ++i, ++j) lane[j] = nf_combine(lane[j], v[i]);\n"
+     << "    r = nf_combine(nf_combine(nf_combine(lane[0], lane[1]), nf_combine(lane[2], lane[3])),\n"
+     << "                   nf_combine(nf_combine(lane[4], lane[5]), nf_combine(lane[6], lane[7])));\n"
+     << "  }\n"
+     << "  *static_cast<" << acc << "*>(acc) = r;\n}\n\n"
+     << "extern \"C\" void " << user_combine_symbol << "(void* out, const void* const* in, long long n) {\n"
+     << "  const " << acc << "* a = static_cast<const " << acc << "*>(in[0]);\n"
+     << "  const " << acc << "* b = static_cast<const " << acc << "*>(in[1]);\n"
+     << "  " << acc << "* o = static_cast<" << acc << "*>(out);\n"
+     << "  for (long long i = 0; i < n; ++i) o[i] = nf_combine(a[i], b[i]);\n}\n";
+  return os.str();
+}
 
 std::string host_source_name(const ir::user_kernel& k) {
   return "nf_user_" + k.name + "_" + k.fingerprint.substr(0, 8);
@@ -50,18 +94,9 @@ std::string host_source_name(const ir::user_kernel& k) {
 
 std::string host_source(const ir::user_kernel& k) {
   std::ostringstream os;
-  os << "// " << k.name
-     << ": a user kernel (nf::elementwise_kernel), compiled by ndfuse for the CPU device.\n"
-     << "#include <algorithm>\n#include <cmath>\n#include <complex>\n#include <cstdint>\n\n"
-     << "// The names CUDA gives a body without std:: (min, max, abs and the math functions).\n"
-     << "using namespace std;\n\n"
-     << "namespace {\n\n"
-     << "// _ind.size(): the number of elements of the call.\n"
+  write_prologue(os, k);
+  os << "// _ind.size(): the number of elements of the call.\n"
      << "struct nf_indexer {\n  long long n;\n  long long size() const { return n; }\n};\n\n";
-  for (const auto& [letter, t] : k.placeholders)
-    os << "typedef " << host_type(t, k) << ' ' << letter << ";\n";
-  if (!k.placeholders.empty()) os << '\n';
-  if (!k.preamble.empty()) os << "#line 1 \"" << k.name << " (preamble)\"\n" << k.preamble << "\n\n";
   // The body's own function, then the block loop over it; the loop's names (nf_*) cannot clash with
   // a parameter's (a parameter may be called n or out).
   os << "inline void nf_body(";
