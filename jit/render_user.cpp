@@ -19,8 +19,17 @@ std::string prefix(const ir::user_kernel& u) {
 std::string user_functions(const tuned_ir& k) {
   if (k.user_calls.empty() && !(k.reduction && k.reduction->combine_user)) return "";
   std::ostringstream os;
-  bool sized = false;
-  for (const auto& call : k.user_calls) sized = sized || call.def->uses_size;
+  bool sized = false, raw = false;
+  for (const auto& call : k.user_calls) {
+    sized = sized || call.def->uses_size;
+    raw = raw || call.def->raw_count() > 0;
+  }
+  // A raw parameter: its elements by flat C-order index, and their count (CuPy's CArray).
+  if (raw)
+    os << "#ifndef NF_DEFINED_USER_RAW\n#define NF_DEFINED_USER_RAW\n"
+       << "template <class T>\nstruct nf_user_raw {\n  const T* p;\n  long long n;\n"
+       << "  __device__ const T& operator[](long long j) const { return p[j]; }\n"
+       << "  __device__ long long size() const { return n; }\n};\n#endif\n\n";
   // _ind.size() in a body: the number of elements of the call (CuPy's CIndexer).
   if (sized)
     os << "#ifndef NF_DEFINED_USER_INDEXER\n#define NF_DEFINED_USER_INDEXER\n"
@@ -55,7 +64,10 @@ std::string user_functions(const tuned_ir& k) {
     os << "};\n"
        << "static __device__ __forceinline__ " << f << "_outputs " << f << '(';
     std::string params;
-    for (const auto& p : u.in) params += std::string(", const ") + cuda_type(p.dt) + ' ' + p.name;
+    for (const auto& p : u.in)
+      params += (p.raw ? std::string(", const nf_user_raw<") + cuda_type(p.dt) + "> "
+                       : std::string(", const ") + cuda_type(p.dt) + ' ') +
+                p.name;
     if (u.uses_index) params += ", const long long i";
     if (u.uses_size) params += ", const nf_user_indexer _ind";
     os << (params.empty() ? params : params.substr(2)) << ") {\n";
@@ -77,8 +89,13 @@ std::string user_expression(const tuned_ir& k, const ir::instr& in) {
   const ir::user_call& call = k.user_calls[in.slot];
   const ir::user_kernel& u = *call.def;
   std::string args;
-  std::size_t j = 0;
-  for (; j < u.in.size(); ++j) args += ", " + value(call.operands[j]);
+  std::size_t j = 0, raw_size = u.in.size() + u.uses_index + u.uses_size;
+  for (; j < u.in.size(); ++j) {
+    const int v = call.operands[j];
+    args += v >= 0 ? ", " + value(v)
+                   : std::string(", nf_user_raw<") + cuda_type(u.in[j].dt) + ">{" + numbered("in", -1 - v) +
+                         ", " + value(call.operands[raw_size++]) + "}";
+  }
   if (u.uses_index) args += ", " + value(call.operands[j++]);
   if (u.uses_size) args += ", nf_user_indexer{" + value(call.operands[j++]) + "}";
   return prefix(u) + "(" + (args.empty() ? args : args.substr(2)) + ")." + u.out[in.mode].name;

@@ -26,6 +26,12 @@ const nf::elementwise_kernel& axpy() {
   return k;
 }
 
+// CuPy's raw-parameter example: x read in reverse, y elementwise.
+const nf::elementwise_kernel& reversed() {
+  static const nf::elementwise_kernel k("raw T x, T y", "T z", "z = x[_ind.size() - i - 1] + y;", "reversed");
+  return k;
+}
+
 const nf::reduction_kernel& l2norm() {
   static const nf::reduction_kernel k("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm");
   return k;
@@ -85,6 +91,20 @@ const std::map<std::string, kernel_case>& cases() {
                                                  "sum64", "float64");
          return std::vector{sum64(in[0])};
        }},
+      {"raw_reversed", [](const auto& in) { return std::vector{reversed()(in[0], in[1])}; }},
+      {"raw_lazy", [](const auto& in) { return std::vector{reversed()(in[0] * 2, in[1])}; }},
+      {"raw_strided",
+       [](const auto& in) { return std::vector{reversed()(in[0](nf::slice(0, nf::none, 2)), in[1])}; }},
+      {"raw_rows",
+       [](const auto& in) {
+         static const nf::elementwise_kernel rows("raw T m, T y", "T z",
+                                                  "const long long w = m.size() / _ind.size();\n"
+                                                  "T s = 0;\n"
+                                                  "for (long long j = 0; j < w; ++j) s += m[i * w + j];\n"
+                                                  "z = y + s;",
+                                                  "row_sums");
+         return std::vector{rows(in[0], in[1])};
+       }},
       {"placeholder_output",
        [](const auto& in) {
          static const nf::elementwise_kernel twice("T x", "U z", "z = x * 2;", "twice");
@@ -121,7 +141,7 @@ TEST_CASE("user kernels match NumPy", "[user_kernels]") {
     }
     ++checked;
   }
-  CHECK(checked == 19);
+  CHECK(checked == 23);
 }
 
 TEST_CASE("a user kernel fuses with the ops around it and under a reduction", "[user_kernels]") {
@@ -198,7 +218,9 @@ TEST_CASE("user kernel errors come at the construction or the call", "[user_kern
   CHECK_THROWS_AS(seed003()(1.0f, 2.0f), nf::value_error);
   CHECK_THROWS_AS(seed003()(f32, nf::arange(3.0).astype(nf::float32)), nf::shape_error);
   static const nf::elementwise_kernel two("float64 x", "float64 s, float64 d", "s = x; d = x;", "two");
-  CHECK_THROWS_AS(two(f64), nf::value_error);  // two outputs: outputs(...)
+  CHECK_THROWS_AS(two(f64), nf::value_error);              // two outputs: outputs(...)
+  CHECK_THROWS_AS(reversed()(2.0, f64), nf::value_error);  // a raw parameter takes an array
+  CHECK_THROWS_AS(nf::elementwise_kernel("T x", "raw T z", "z[0] = x;", "raw_out"), nf::value_error);
   // Given outputs: the call's shape, the parameter's dtype, after the inputs.
   nf::array wrong_shape = nf::zeros({3}, nf::float32), wrong_dtype = nf::zeros({4}, nf::float64);
   nf::array right = nf::zeros({4}, nf::float32);
@@ -249,6 +271,12 @@ TEST_CASE("a user kernel's CUDA source splices its body into the fused kernel; N
   INFO(rsrc);
   CHECK(rsrc.find("#line 1 \"l2norm_reduce\"") != std::string::npos);
   CHECK(nf::jit::compile_check(norms, 90) == 1);
+  // A raw parameter: passed by address, indexed by the body.
+  const nf::array rev = reversed()(xd.reshape({600}) * 2, nf::arange(600.0)) + 1;
+  const std::string rawsrc = nf::jit::source(rev);
+  INFO(rawsrc);
+  CHECK(rawsrc.find("nf_user_raw<double>{in") != std::string::npos);
+  CHECK(nf::jit::compile_check(rev, 90) == 2);  // x * 2 is written first, for the body to index
   // A body that does not compile: NVRTC's message names the user's line.
   static const nf::elementwise_kernel broken("float32 x", "float32 z", "z = x;\nz = x +* ;", "broken_gpu");
   try {

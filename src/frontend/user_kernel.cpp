@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "frontend/build.hpp"
+#include "frontend/gather.hpp"
 #include "frontend/kernel_signature.hpp"
 #include "ir/shape_math.hpp"
 #include "ir/user_kernel.hpp"
@@ -50,7 +51,8 @@ struct elementwise_kernel::state {
       k.name = name;
       k.body = body;
       k.preamble = preamble;
-      for (std::size_t p = 0; p < signature.in.size(); ++p) k.in.push_back({signature.in[p].name, r.in[p]});
+      for (std::size_t p = 0; p < signature.in.size(); ++p)
+        k.in.push_back({signature.in[p].name, r.in[p], signature.in[p].raw});
       for (std::size_t p = 0; p < signature.out.size(); ++p)
         k.out.push_back({signature.out[p].name, r.out[p]});
       k.placeholders = r.placeholders;
@@ -68,10 +70,8 @@ elementwise_kernel::elementwise_kernel(std::string_view in_params, std::string_v
   if (!frontend::is_c_identifier(name))
     throw value_error("elementwise_kernel: the name '" + name + "' is not a C identifier");
   s_->signature = frontend::parse_signature(in_params, out_params, name);
-  for (const auto* list : {&s_->signature.in, &s_->signature.out})
-    for (const auto& p : *list)
-      if (p.raw)
-        throw value_error(name + ": parameter '" + p.name + "': raw parameters are not supported yet");
+  for (const auto& p : s_->signature.out)
+    if (p.raw) throw value_error(name + ": output '" + p.name + "': raw outputs are not supported yet");
   if (s_->signature.in.size() + s_->signature.out.size() + 2 > 64)
     throw value_error(name + ": more than 62 parameters");
   s_->uses_index = names(operation, "i");
@@ -122,8 +122,14 @@ std::vector<array> elementwise_kernel::call(std::initializer_list<kernel_arg> al
     shape = any_array ? broadcast_shapes(shape, other, op) : other;
     any_array = true;
   };
-  for (const operand* a : args)
-    if (a->arr) meet(a->arr->shape());
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    if (!s.signature.in[k].raw) {
+      if (args[k]->arr) meet(args[k]->arr->shape());
+    } else if (!args[k]->arr) {
+      throw value_error(s.name + ": raw parameter '" + s.signature.in[k].name +
+                        "' takes an array, not a scalar");
+    }
+  }
   for (array* t : targets) meet(t->shape());
   if (!any_array) throw value_error(s.name + ": no array among the arguments, so the loop has no size");
   for (std::size_t o = 0; o < targets.size(); ++o)
@@ -133,8 +139,10 @@ std::vector<array> elementwise_kernel::call(std::initializer_list<kernel_arg> al
 
   std::vector<frontend::node_ptr> inputs;
   for (std::size_t k = 0; k < args.size(); ++k)
-    inputs.push_back(args[k]->arr ? frontend::checked(*args[k]->arr, op)
-                                  : frontend::operand_node(args[k]->value, types.in[k], op));
+    inputs.push_back(!args[k]->arr ? frontend::operand_node(args[k]->value, types.in[k], op)
+                     : s.signature.in[k].raw
+                         ? frontend::contiguous_operand(*args[k]->arr)  // indexed in C order
+                         : frontend::checked(*args[k]->arr, op));
   if (s.uses_index) {
     // i: the element's C-order index in the output, an iota that goes with the call's device.
     // Built here, not through finish: eager mode must not compute it on its own.
@@ -147,6 +155,9 @@ std::vector<array> elementwise_kernel::call(std::initializer_list<kernel_arg> al
     inputs.push_back(std::move(index));
   }
   if (s.uses_size) inputs.push_back(frontend::operand_node(scalar(ir::shape_size(shape)), dtype::int64, op));
+  for (std::size_t k = 0; k < args.size(); ++k)
+    if (s.signature.in[k].raw)
+      inputs.push_back(frontend::operand_node(scalar(args[k]->arr->size()), dtype::int64, op));
 
   const auto def = s_->instance(types);
   std::vector<array> outs;

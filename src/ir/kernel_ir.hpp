@@ -54,8 +54,10 @@ struct kernel_input {
   bool by_address() const { return guarded || gathered; }
 };
 
-// One call of a user kernel: its operands are SSA values, one per user_kernel operand. Each output
-// the kernel reads is an op_code::user instruction naming the call.
+// One call of a user kernel: its operands are SSA values, one per user_kernel operand, but for a
+// raw input's, which is -1 - s: the address of input slot s (a C-order buffer the kernel gets by
+// address, all its strides 0). Each output the kernel reads is an op_code::user instruction naming
+// the call.
 struct user_call {
   std::shared_ptr<const user_kernel> def;
   std::vector<std::int32_t> operands;

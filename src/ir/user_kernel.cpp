@@ -22,6 +22,7 @@ std::shared_ptr<const user_kernel> finish_user_kernel(user_kernel k) {
     for (const auto& p : *list) {
       field(p.name);
       field(dtype_name(p.dt));
+      field(p.raw ? "raw" : "");
     }
   }
   for (const auto& [letter, t] : k.placeholders) {

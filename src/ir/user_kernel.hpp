@@ -16,6 +16,9 @@ namespace ndfuse::ir {
 struct user_param {
   std::string name;
   dtype dt = dtype::float64;
+  // An array the body indexes itself (x[j], x.size()): its operand is the address of a C-order
+  // buffer (a kernel input slot, not an SSA value), and its element count is one more operand.
+  bool raw = false;
 };
 
 struct user_kernel {
@@ -25,13 +28,18 @@ struct user_kernel {
   std::vector<user_param> in, out;
   std::vector<std::pair<char, dtype>> placeholders;  // the typedefs the body may name (T)
   // Extra operands after the inputs, in this order: the element's int64 index i (the body reads
-  // i), and the loop's size for _ind.size() (an int64 scalar).
+  // i), the loop's size for _ind.size() (an int64 scalar), then each raw input's element count.
   bool uses_index = false;
   bool uses_size = false;
   std::string fingerprint;  // 32 hex of everything above: compiled code is keyed on it
   std::uint64_t id = 0;     // unique per instance in the process: plans are keyed on it
 
-  int operand_count() const { return static_cast<int>(in.size()) + uses_index + uses_size; }
+  int raw_count() const {
+    int n = 0;
+    for (const auto& p : in) n += p.raw;
+    return n;
+  }
+  int operand_count() const { return static_cast<int>(in.size()) + uses_index + uses_size + raw_count(); }
 };
 
 // Fills fingerprint and id.

@@ -145,13 +145,24 @@ bool reshapes_without_copy(const node_ptr& n, int chain, const ir::node* top, co
 // - a reshape of an unevaluated node is pushed down to that node's leaves like any view, but where a
 //   leaf's strides cannot express it (a transposed buffer flattened, a broadcast tiled), NumPy would
 //   copy: the reshaped node is written first and the reshape then views that buffer;
-// - a gather reads its source at data-dependent offsets, so the source must be in memory.
+// - a gather reads its source at data-dependent offsets, so the source must be in memory, and so
+//   must a user kernel's raw input, which its body indexes.
 void split_memory_reads(fuse_state& s) {
   trace_pass("split_memory_reads");
   for (const auto& n : s.order) {
     if (n->op == ir::op_code::gather && !n->inputs[0]->materialized()) {
       auto& info = s.pending.at(n->inputs[0].get());
       info.target = info.before_readers = true;
+      continue;
+    }
+    if (n->op == ir::op_code::user) {
+      // A raw input is read by the body at any index: from memory, written by an earlier kernel.
+      const auto& params = n->params().user->in;
+      for (std::size_t k = 0; k < params.size(); ++k)
+        if (params[k].raw && !n->inputs[k]->materialized()) {
+          auto& info = s.pending.at(n->inputs[k].get());
+          info.target = info.before_readers = true;
+        }
       continue;
     }
     if (n->op != ir::op_code::view || !n->params().view.reshape) continue;

@@ -196,12 +196,33 @@ struct lowering {
   // same operands) share it, so the body runs once per element for all of them.
   int user_call(const ir::node& n, int chain, int guard) {
     std::vector<std::int32_t> operands;
-    for (const auto& in : n.inputs) operands.push_back(lower(in, chain, guard));
+    const auto& params = n.params().user->in;
+    for (std::size_t k = 0; k < n.inputs.size(); ++k)
+      operands.push_back(k < params.size() && params[k].raw ? raw_input(n.inputs[k])
+                                                            : lower(n.inputs[k], chain, guard));
     auto& calls = step.kernel.user_calls;
     for (std::size_t c = 0; c < calls.size(); ++c)
       if (calls[c].def == n.params().user && calls[c].operands == operands) return static_cast<int>(c);
     calls.push_back({n.params().user, std::move(operands)});
     return static_cast<int>(calls.size()) - 1;
+  }
+
+  // A raw input's operand: the address of its C-order buffer, an input slot with every stride 0
+  // (the same address at every element), passed by address. Views above the user node do not
+  // reach it: the body indexes the raw array itself.
+  std::int32_t raw_input(const node_ptr& n) {
+    auto [it, fresh] = input_slot[epilogue].try_emplace({n.get(), -1}, static_cast<int>(step.inputs.size()));
+    if (fresh) {
+      strided_leaf leaf;
+      leaf.node = n;
+      leaf.offset = n->materialized() ? n->offset : 0;
+      leaf.strides = space.map({}, {}, epilogue);
+      step.inputs.push_back(std::move(leaf));
+      ir::kernel_input in{n->dt, ir::index_class::strided};
+      in.gathered = true;
+      step.kernel.inputs.push_back(in);
+    }
+    return -1 - it->second;
   }
 
   // A random draw's affine slot. On philox4x32 the offset (a view's, as x[1:] of a draw) splits into

@@ -65,6 +65,16 @@ def write(w):
     # Only scalar inputs: the given output decides T and the loop's shape.
     case("scalars_into_output", [np.zeros(4, np.float32)], [np.full(4, np.float32(2.5) * np.float32(3))])
     w64 = rng.random(30) * 100
+    # raw parameters: the body indexes x itself. y decides the loop; x is read reversed.
+    rx = rng.random(10)
+    ry = rng.random(10)
+    case("raw_reversed", [rx, ry], [rx[::-1] + ry])
+    # A lazy raw input (x * 2, written first), and a strided view (x[::2], copied to C order).
+    case("raw_lazy", [rx, ry], [(rx * 2)[::-1] + ry])
+    case("raw_strided", [rx, ry[:5]], [rx[::2][::-1] + ry[:5]])
+    # A 2-d raw input indexed by flat C order: each output element sums a row.
+    rm = rng.random((4, 6))
+    case("raw_rows", [rm, np.zeros(4)], [rm.sum(axis=1)])
     # Reduction kernels: CuPy's L2 norm example, over axis 1 and over everything, and of x * 2.
     case("l2norm_axis1", [xd], [np.sqrt(np.sum(xd * xd, axis=1))])
     case("l2norm_all", [xd], [np.sqrt(np.sum(xd * xd))])

@@ -166,7 +166,16 @@ void eval_instructions(const program& prog, const ir::kernel_ir& k, registers& r
         // The call computes every output; this value keeps its own, the others go to scratch.
         const ir::user_call& call = k.user_calls[s.slot];
         const void* ins[max_user_operands];
-        for (std::size_t j = 0; j < call.operands.size(); ++j) ins[j] = r.ptr[call.operands[j]];
+        for (std::size_t j = 0; j < call.operands.size(); ++j) {
+          const int v_in = call.operands[j];
+          if (v_in >= 0) {
+            ins[j] = r.ptr[v_in];
+          } else {  // a raw input: the address of its buffer
+            const auto& in = sp.inputs[-1 - v_in];
+            ins[j] = static_cast<const char*>(in.data) +
+                     in.offset * static_cast<std::int64_t>(itemsize(k.inputs[-1 - v_in].dt));
+          }
+        }
         char* mine = direct && v == prog.direct_value ? direct : r.slab[v];
         thread_local registers scratch;
         scratch.reserve(call.def->out.size());

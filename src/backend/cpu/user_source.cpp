@@ -96,12 +96,19 @@ std::string host_source(const ir::user_kernel& k) {
   std::ostringstream os;
   write_prologue(os, k);
   os << "// _ind.size(): the number of elements of the call.\n"
-     << "struct nf_indexer {\n  long long n;\n  long long size() const { return n; }\n};\n\n";
+     << "struct nf_indexer {\n  long long n;\n  long long size() const { return n; }\n};\n\n"
+     << "// A raw parameter: its elements by flat C-order index, and their count.\n"
+     << "template <class T>\nstruct nf_raw {\n  const T* p;\n  long long n;\n"
+     << "  const T& operator[](long long j) const { return p[j]; }\n  long long size() const { return n; "
+        "}\n};\n\n";
   // The body's own function, then the block loop over it; the loop's names (nf_*) cannot clash with
   // a parameter's (a parameter may be called n or out).
   os << "inline void nf_body(";
   std::string params;
-  for (const auto& p : k.in) params += ", const " + host_type(p.dt, k) + ' ' + p.name;
+  for (const auto& p : k.in)
+    params +=
+        (p.raw ? ", const nf_raw<" + host_type(p.dt, k) + "> " : ", const " + host_type(p.dt, k) + ' ') +
+        p.name;
   for (const auto& p : k.out) params += ", " + host_type(p.dt, k) + "& " + p.name;
   if (k.uses_index) params += ", const long long i";
   if (k.uses_size) params += ", const nf_indexer& _ind";
@@ -111,11 +118,19 @@ std::string host_source(const ir::user_kernel& k) {
      << "(void* const* nf_out, const void* const* nf_in, long long nf_n) {\n";
   std::string args;
   int slot = 0;
+  // Raw inputs' element counts come after the other operands, in the inputs' order.
+  int raw_size_slot = static_cast<int>(k.in.size()) + k.uses_index + k.uses_size;
   for (const auto& p : k.in) {
     const std::string local = "nf_in" + std::to_string(slot);
-    os << "  const auto* " << local << " = static_cast<const " << host_type(p.dt, k) << "*>(nf_in[" << slot++
-       << "]);\n";
-    args += ", " + local + "[nf_e]";
+    const std::string type = host_type(p.dt, k);
+    if (p.raw) {
+      os << "  const nf_raw<" << type << "> " << local << "{static_cast<const " << type << "*>(nf_in["
+         << slot++ << "]), *static_cast<const long long*>(nf_in[" << raw_size_slot++ << "])};\n";
+      args += ", " + local;
+    } else {
+      os << "  const auto* " << local << " = static_cast<const " << type << "*>(nf_in[" << slot++ << "]);\n";
+      args += ", " + local + "[nf_e]";
+    }
   }
   for (std::size_t o = 0; o < k.out.size(); ++o) {
     const std::string local = "nf_out" + std::to_string(o);
