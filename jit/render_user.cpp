@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "jit/render_parts.hpp"
+#include "support/hash.hpp"
 
 namespace ndfuse::jit {
 
@@ -12,6 +13,16 @@ namespace {
 
 std::string prefix(const ir::user_kernel& u) {
   return "nf_user_" + u.name + "_" + u.fingerprint.substr(0, 8);
+}
+
+// A preamble, once per source: a reduction kernel's three parts, or one kernel's instances for two
+// dtype combinations, carry the same text, which defines its functions only once.
+std::string preamble_block(const ir::user_kernel& u) {
+  if (u.preamble.empty()) return "";
+  const std::string guard =
+      numbered("NF_DEFINED_PREAMBLE_", static_cast<long long>(support::fnv1a(u.preamble) >> 1));
+  return "#ifndef " + guard + "\n#define " + guard + "\n#line 1 \"" + u.name + " (preamble)\"\n" +
+         u.preamble + "\n#endif\n";
 }
 
 }  // namespace
@@ -43,7 +54,7 @@ std::string user_functions(const tuned_ir& k) {
     done.insert(f);
     os << "#ifndef NF_DEFINED_" << f << "\n#define NF_DEFINED_" << f << '\n'
        << "// " << c.name << ": a reduction kernel's reduce expression, as given.\n";
-    if (!c.preamble.empty()) os << "#line 1 \"" << c.name << " (preamble)\"\n" << c.preamble << '\n';
+    os << preamble_block(c);
     os << "static __device__ __forceinline__ " << acc << ' ' << f << "(const " << acc << " a, const " << acc
        << " b) {\n";
     for (const auto& [letter, t] : c.placeholders)
@@ -58,7 +69,7 @@ std::string user_functions(const tuned_ir& k) {
     const std::string guard = "NF_DEFINED_" + f;
     os << "#ifndef " << guard << "\n#define " << guard << '\n'
        << "// " << u.name << ": a user kernel (nf::elementwise_kernel), its body as given.\n";
-    if (!u.preamble.empty()) os << "#line 1 \"" << u.name << " (preamble)\"\n" << u.preamble << '\n';
+    os << preamble_block(u);
     os << "struct " << f << "_outputs {\n";
     for (const auto& p : u.out) os << "  " << cuda_type(p.dt) << ' ' << p.name << ";\n";
     os << "};\n"

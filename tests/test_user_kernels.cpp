@@ -32,6 +32,21 @@ const nf::elementwise_kernel& reversed() {
   return k;
 }
 
+const std::string helper = "__device__ double twice(double v) { return 2 * v; }";
+
+const nf::elementwise_kernel& with_preamble() {
+  static const nf::elementwise_kernel k("float64 x", "float64 z", "z = twice(x) + 1;", "with_preamble",
+                                        nf::kernel_options{helper});
+  return k;
+}
+
+// The preamble appears in the map, the reduce and the post-map: defined once in a CUDA source.
+const nf::reduction_kernel& sum_twice() {
+  static const nf::reduction_kernel k("float64 x", "float64 y", "twice(x)", "a + b", "y = a + 1", "0",
+                                      "sum_twice", "", nf::kernel_options{helper});
+  return k;
+}
+
 const nf::reduction_kernel& l2norm() {
   static const nf::reduction_kernel k("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm");
   return k;
@@ -105,6 +120,8 @@ const std::map<std::string, kernel_case>& cases() {
                                                   "row_sums");
          return std::vector{rows(in[0], in[1])};
        }},
+      {"preamble", [](const auto& in) { return std::vector{with_preamble()(in[0])}; }},
+      {"preamble_reduction", [](const auto& in) { return std::vector{sum_twice()(in[0])}; }},
       {"placeholder_output",
        [](const auto& in) {
          static const nf::elementwise_kernel twice("T x", "U z", "z = x * 2;", "twice");
@@ -136,12 +153,13 @@ TEST_CASE("user kernels match NumPy", "[user_kernels]") {
     for (std::size_t o = 0; o < got.size(); ++o) {
       oracle::tolerance tol;
       // A sum's rounding order is not NumPy's pairwise one.
-      tol.transcendental = id == "seed003_sum" || id.rfind("l2norm", 0) == 0 || id == "sum_float64";
+      tol.transcendental = id == "seed003_sum" || id.rfind("l2norm", 0) == 0 || id == "sum_float64" ||
+                           id == "preamble_reduction";
       CHECK(oracle::compare(got[o].to_host(), oracle::read_npy(dir + "/" + expected[o]), tol) == "");
     }
     ++checked;
   }
-  CHECK(checked == 23);
+  CHECK(checked == 25);
 }
 
 TEST_CASE("a user kernel fuses with the ops around it and under a reduction", "[user_kernels]") {
@@ -277,6 +295,9 @@ TEST_CASE("a user kernel's CUDA source splices its body into the fused kernel; N
   INFO(rawsrc);
   CHECK(rawsrc.find("nf_user_raw<double>{in") != std::string::npos);
   CHECK(nf::jit::compile_check(rev, 90) == 2);  // x * 2 is written first, for the body to index
+  // A preamble shared by a reduction kernel's three parts and an elementwise kernel: one definition.
+  const nf::array both = sum_twice().reduce({with_preamble()(xd)}, 1);
+  CHECK(nf::jit::compile_check(both, 90) == 1);
   // A body that does not compile: NVRTC's message names the user's line.
   static const nf::elementwise_kernel broken("float32 x", "float32 z", "z = x;\nz = x +* ;", "broken_gpu");
   try {

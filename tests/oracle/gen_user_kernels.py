@@ -65,6 +65,9 @@ def write(w):
     # Only scalar inputs: the given output decides T and the loop's shape.
     case("scalars_into_output", [np.zeros(4, np.float32)], [np.full(4, np.float32(2.5) * np.float32(3))])
     w64 = rng.random(30) * 100
+    # A preamble's helper (written for CUDA, __device__) in an elementwise and a reduction kernel.
+    case("preamble", [w64], [w64 * 2 + 1])
+    case("preamble_reduction", [w64], [np.sum(w64 * 2) + 1])
     # raw parameters: the body indexes x itself. y decides the loop; x is read reversed.
     rx = rng.random(10)
     ry = rng.random(10)

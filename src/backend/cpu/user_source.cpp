@@ -47,7 +47,9 @@ void write_prologue(std::ostringstream& os, const ir::user_kernel& k) {
      << "#include <algorithm>\n#include <cmath>\n#include <complex>\n#include <cstdint>\n#include "
         "<type_traits>\n\n"
      << "// The names CUDA gives a body without std:: (min, max, abs and the math functions).\n"
-     << "using namespace std;\n\n"
+     << "using namespace std;\n"
+     << "// A preamble written for CUDA (__device__ helpers) compiles here as plain C++.\n"
+     << "#define __device__\n#define __host__\n#define __forceinline__ inline\n\n"
      << "namespace {\n\n";
   for (const auto& [letter, t] : k.placeholders)
     os << "typedef " << host_type(t, k) << ' ' << letter << ";\n";
