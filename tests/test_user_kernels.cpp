@@ -205,6 +205,11 @@ TEST_CASE("reduction kernel errors come at the construction or the call", "[user
   static const nf::reduction_kernel bad_identity("T x", "T y", "x", "max(a, b)", "y = a", "-inf",
                                                  "bad_identity");
   CHECK_THROWS_AS(bad_identity(nf::arange(3).astype(nf::int32)), nf::dtype_error);
+  // The CPU device has no 16-bit float in host code: refused at the call, inputs included.
+  nf::device_scope on(nf::device::cpu());
+  static const nf::reduction_kernel half_in("float16 x", "float32 y", "x", "a + b", "y = a", "0", "half_in",
+                                            "float32");
+  CHECK_THROWS_AS(half_in(nf::ones({4}, nf::float16)), nf::dtype_error);
 }
 
 TEST_CASE("one kernel object compiles once per dtype combination", "[user_kernels]") {

@@ -6,12 +6,11 @@
 #include <map>
 #include <mutex>
 
-#include "frontend/kernel_signature.hpp"
 #include "frontend/reduce_build.hpp"
+#include "frontend/user_call.hpp"
 #include "ir/user_kernel.hpp"
 #include "ndfuse/error.hpp"
 #include "ndfuse/user_kernel.hpp"
-#include "runtime/device.hpp"
 
 namespace ndfuse {
 
@@ -122,15 +121,10 @@ const std::string& reduction_kernel::name() const {
 array reduction_kernel::reduce(std::initializer_list<kernel_arg> all, const axes& axis, bool keepdims) const {
   state& s = *s_;
   const char* op = s.name.c_str();
-  std::vector<const operand*> args;
-  std::vector<frontend::kernel_argument> kinds;
-  for (const kernel_arg& a : all) {
-    if (a.target) throw value_error(s.name + ": reduction kernels do not take output arguments yet");
-    args.push_back(&a.in);
-    kinds.push_back(a.in.arr ? frontend::kernel_argument{false, frontend::checked(*a.in.arr, op)->dt}
-                             : frontend::kernel_argument{true, frontend::default_dtype(a.in.value)});
-  }
-  const frontend::resolved_types types = frontend::resolve_types(s.signature, kinds, {}, s.name);
+  const frontend::call_arguments args = frontend::split_arguments(all, s.name);
+  if (!args.targets.empty())
+    throw value_error(s.name + ": reduction kernels do not take output arguments yet");
+  const frontend::resolved_types types = frontend::resolve_types(s.signature, args.kinds(), {}, s.name);
   dtype acc = dtype::float64;
   if (s.reduce_type.type) {
     acc = *s.reduce_type.type;
@@ -143,30 +137,19 @@ array reduction_kernel::reduce(std::initializer_list<kernel_arg> all, const axes
                         std::string(1, s.reduce_type.placeholder));
   }
 
-  bool any_array = false;
-  shape_t shape;
-  for (const operand* a : args)
-    if (a->arr) {
-      shape = any_array ? broadcast_shapes(shape, a->arr->shape(), op) : a->arr->shape();
-      any_array = true;
-    }
-  if (!any_array) throw value_error(s.name + ": no array among the arguments, so the reduction has no size");
+  const shape_t shape = frontend::loop_shape(s.signature, args, s.name);
   const std::uint64_t mask = frontend::axis_mask(axis, static_cast<std::int64_t>(shape.size()), op);
   // Converted as NumPy stores a Python number into an array of that dtype (-inf into int32 raises).
   const ir::scalar_bits identity =
       frontend::scalar_to_bits(frontend::stored_scalar(s.identity, acc, op), acc, op);
 
-  std::vector<frontend::node_ptr> inputs;
-  for (std::size_t k = 0; k < args.size(); ++k)
-    inputs.push_back(args[k]->arr ? frontend::checked(*args[k]->arr, op)
-                                  : frontend::operand_node(args[k]->value, types.in[k], op));
+  const std::vector<frontend::node_ptr> inputs = frontend::operand_nodes(s.signature, args, types.in, s.name);
   const state::parts parts = s.instance(types, acc);
   frontend::node_ptr mapped = frontend::make_node(ir::op_code::user, acc, inputs, shape);
-  if (runtime::device_of(*mapped).is_cpu())
-    for (dtype t : {acc, types.out[0]})
-      if (t == dtype::float16 || t == dtype::bfloat16)
-        throw dtype_error(s.name + ": user kernels on the CPU device do not take " +
-                          std::string(dtype_name(t)) + " yet");
+  std::vector<dtype> all_types = types.in;
+  all_types.push_back(acc);
+  all_types.push_back(types.out[0]);
+  frontend::check_host_dtypes(*mapped, all_types, s.name);
   mapped->params().user = parts.map;
   const array folded =
       frontend::reduce_user(frontend::finish(std::move(mapped)), parts.combine, mask, keepdims, identity, op);

@@ -1,13 +1,10 @@
 #include "ndfuse/user_kernel.hpp"
 
-#include <algorithm>
 #include <cctype>
 #include <map>
 #include <mutex>
 
-#include "frontend/build.hpp"
-#include "frontend/gather.hpp"
-#include "frontend/kernel_signature.hpp"
+#include "frontend/user_call.hpp"
 #include "ir/shape_math.hpp"
 #include "ir/user_kernel.hpp"
 #include "ndfuse/error.hpp"
@@ -95,54 +92,11 @@ array elementwise_kernel::call_one(std::initializer_list<kernel_arg> args) const
 std::vector<array> elementwise_kernel::call(std::initializer_list<kernel_arg> all) const {
   const state& s = *s_;
   const char* op = s.name.c_str();
-  // Inputs first, then the output targets (all of them or none), as CuPy takes them.
-  std::vector<const operand*> args;
-  std::vector<array*> targets;
-  for (const kernel_arg& a : all) {
-    if (a.target)
-      targets.push_back(a.target);
-    else if (!targets.empty())
-      throw value_error(s.name + ": an input argument after an nf::out(...) argument");
-    else
-      args.push_back(&a.in);
-  }
-  std::vector<frontend::kernel_argument> kinds;
-  for (const operand* a : args)
-    kinds.push_back(a->arr ? frontend::kernel_argument{false, frontend::checked(*a->arr, op)->dt}
-                           : frontend::kernel_argument{true, frontend::default_dtype(a->value)});
-  std::vector<dtype> target_types;
-  for (array* t : targets) target_types.push_back(frontend::checked(*t, op)->dt);
-  const frontend::resolved_types types = frontend::resolve_types(s.signature, kinds, target_types, s.name);
-
-  // The loop's shape: the broadcast of the arrays, outputs given included (CuPy: "Loop size is
-  // undecided" without one); a given output must have it.
-  bool any_array = false;
-  shape_t shape;
-  auto meet = [&](const shape_t& other) {
-    shape = any_array ? broadcast_shapes(shape, other, op) : other;
-    any_array = true;
-  };
-  for (std::size_t k = 0; k < args.size(); ++k) {
-    if (!s.signature.in[k].raw) {
-      if (args[k]->arr) meet(args[k]->arr->shape());
-    } else if (!args[k]->arr) {
-      throw value_error(s.name + ": raw parameter '" + s.signature.in[k].name +
-                        "' takes an array, not a scalar");
-    }
-  }
-  for (array* t : targets) meet(t->shape());
-  if (!any_array) throw value_error(s.name + ": no array among the arguments, so the loop has no size");
-  for (std::size_t o = 0; o < targets.size(); ++o)
-    if (targets[o]->shape() != shape)
-      throw shape_error(s.name + ": output '" + s.signature.out[o].name + "' has shape " +
-                        shape_str(targets[o]->shape()) + ", but the call's shape is " + shape_str(shape));
-
-  std::vector<frontend::node_ptr> inputs;
-  for (std::size_t k = 0; k < args.size(); ++k)
-    inputs.push_back(!args[k]->arr ? frontend::operand_node(args[k]->value, types.in[k], op)
-                     : s.signature.in[k].raw
-                         ? frontend::contiguous_operand(*args[k]->arr)  // indexed in C order
-                         : frontend::checked(*args[k]->arr, op));
+  const frontend::call_arguments args = frontend::split_arguments(all, s.name);
+  const frontend::resolved_types types =
+      frontend::resolve_types(s.signature, args.kinds(), args.target_dtypes(), s.name);
+  const shape_t shape = frontend::loop_shape(s.signature, args, s.name);
+  std::vector<frontend::node_ptr> inputs = frontend::operand_nodes(s.signature, args, types.in, s.name);
   if (s.uses_index) {
     // i: the element's C-order index in the output, an iota that goes with the call's device.
     // Built here, not through finish: eager mode must not compute it on its own.
@@ -155,35 +109,31 @@ std::vector<array> elementwise_kernel::call(std::initializer_list<kernel_arg> al
     inputs.push_back(std::move(index));
   }
   if (s.uses_size) inputs.push_back(frontend::operand_node(scalar(ir::shape_size(shape)), dtype::int64, op));
-  for (std::size_t k = 0; k < args.size(); ++k)
+  for (std::size_t k = 0; k < args.inputs.size(); ++k)
     if (s.signature.in[k].raw)
-      inputs.push_back(frontend::operand_node(scalar(args[k]->arr->size()), dtype::int64, op));
+      inputs.push_back(frontend::operand_node(scalar(args.inputs[k]->arr->size()), dtype::int64, op));
 
   const auto def = s_->instance(types);
   std::vector<array> outs;
-  const bool any_input_array = std::any_of(args.begin(), args.end(), [](const operand* a) { return a->arr; });
+  std::vector<dtype> all_types = types.in;
+  all_types.insert(all_types.end(), types.out.begin(), types.out.end());
   for (std::size_t o = 0; o < types.out.size(); ++o) {
     frontend::node_ptr n = frontend::make_node(ir::op_code::user, types.out[o], inputs, shape);
     // Outputs given alone decide the device (scalar inputs have none); with arrays they must agree.
-    for (array* t : targets) {
-      const device there = runtime::device_of(*frontend::checked(*t, op));
-      if (!any_input_array && t == targets[0]) n->place = ir::placement::of(there);
+    for (array* t : args.targets) {
+      const device there = runtime::device_of(*t->node());
+      if (!args.any_input_array() && t == args.targets[0]) n->place = ir::placement::of(there);
       if (there != runtime::device_of(*n))
         throw device_error(s.name + ": an output given is on " + there.str() + ", the inputs on " +
                            runtime::device_of(*n).str() + "; move one first");
     }
-    if (o == 0 && runtime::device_of(*n).is_cpu())
-      for (const auto* list : {&types.in, &types.out})
-        for (dtype t : *list)
-          if (t == dtype::float16 || t == dtype::bfloat16)
-            throw dtype_error(s.name + ": user kernels on the CPU device do not take " +
-                              std::string(dtype_name(t)) + " yet");
+    if (o == 0) frontend::check_host_dtypes(*n, all_types, s.name);
     n->params().user = def;
     n->params().user_output = static_cast<int>(o);
     outs.push_back(frontend::finish(std::move(n)));
   }
   // Value semantics: a given output now holds the result; other handles keep what it held.
-  for (std::size_t o = 0; o < targets.size(); ++o) *targets[o] = outs[o];
+  for (std::size_t o = 0; o < args.targets.size(); ++o) *args.targets[o] = outs[o];
   return outs;
 }
 

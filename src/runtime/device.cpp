@@ -46,7 +46,7 @@ void settle_device(ir::node& n) {
       if (a != b)
         throw device_error(std::string(ir::op_name(n.op)) + ": operands on two devices, " + a.str() +
                            " and " + b.str() + "; move one first (x.to(nf::device(\"" + a.str() +
-                           "\")), or nf::asnumpy(x) for " + "the CPU)");
+                           "\")), or nf::asnumpy(x) for the CPU)");
     }
   }
   if (first) n.place = first->place;
