@@ -22,20 +22,14 @@ import sys
 
 import numpy as np
 
+sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
+import dlpack_capsules  # noqa: E402
+
 N = 1 << 20
 # The dtypes both libraries take in from_dlpack and hand back to NumPy.
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "float16", "float32", "float64",
           "complex64", "complex128"]
 
-PyCapsule_New = ctypes.pythonapi.PyCapsule_New
-PyCapsule_New.restype = ctypes.py_object
-PyCapsule_New.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
-PyCapsule_GetPointer = ctypes.pythonapi.PyCapsule_GetPointer
-PyCapsule_GetPointer.restype = ctypes.c_void_p
-PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
-PyCapsule_SetName = ctypes.pythonapi.PyCapsule_SetName
-PyCapsule_SetName.restype = ctypes.c_int
-PyCapsule_SetName.argtypes = [ctypes.py_object, ctypes.c_char_p]
 
 
 class Exported:
@@ -48,7 +42,7 @@ class Exported:
         # The protocol's stream: None or -1 (no synchronization asked) become 0, "wait on the host".
         s = 0 if stream is None or stream == -1 else stream
         pointer = self.lib.probe_export_cuda(self.dtype.encode(), self.device, N, s)
-        return PyCapsule_New(pointer, b"dltensor_versioned", None)
+        return dlpack_capsules.wrap(pointer)
 
     def __dlpack_device__(self):
         return (2, self.device)  # kDLCUDA
@@ -130,8 +124,7 @@ def check(lib, L, device, failures):
         except Exception as e:  # noqa: BLE001
             failures.append(f"{name} -> ndfuse cuda:{device}: __dlpack__ refused: {type(e).__name__}: {e}")
             return
-        pointer = PyCapsule_GetPointer(capsule, b"dltensor_versioned")
-        PyCapsule_SetName(capsule, b"used_dltensor_versioned")  # ndfuse takes it over
+        pointer = dlpack_capsules.take(capsule)  # ndfuse takes it over
         got = probe(pointer)
         if what == "sum":
             if got != expected:

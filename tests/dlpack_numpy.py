@@ -3,7 +3,7 @@
 
 Usage: dlpack_numpy.py LIBRARY. LIBRARY is tests/dlpack_probe.cpp built as a shared library: it
 exports ndfuse arrays as DLManagedTensorVersioned pointers and reads NumPy's. The pointers travel
-through PyCapsules made with ctypes, which is all a C extension would do:
+through PyCapsules made with ctypes (dlpack_capsules.py), which is all a C extension would do:
   ndfuse -> NumPy: numpy.from_dlpack of an object whose __dlpack__ returns ndfuse's capsule; the
     values must equal NumPy's own arange(6).reshape(2, 3).astype(dtype), and NumPy must call the
     deleter when the array goes (the probe counts the calls);
@@ -17,18 +17,12 @@ import sys
 
 import numpy as np
 
+sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
+import dlpack_capsules  # noqa: E402
+
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
           "float16", "float32", "float64", "complex64", "complex128"]
 
-PyCapsule_New = ctypes.pythonapi.PyCapsule_New
-PyCapsule_New.restype = ctypes.py_object
-PyCapsule_New.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
-PyCapsule_GetPointer = ctypes.pythonapi.PyCapsule_GetPointer
-PyCapsule_GetPointer.restype = ctypes.c_void_p
-PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
-PyCapsule_SetName = ctypes.pythonapi.PyCapsule_SetName
-PyCapsule_SetName.restype = ctypes.c_int
-PyCapsule_SetName.argtypes = [ctypes.py_object, ctypes.c_char_p]
 
 
 class Exported:
@@ -38,9 +32,7 @@ class Exported:
         self.pointer = pointer
 
     def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
-        # No destructor on the capsule: NumPy renames it once consumed and calls the tensor's
-        # deleter itself when its array goes.
-        return PyCapsule_New(self.pointer, b"dltensor_versioned", None)
+        return dlpack_capsules.wrap(self.pointer)
 
     def __dlpack_device__(self):
         return (1, 0)  # kDLCPU
@@ -75,8 +67,7 @@ def main():
     x = np.arange(24, dtype=np.float64).reshape(4, 6) * 0.5
     view = x[1:, ::2]  # strided, at a byte offset
     capsule = view.__dlpack__(max_version=(1, 0))
-    pointer = PyCapsule_GetPointer(capsule, b"dltensor_versioned")
-    PyCapsule_SetName(capsule, b"used_dltensor_versioned")  # ndfuse takes it over
+    pointer = dlpack_capsules.take(capsule)  # ndfuse takes it over
     got = lib.probe_sum_strided(pointer)
     if got != view.sum():
         failures.append(f"NumPy -> ndfuse: sum {got}, NumPy's {view.sum()}")

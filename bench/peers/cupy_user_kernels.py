@@ -37,20 +37,7 @@ def main(argv):
         ("seed003_builtin/float32_1e8", "eager", False, lambda: cp.where(x - 2 > y, x * y, x + y)),
         ("seed003_chained/float32_1e8", "ElementwiseKernel", True, lambda: k(x, y) * 2 + 1),
     ]
-    rows, status = [], 0
-    for name, variant, chained, fn in calls:
-        try:
-            ms, r = timer.median_ms(fn, spec.RUNS)
-            row = spec.row(name, "cupy", variant, ms, copy_ms, device, spec.RUNS)
-            got, want = float(r[spec.CHECK_INDEX]), spec.expected(np, chained)
-            if got != want:
-                row["error"] = f"wrong result: element {spec.CHECK_INDEX} is {got}, expected {want}"
-                status = 1
-        except Exception as e:  # noqa: BLE001 - reported in the row
-            note(SCRIPT, f"{name} [{variant}]: {type(e).__name__}: {e}")
-            row = dict(workload=name, library="cupy", variant=variant, error=f"{type(e).__name__}: {e}",
-                       device=device)
-        rows.append(row)
+    rows, status = spec.measure(SCRIPT, "cupy", device, calls, timer.median_ms, copy_ms, np, note)
     print_table(rows)
     write_json(out_path, rows)
     return status

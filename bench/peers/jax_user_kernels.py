@@ -31,24 +31,12 @@ def main(argv):
     def plain(a, b):
         return jnp.where(a - 2 > b, a * b, a + b)
 
+    fused, chained = jax.jit(plain), jax.jit(lambda a, b: plain(a, b) * 2 + 1)
     calls = [
-        ("seed003/float32_1e8", "jit", False, jax.jit(plain)),
-        ("seed003_chained/float32_1e8", "jit", True, jax.jit(lambda a, b: plain(a, b) * 2 + 1)),
+        ("seed003/float32_1e8", "jit", False, lambda: fused(x, y)),
+        ("seed003_chained/float32_1e8", "jit", True, lambda: chained(x, y)),
     ]
-    rows, status = [], 0
-    for name, variant, chained, fn in calls:
-        try:
-            ms, r = timer.median_ms(lambda: fn(x, y), spec.RUNS)
-            row = spec.row(name, "jax", variant, ms, copy_ms, device, spec.RUNS)
-            got, want = float(r[spec.CHECK_INDEX]), spec.expected(np, chained)
-            if got != want:
-                row["error"] = f"wrong result: element {spec.CHECK_INDEX} is {got}, expected {want}"
-                status = 1
-        except Exception as e:  # noqa: BLE001 - reported in the row
-            note(SCRIPT, f"{name} [{variant}]: {type(e).__name__}: {e}")
-            row = dict(workload=name, library="jax", variant=variant, error=f"{type(e).__name__}: {e}",
-                       device=device)
-        rows.append(row)
+    rows, status = spec.measure(SCRIPT, "jax", device, calls, timer.median_ms, copy_ms, np, note)
     print_table(rows)
     write_json(out_path, rows)
     return status

@@ -43,20 +43,7 @@ def main(argv):
         ("seed003_chained/float32_1e8", "compile", True, lambda: compiled_chained(x, y)),
         ("seed003_chained/float32_1e8", "eager", True, lambda: chained(x, y)),
     ]
-    rows, status = [], 0
-    for name, variant, is_chained, fn in calls:
-        try:
-            ms, r = timer.median_ms(fn, spec.RUNS)
-            row = spec.row(name, "torch", variant, ms, copy_ms, device, spec.RUNS)
-            got, want = float(r[spec.CHECK_INDEX]), spec.expected(np, is_chained)
-            if got != want:
-                row["error"] = f"wrong result: element {spec.CHECK_INDEX} is {got}, expected {want}"
-                status = 1
-        except Exception as e:  # noqa: BLE001 - reported in the row
-            note(SCRIPT, f"{name} [{variant}]: {type(e).__name__}: {e}")
-            row = dict(workload=name, library="torch", variant=variant, error=f"{type(e).__name__}: {e}",
-                       device=device)
-        rows.append(row)
+    rows, status = spec.measure(SCRIPT, "torch", device, calls, timer.median_ms, copy_ms, np, note)
     print_table(rows)
     write_json(out_path, rows)
     return status

@@ -22,8 +22,28 @@ def expected(np, chained):
     return float(z * np.float32(2) + np.float32(1)) if chained else float(z)
 
 
-def row(workload, library, variant, ms, copy_ms, device, runs):
+def row_of(workload, library, variant, ms, copy_ms, device):
     """A row with x_copy against a copy of the 1.2 GB the workload moves (1.5 arrays copied)."""
     moved = ELEMENTS * 4 * 3
-    return dict(workload=workload, library=library, variant=variant, median_ms=ms, runs=runs, device=device,
+    return dict(workload=workload, library=library, variant=variant, median_ms=ms, runs=RUNS, device=device,
                 bytes=moved, gbps=moved / ms / 1e6, x_copy=ms / copy_ms if copy_ms else None)
+
+
+def measure(script, library, device, calls, median_ms, copy_ms, np, note):
+    """Times each (workload, variant, chained, fn) with median_ms(fn, RUNS) -> (ms, result) and
+    checks element CHECK_INDEX of the result; returns (rows, status: 1 when a result is wrong)."""
+    rows, status = [], 0
+    for name, variant, chained, fn in calls:
+        try:
+            ms, r = median_ms(fn, RUNS)
+            row = row_of(name, library, variant, ms, copy_ms, device)
+            got, want = float(r[CHECK_INDEX]), expected(np, chained)
+            if got != want:
+                row["error"] = f"wrong result: element {CHECK_INDEX} is {got}, expected {want}"
+                status = 1
+        except Exception as e:  # noqa: BLE001 - reported in the row
+            note(script, f"{name} [{variant}]: {type(e).__name__}: {e}")
+            row = dict(workload=name, library=library, variant=variant, error=f"{type(e).__name__}: {e}",
+                       device=device)
+        rows.append(row)
+    return rows, status
