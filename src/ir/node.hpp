@@ -89,8 +89,8 @@ struct rare_params {
   std::vector<int> gather_axes;
   // library: the call; inputs are its operands.
   library_call library;
-  // user: the kernel and which of its outputs this node is; inputs are its operands
-  // (user_kernel::operand_count of them).
+  // user: the kernel and which of its outputs this node is; inputs are its operands, in the order
+  // ir/user_kernel.hpp gives.
   std::shared_ptr<const user_kernel> user;
   int user_output = 0;
 };

@@ -39,7 +39,6 @@ struct user_kernel {
     for (const auto& p : in) n += p.raw;
     return n;
   }
-  int operand_count() const { return static_cast<int>(in.size()) + uses_index + uses_size + raw_count(); }
 };
 
 // Fills fingerprint and id.
