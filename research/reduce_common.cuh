@@ -1,6 +1,6 @@
 // Shared by the reduction experiments (reduce_shapes.cu, reduce_paths.cu) and philox_counter.cu:
-// error checks, event timing, and the end of a full float64 sum as ndfuse's driver does it (a shared-memory tree over
-// the block, one partial per block, the last block to arrive folds the partials in block order).
+// error checks, event timing, and the end of a full float64 sum as ndfuse's driver does it (a shared-memory
+// tree over the block, one partial per block, the last block to arrive folds the partials in block order).
 #pragma once
 #include <cuda_runtime.h>
 

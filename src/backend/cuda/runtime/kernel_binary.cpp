@@ -3,9 +3,9 @@
 #include <chrono>
 #include <cstdio>
 
-#include "support/disk_cache.hpp"
 #include "jit/nvrtc_compiler.hpp"
 #include "jit/render.hpp"
+#include "support/disk_cache.hpp"
 #include "support/env.hpp"
 #include "support/hash.hpp"
 #include "support/log.hpp"
