@@ -1,6 +1,7 @@
-// Seed 003's ElementwiseKernel as nf::elementwise_kernel, and CuPy's L2-norm ReductionKernel as
-// nf::reduction_kernel, each against the built-in ops that compute the same (nf::where,
-// nf::linalg::norm), on whatever device is current. Wall-clock times here are indicative only;
+// Seed 003's ElementwiseKernel as nf::elementwise_kernel, CuPy's L2-norm ReductionKernel as
+// nf::reduction_kernel, and seed 003's RawKernel (a naive matrix product) as nf::raw_kernel, each
+// against the built-in ops that compute the same (nf::where, nf::linalg::norm, nf::matmul), on
+// whatever device is current (the raw kernel only on a GPU). Wall-clock times here are indicative only;
 // bench/bench_cuda_user_kernels.cpp measures properly.
 #include <algorithm>
 #include <chrono>
@@ -59,4 +60,39 @@ int main() {
   const double norm_ms = median_ms([&] { b = nf::sum(nf::linalg::norm(m, {}, 1)).item<double>(); });
   std::cout << "row norms of a 1000 x " << n / 1000 << " float64 matrix: reduction_kernel " << red_ms
             << " ms, nf::linalg::norm " << norm_ms << " ms; sums " << a << " and " << b << "\n";
+
+  if (x.device().is_cpu()) {
+    std::cout << "seed 003's RawKernel matmul: needs a GPU (raw kernels throw nf::device_error on the CPU)\n";
+    return 0;
+  }
+  nf::raw_kernel matmul(R"(
+extern "C" __global__ void matmul(const float* a, const float* b, float* c, int m, int k, int n) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < m && col < n) {
+    float s = 0;
+    for (int t = 0; t < k; ++t) s += a[row * k + t] * b[t * n + col];
+    c[row * n + col] = s;
+  }
+})",
+                        "matmul");
+  const int size = 2048;
+  const nf::array p = nf::random::default_rng(3).random({size, size}, nf::float32);
+  const nf::array q = nf::random::default_rng(4).random({size, size}, nf::float32);
+  p.eval();
+  q.eval();
+  nf::array c = nf::empty({size, size}, nf::float32), d;
+  const unsigned blocks = (size + 15) / 16;
+  const double raw_ms = median_ms([&] {
+    matmul(nf::dim3(blocks, blocks), nf::dim3(16, 16), {p, q, nf::out(c), size, size, size});
+    nf::synchronize();
+  });
+  const double matmul_ms = median_ms([&] {
+    d = nf::matmul(p, q);
+    d.eval();
+    nf::synchronize();
+  });
+  std::cout << "seed 003's RawKernel matmul of two " << size << " x " << size << " float32: raw_kernel " << raw_ms
+            << " ms, nf::matmul " << matmul_ms << " ms, largest difference "
+            << nf::max(nf::abs(c - d)).item<float>() << "\n";
 }

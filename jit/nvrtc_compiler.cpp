@@ -34,15 +34,17 @@ using support::env::debug_level;
 struct program {
   nvrtcProgram handle = nullptr;
   std::string name;
-  program(const std::string& source, const std::string& program_name) : name(program_name) {
+  // A user's own program (a raw module) gets no prelude: its includes are its own.
+  program(const std::string& source, const std::string& program_name, bool with_prelude = true)
+      : name(program_name) {
     // The embedded prelude views string literals, so data() is null-terminated as NVRTC needs.
-    const auto& files = prelude_files();
     std::vector<const char*> text_ptrs, name_ptrs;
-    for (const auto& f : files) {
-      text_ptrs.push_back(f.text.data());
-      name_ptrs.push_back(f.name.data());
-    }
-    check(nvrtcCreateProgram(&handle, source.c_str(), (name + ".cu").c_str(), static_cast<int>(files.size()),
+    if (with_prelude)
+      for (const auto& f : prelude_files()) {
+        text_ptrs.push_back(f.text.data());
+        name_ptrs.push_back(f.name.data());
+      }
+    check(nvrtcCreateProgram(&handle, source.c_str(), (name + ".cu").c_str(), static_cast<int>(text_ptrs.size()),
                              text_ptrs.data(), name_ptrs.data()),
           "nvrtcCreateProgram", name);
   }
@@ -123,6 +125,12 @@ std::vector<std::string> compile_options(int sm) {
 }
 
 compiled_binary compile_to_cubin(const std::string& source, const std::string& name, int sm) {
+  return compile_program({source, name, compile_options(sm), {}, true}, sm);
+}
+
+compiled_binary compile_program(const program_request& r, int sm) {
+  const std::string& source = r.source;
+  const std::string& name = r.name;
   const int level = debug_level();
   const std::string& dump_dir = support::env::dump_dir();
   fs::path dumped;
@@ -138,8 +146,10 @@ compiled_binary compile_to_cubin(const std::string& source, const std::string& n
   compiled_binary out;
   out.name = name;
   out.sm = sm;
-  program p(source, name);
-  const bool ok = p.compile(compile_options(sm), out.log);
+  program p(source, name, r.with_prelude);
+  for (const auto& e : r.name_expressions)
+    check(nvrtcAddNameExpression(p.handle, e.c_str()), "nvrtcAddNameExpression", name);
+  const bool ok = p.compile(r.options, out.log);
   if (level >= 4 && !out.log.empty()) support::log_line("NVRTC log of " + name + ":\n" + out.log);
   if (!ok) {
     if (dumped.empty()) {
@@ -156,7 +166,12 @@ compiled_binary compile_to_cubin(const std::string& source, const std::string& n
   check(nvrtcGetCUBINSize(p.handle, &n), "nvrtcGetCUBINSize", name);
   out.cubin.resize(n);
   check(nvrtcGetCUBIN(p.handle, out.cubin.data()), "nvrtcGetCUBIN", name);
-  if (level >= 4) support::log_line("PTX of " + name + ":\n" + get_ptx(source, name, sm));
+  for (const auto& e : r.name_expressions) {
+    const char* lowered = nullptr;
+    check(nvrtcGetLoweredName(p.handle, e.c_str(), &lowered), "nvrtcGetLoweredName", name);
+    out.lowered_names.emplace_back(e, lowered);
+  }
+  if (level >= 4 && r.with_prelude) support::log_line("PTX of " + name + ":\n" + get_ptx(source, name, sm));
   return out;
 }
 

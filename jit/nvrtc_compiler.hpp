@@ -11,6 +11,7 @@
 // (NDFUSE_DUMP_DIR, or a fresh directory under the system temp directory when it is unset).
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ndfuse::jit {
@@ -20,6 +21,17 @@ struct compiled_binary {
   int sm = 0;        // compiled for sm_<sm>
   std::vector<char> cubin;
   std::string log;  // NVRTC's log: warnings, usually empty
+  // Each name expression asked for, with the name its __global__ function has in the CUBIN.
+  std::vector<std::pair<std::string, std::string>> lowered_names;
+};
+
+// One NVRTC program: its source, name (of the dumped file and in messages), full option list and
+// the name expressions (template instances) whose lowered names to report.
+struct program_request {
+  std::string source, name;
+  std::vector<std::string> options;
+  std::vector<std::string> name_expressions;
+  bool with_prelude = true;  // the device prelude's headers are there to include
 };
 
 // The NVRTC options used for sm_<sm>: CUBIN for that arch, C++17, and no contraction of a * b + c
@@ -29,6 +41,8 @@ std::vector<std::string> compile_options(int sm);
 
 // Compiles a program from render()/render_program(). The prelude headers are supplied in memory.
 compiled_binary compile_to_cubin(const std::string& source, const std::string& name, int sm);
+// Any program, with its own options (which must name the architecture sm_<sm>): the raw modules.
+compiled_binary compile_program(const program_request& r, int sm);
 
 // "13.0": the NVRTC library this process uses (part of any disk-cache key).
 std::string nvrtc_version();

@@ -15,6 +15,7 @@
 #include "ndfuse/manipulation.hpp"
 #include "ndfuse/math.hpp"
 #include "ndfuse/random.hpp"
+#include "ndfuse/raw_kernel.hpp"
 #include "ndfuse/reduce.hpp"
 #include "ndfuse/sorting.hpp"
 #include "ndfuse/user_kernel.hpp"

@@ -9,7 +9,7 @@ namespace ndfuse::support::env {
 namespace {
 
 // clang-format off
-constexpr std::array<declaration, 14> declarations = {{
+constexpr std::array<declaration, 15> declarations = {{
   {var::device, "NDFUSE_DEVICE", "cpu, cuda, cuda:N", "GPU 0 when the library was built with CUDA and a GPU is usable, else cpu",
    "The process default device: where arrays are made outside every device scope."},
   {var::backend, "NDFUSE_BACKEND", "cpu, cuda", "cuda when the library was built with CUDA and a device is present, else cpu",
@@ -38,6 +38,8 @@ constexpr std::array<declaration, 14> declarations = {{
    "CUDA: size bound of the disk cache."},
   {var::host_cxx, "NDFUSE_HOST_CXX", "a compiler command", "the C++ compiler ndfuse was built with",
    "CPU: the compiler of user kernels' host code."},
+  {var::copy_threads, "NDFUSE_COPY_THREADS", "a positive integer", "half the hardware threads, at most 8",
+   "CUDA: threads copying between the caller's memory and pinned staging in host<->GPU moves."},
 }};
 // clang-format on
 
@@ -110,6 +112,14 @@ int jacobi_max_sweeps() {
     return n > 0 ? n : 40;
   }();
   return sweeps;
+}
+int copy_threads() {
+  static const int n = [] {
+    const auto& r = raw(var::copy_threads);
+    const int v = r ? std::atoi(r->c_str()) : 0;
+    return v > 0 ? v : 0;
+  }();
+  return n;
 }
 const std::string& dump_dir() {
   static const std::string dir = raw(var::dump_dir).value_or("");

@@ -25,6 +25,7 @@ enum class var {
   cache_dir,
   cache_max_bytes,
   host_cxx,
+  copy_threads,
 };
 
 struct declaration {
@@ -47,6 +48,7 @@ bool allow_tf32();              // NDFUSE_ALLOW_TF32: on when set to anything bu
 bool keep_freed();              // NDFUSE_KEEP_FREED: on unless "0"
 bool fft_four_step();           // NDFUSE_FFT_FOUR_STEP: on unless "0"
 int jacobi_max_sweeps();        // NDFUSE_JACOBI_MAX_SWEEPS: a positive integer, else 40
+int copy_threads();             // NDFUSE_COPY_THREADS: a positive integer, else 0 (the default)
 const std::string& dump_dir();  // NDFUSE_DUMP_DIR: "" when unset
 
 }  // namespace ndfuse::support::env

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backend/cuda/runtime/cuda_api.hpp"
+#include "support/env.hpp"
 #include "support/log.hpp"
 
 namespace ndfuse::backend::cuda {
@@ -29,12 +30,18 @@ constexpr std::size_t split_threshold = std::size_t{2} << 20;
 // DMA and stream wait (bench_cuda_seed's readback rows).
 constexpr std::size_t small_readback = std::size_t{256} << 10;
 
-// A few threads for the pageable <-> pinned memcpy: one core copies ~10 GB/s, short of PCIe.
+// Threads for the pageable <-> pinned memcpy: one core copies ~10 GB/s, far short of the link
+// (55 GB/s pinned on an H200 host). Half the cores, at most 8, unless NDFUSE_COPY_THREADS says.
+unsigned copy_team_size() {
+  if (const int n = support::env::copy_threads(); n > 0) return static_cast<unsigned>(std::min(n, 64));
+  return std::clamp(std::thread::hardware_concurrency() / 2, 1u, 8u);
+}
+
 class copy_team {
  public:
   static copy_team& get() {
     // Leaked on purpose: joining workers from a static destructor races process teardown.
-    static copy_team* team = new copy_team(std::min(4u, std::max(1u, std::thread::hardware_concurrency())));
+    static copy_team* team = new copy_team(copy_team_size());
     return *team;
   }
 
