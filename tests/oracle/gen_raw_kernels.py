@@ -5,6 +5,7 @@ Usage: gen_raw_kernels.py OUTDIR. Writes OUTDIR/raw_kernels/manifest.tsv, tab-se
   id  inputs  expected
 inputs and expected: array files joined by ','. Each id names a launch the C++ test makes:
   matmul        seed 003's RawKernel (a naive float32 matrix product, one thread per output)
+                (compiled with --fmad=false: the same bits as the sequential float32 sum here)
   scale_float   a RawModule template instance scale<float>: y = x * a + i (i the element index)
   scale_double  the same module's scale<double>
   fill_ptx      a kernel loaded from a PTX file: every element set to 7.25
@@ -37,7 +38,12 @@ def write(w):
 
     a = rng.standard_normal((67, 45)).astype(np.float32)
     b = rng.standard_normal((45, 53)).astype(np.float32)
-    case("matmul", [a, b], [(a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32)])
+    # The kernel's own order: s += a[row, t] * b[t, col] for t = 0, 1, ..., each step rounded to
+    # float32 (the test compiles it with --fmad=false, so no product is fused into an fma).
+    c = np.zeros((67, 53), np.float32)
+    for t in range(45):
+        c = c + np.outer(a[:, t], b[t, :]).astype(np.float32)
+    case("matmul", [a, b], [c])
     xf = rng.standard_normal(1001).astype(np.float32)
     case("scale_float", [xf], [xf * np.float32(2.5) + np.arange(1001, dtype=np.float32)])
     xd = rng.standard_normal(1001)
