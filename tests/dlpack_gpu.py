@@ -3,8 +3,7 @@
 
 Usage: dlpack_gpu.py LIBRARY [NAMES]. LIBRARY is tests/dlpack_probe.cpp built as a shared library
 (see dlpack_numpy.py for how its pointers travel through PyCapsules); NAMES, comma-separated, picks
-the libraries among cupy and torch (default: cupy; PyTorch and the probe in one process crash inside
-the probe's first CUDA call, an open bug that docs/limits.md describes). For each library that this
+the libraries among cupy and torch (default: both). For each library that this
 python3 has, with a GPU, and for each GPU (two at most):
   ndfuse -> library: L.from_dlpack of an object whose __dlpack__ exports ndfuse's arange(n) in each
     dtype, made for the stream the library names; the values must equal NumPy's
@@ -63,6 +62,7 @@ def torch_library():
         "view": lambda d: (torch.arange(24, dtype=torch.float64, device=f"cuda:{d}").reshape(4, 6) * 0.5)[1:, ::2],
         "sum": lambda t: float(t.sum()),
         "synchronize": torch.cuda.synchronize,
+        "on": torch.cuda.device,  # PyTorch exports a tensor only from its own device
     }
 
 
@@ -86,6 +86,7 @@ def cupy_library():
         "view": view,
         "sum": lambda t: float(t.sum()),
         "synchronize": lambda: cp.cuda.runtime.deviceSynchronize(),
+        "on": cp.cuda.Device,
     }
 
 
@@ -120,7 +121,8 @@ def check(lib, L, device, failures):
     expected = L["sum"](view)
     for probe, what in ((lib.probe_sum, "sum"), (lib.probe_import_address, "address")):
         try:
-            capsule = view.__dlpack__(max_version=(1, 0))
+            with L["on"](device):
+                capsule = view.__dlpack__(max_version=(1, 0))
         except Exception as e:  # noqa: BLE001
             failures.append(f"{name} -> ndfuse cuda:{device}: __dlpack__ refused: {type(e).__name__}: {e}")
             return
@@ -137,10 +139,8 @@ def check(lib, L, device, failures):
 
 
 def main():
-    # The libraries first, each made to run a kernel, then the probe. The process holds two copies
-    # of the CUDA libraries (the wheels' and the toolkit's); loaded the other way, or with CuPy only
-    # imported, the probe's first CUDA call crashed (docs/limits.md, "DLPack").
-    names = sys.argv[2].split(",") if len(sys.argv) > 2 else ["cupy"]
+    # The libraries first, then the probe, as a user's extension module would come after them.
+    names = sys.argv[2].split(",") if len(sys.argv) > 2 else ["cupy", "torch"]
     makers = {"torch": torch_library, "cupy": cupy_library}
     libraries = []
     for make in (makers[n] for n in names):

@@ -19,7 +19,9 @@
 // no array is passed) and returns at once, as CuPy's does. Raw kernels need a GPU: on the CPU device
 // they throw device_error.
 #pragma once
+#include <array>
 #include <cstddef>
+#include <new>
 #include <initializer_list>
 #include <memory>
 #include <string>
@@ -43,12 +45,12 @@ struct raw_arg {
   template <scalar_type T>
   raw_arg(T v) : scalar_bytes(sizeof(T)) {
     static_assert(sizeof(T) <= sizeof(value) && alignof(T) <= alignof(std::max_align_t));
-    new (value) T(v);
+    new (value.data()) T(v);
   }
   const array* in = nullptr;
   array* target = nullptr;
   std::size_t scalar_bytes = 0;
-  alignas(std::max_align_t) unsigned char value[16] = {};
+  std::array<std::max_align_t, 1> value{};  // the scalar's bytes (std::complex<double> fits)
 };
 
 // What a launch may add to grid, block and arguments: dynamic shared memory in bytes (above 48 KiB

@@ -138,7 +138,7 @@ void raw_kernel::operator()(dim3 grid, dim3 block, std::initializer_list<raw_arg
       nodes.push_back(n);
       params.push_back(&pointers[i]);
     } else {
-      params.push_back(const_cast<unsigned char*>(a.value));
+      params.push_back(const_cast<std::max_align_t*>(a.value.data()));
     }
     ++i;
   }

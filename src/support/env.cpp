@@ -38,7 +38,7 @@ constexpr std::array<declaration, 15> declarations = {{
    "CUDA: size bound of the disk cache."},
   {var::host_cxx, "NDFUSE_HOST_CXX", "a compiler command", "the C++ compiler ndfuse was built with",
    "CPU: the compiler of user kernels' host code."},
-  {var::copy_threads, "NDFUSE_COPY_THREADS", "a positive integer", "half the hardware threads, at most 16",
+  {var::copy_threads, "NDFUSE_COPY_THREADS", "a positive integer (at most 64 are used)", "half the hardware threads, at most 16",
    "CUDA: threads copying between the caller's memory and pinned staging in host<->GPU moves."},
 }};
 // clang-format on
