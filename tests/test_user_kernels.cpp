@@ -52,6 +52,13 @@ const nf::reduction_kernel& l2norm() {
   return k;
 }
 
+// Two outputs from one fold.
+const nf::reduction_kernel& l2norm_and_square() {
+  static const nf::reduction_kernel k("T x", "T norm, T square", "x * x", "a + b", "norm = sqrt(a); square = a;",
+                                      "0", "l2norm_and_square");
+  return k;
+}
+
 const nf::reduction_kernel& int_max() {
   static const nf::reduction_kernel k("T x", "T y", "x", "max(a, b)", "y = a", "-2147483648", "int_max");
   return k;
@@ -98,6 +105,20 @@ const std::map<std::string, kernel_case>& cases() {
       {"l2norm_axis1", [](const auto& in) { return std::vector{l2norm().reduce({in[0]}, 1)}; }},
       {"l2norm_all", [](const auto& in) { return std::vector{l2norm()(in[0])}; }},
       {"l2norm_fused", [](const auto& in) { return std::vector{l2norm().reduce({in[0] * 2}, 0)}; }},
+      {"l2norm_two_outputs", [](const auto& in) { return l2norm_and_square().outputs({in[0]}, 1); }},
+      {"l2norm_two_given",
+       [](const auto& in) {
+         nf::array n = nf::empty({in[0].shape()[0]}), sq = nf::empty({in[0].shape()[0]});
+         const nf::array kept = n;  // another handle of n's old value keeps it
+         l2norm_and_square().outputs({in[0], nf::out(n), nf::out(sq)}, 1);
+         return std::vector{n + sq};
+       }},
+      {"loop_prep",
+       [](const auto& in) {
+         static const nf::elementwise_kernel k("T x", "T z", "z = x * scale;", "with_loop_prep",
+                                               nf::kernel_options{"", "T scale = 3;"});
+         return std::vector{k(in[0])};
+       }},
       {"max_keepdims", [](const auto& in) { return std::vector{int_max().reduce({in[0]}, 0, true)}; }},
       {"max_empty", [](const auto& in) { return std::vector{int_max().reduce({in[0]}, 1)}; }},
       {"sum_float64",
@@ -159,7 +180,7 @@ TEST_CASE("user kernels match NumPy", "[user_kernels]") {
     }
     ++checked;
   }
-  CHECK(checked == 25);
+  CHECK(checked == 28);
 }
 
 TEST_CASE("a user kernel fuses with the ops around it and under a reduction", "[user_kernels]") {
@@ -188,19 +209,35 @@ TEST_CASE("a reduction kernel fuses its map with the producers and its post-map 
   nf::array r = l2norm().reduce({x * 2}, 1) + 1;
   r.eval();
   CHECK(nf::stats().kernels_launched == 1);
+  // Both outputs of a two-output kernel, read together: still the one kernel.
+  const auto both = l2norm_and_square().outputs({x * 2}, 1);
+  (void)(both[0] + both[1]).to_host();  // compiled once
+  nf::reset_stats();
+  const auto again = l2norm_and_square().outputs({x * 2}, 1);
+  (void)(again[0] + again[1]).to_host();
+  CHECK(nf::stats().kernels_launched == 1);
   // The same fold order every run: bit-identical results.
   CHECK(l2norm()(x).item<double>() == l2norm()(x).item<double>());
 }
 
 TEST_CASE("reduction kernel errors come at the construction or the call", "[user_kernels]") {
   CHECK_THROWS_AS(nf::reduction_kernel("T x", "T y", "x", "a + b", "y = a", "zero", "k"), nf::value_error);
-  CHECK_THROWS_AS(nf::reduction_kernel("T x", "T y, T z", "x", "a + b", "y = a", "0", "k"), nf::value_error);
+  CHECK_THROWS_AS(nf::reduction_kernel("T x", "T y, T y", "x", "a + b", "y = a", "0", "k"), nf::value_error);
   CHECK_THROWS_AS(nf::reduction_kernel("T a", "T y", "a", "a + b", "y = a", "0", "k"), nf::value_error);
   CHECK_THROWS_AS(nf::reduction_kernel("T x", "T y", "x", "a + b", "y = a", "0", "k", "float33"),
                   nf::dtype_error);
   nf::array x = nf::arange(6.0).reshape({2, 3});
   CHECK_THROWS_AS(l2norm().reduce({x}, 2), nf::shape_error);     // no axis 2
   CHECK_THROWS_AS(l2norm().reduce({x, x}, 0), nf::value_error);  // one input parameter
+  // Two outputs: outputs(...) only; given outputs need the result's shape and their parameter's dtype.
+  CHECK_THROWS_AS(l2norm_and_square().reduce({x}, 1), nf::value_error);
+  CHECK_THROWS_AS(l2norm_and_square()(x), nf::value_error);
+  nf::array n = nf::zeros({2}), sq = nf::zeros({2}), wrong_shape = nf::zeros({3}),
+            wrong_dtype = nf::zeros({2}, nf::float32);
+  CHECK_THROWS_AS(l2norm_and_square().outputs({x, nf::out(wrong_shape), nf::out(sq)}, 1), nf::shape_error);
+  CHECK_THROWS_AS(l2norm_and_square().outputs({x, nf::out(n), nf::out(wrong_dtype)}, 1), nf::dtype_error);
+  CHECK_THROWS_AS(l2norm_and_square().outputs({x, nf::out(n)}, 1), nf::value_error);  // one of two
+  CHECK(n.to_vector<double>() == std::vector<double>(2, 0.0));  // untouched by the failed calls
   // -inf has no int32 value (NumPy: OverflowError on the conversion).
   static const nf::reduction_kernel bad_identity("T x", "T y", "x", "max(a, b)", "y = a", "-inf",
                                                  "bad_identity");
@@ -296,6 +333,9 @@ TEST_CASE("a user kernel's CUDA source splices its body into the fused kernel; N
   INFO(rsrc);
   CHECK(rsrc.find("#line 1 \"l2norm_reduce\"") != std::string::npos);
   CHECK(nf::jit::compile_check(norms, 90) == 1);
+  // Two outputs of one fold, read together.
+  const auto two = l2norm_and_square().outputs({xd * 2}, 1);
+  CHECK(nf::jit::compile_check(two[0] + two[1], 90) == 1);
   // A raw parameter: passed by address, indexed by the body.
   const nf::array rev = reversed()(xd.reshape({600}) * 2, nf::arange(600.0)) + 1;
   const std::string rawsrc = nf::jit::source(rev);

@@ -29,6 +29,9 @@ namespace ndfuse {
 
 struct kernel_options {
   std::string preamble;  // code before the kernel: helper functions and constants the body calls
+  // An elementwise kernel's code before its body (CuPy's loop_prep): run before the body for each
+  // element, its declarations visible to the body.
+  std::string loop_prep;
 };
 
 // One argument of a user kernel's call: an input (array or C++ scalar), or nf::out(z), an array
@@ -84,6 +87,9 @@ class elementwise_kernel {
 //
 // The map fuses with the ops that produce the inputs and the post-map with those that read the
 // result, as for the built-in reductions; the fold order is fixed, so results repeat exactly.
+// Several output parameters: the post-map assigns each from the folded a (outputs() returns them),
+// and the default reduce type is the first output's. nf::out(z) arguments after the inputs receive
+// the outputs (their shape: the reduction's result's; their dtypes decide placeholders first).
 class reduction_kernel {
  public:
   reduction_kernel(std::string_view in_params, std::string_view out_params, std::string map_expr,
@@ -97,6 +103,9 @@ class reduction_kernel {
     return reduce({kernel_arg(args)...}, axes{}, false);
   }
   array reduce(std::initializer_list<kernel_arg> args, const axes& axis, bool keepdims = false) const;
+  // Every output, in the order of the output list (reduce and operator() take kernels of one).
+  std::vector<array> outputs(std::initializer_list<kernel_arg> args, const axes& axis = {},
+                             bool keepdims = false) const;
 
   const std::string& name() const;
 

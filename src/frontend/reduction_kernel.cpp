@@ -64,7 +64,7 @@ struct reduction_kernel::state {
 
   parts instance(const frontend::resolved_types& r, dtype acc) {
     std::vector<dtype> key = r.in;
-    key.push_back(r.out[0]);
+    key.insert(key.end(), r.out.begin(), r.out.end());
     key.push_back(acc);
     const std::lock_guard lock(mutex);
     parts& p = instances[key];
@@ -73,8 +73,9 @@ struct reduction_kernel::state {
       for (std::size_t k = 0; k < signature.in.size(); ++k) in.push_back({signature.in[k].name, r.in[k]});
       p.map = part("_map", "nf_value = (" + map_expr + "\n);", in, {{"nf_value", acc}}, r.placeholders);
       p.combine = part("_reduce", reduce_expr, {{"a", acc}, {"b", acc}}, {{"nf_value", acc}}, r.placeholders);
-      p.post =
-          part("_post", post_map_expr, {{"a", acc}}, {{signature.out[0].name, r.out[0]}}, r.placeholders);
+      std::vector<ir::user_param> out;
+      for (std::size_t k = 0; k < signature.out.size(); ++k) out.push_back({signature.out[k].name, r.out[k]});
+      p.post = part("_post", post_map_expr, {{"a", acc}}, out, r.placeholders);
     }
     return p;
   }
@@ -88,8 +89,6 @@ reduction_kernel::reduction_kernel(std::string_view in_params, std::string_view 
   if (!frontend::is_c_identifier(name))
     throw value_error("reduction_kernel: the name '" + name + "' is not a C identifier");
   s_->signature = frontend::parse_signature(in_params, out_params, name);
-  if (s_->signature.out.size() != 1)
-    throw value_error(name + ": a reduction kernel has one output parameter (several are not supported yet)");
   for (const auto* list : {&s_->signature.in, &s_->signature.out})
     for (const auto& p : *list)
       if (p.raw)
@@ -97,7 +96,7 @@ reduction_kernel::reduction_kernel(std::string_view in_params, std::string_view 
   for (const auto& p : s_->signature.in)
     if (p.name == "a" || p.name == "b")
       throw value_error(name + ": parameter '" + p.name + "': a and b name the reduce expression's operands");
-  // reduce_type: a dtype, a placeholder, or (empty) the output's type.
+  // reduce_type: a dtype, a placeholder, or (empty) the (first) output's type.
   const std::string rt = trimmed(reduce_type);
   if (rt.empty()) {
     s_->reduce_type = s_->signature.out[0];
@@ -119,12 +118,19 @@ const std::string& reduction_kernel::name() const {
 }
 
 array reduction_kernel::reduce(std::initializer_list<kernel_arg> all, const axes& axis, bool keepdims) const {
+  if (s_->signature.out.size() != 1)
+    throw value_error(s_->name + ": a kernel of " + std::to_string(s_->signature.out.size()) +
+                      " outputs; call outputs(...) for all of them");
+  return outputs(all, axis, keepdims)[0];
+}
+
+std::vector<array> reduction_kernel::outputs(std::initializer_list<kernel_arg> all, const axes& axis,
+                                             bool keepdims) const {
   state& s = *s_;
   const char* op = s.name.c_str();
   const frontend::call_arguments args = frontend::split_arguments(all, s.name);
-  if (!args.targets.empty())
-    throw value_error(s.name + ": reduction kernels do not take output arguments yet");
-  const frontend::resolved_types types = frontend::resolve_types(s.signature, args.kinds(), {}, s.name);
+  const frontend::resolved_types types =
+      frontend::resolve_types(s.signature, args.kinds(), args.target_dtypes(), s.name);
   dtype acc = dtype::float64;
   if (s.reduce_type.type) {
     acc = *s.reduce_type.type;
@@ -137,7 +143,9 @@ array reduction_kernel::reduce(std::initializer_list<kernel_arg> all, const axes
                         std::string(1, s.reduce_type.placeholder));
   }
 
-  const shape_t shape = frontend::loop_shape(s.signature, args, s.name);
+  frontend::call_arguments loop_args = args;  // the outputs have the reduced shape, checked below
+  loop_args.targets.clear();
+  const shape_t shape = frontend::loop_shape(s.signature, loop_args, s.name);
   const std::uint64_t mask = frontend::axis_mask(axis, static_cast<std::int64_t>(shape.size()), op);
   // Converted as NumPy stores a Python number into an array of that dtype (-inf into int32 raises).
   const ir::scalar_bits identity =
@@ -148,15 +156,33 @@ array reduction_kernel::reduce(std::initializer_list<kernel_arg> all, const axes
   frontend::node_ptr mapped = frontend::make_node(ir::op_code::user, acc, inputs, shape);
   std::vector<dtype> all_types = types.in;
   all_types.push_back(acc);
-  all_types.push_back(types.out[0]);
+  all_types.insert(all_types.end(), types.out.begin(), types.out.end());
   frontend::check_host_dtypes(*mapped, all_types, s.name);
   mapped->params().user = parts.map;
   const array folded =
       frontend::reduce_user(frontend::finish(std::move(mapped)), parts.combine, mask, keepdims, identity, op);
-  frontend::node_ptr post =
-      frontend::make_node(ir::op_code::user, types.out[0], {folded.node()}, folded.shape());
-  post->params().user = parts.post;
-  return frontend::finish(std::move(post));
+  for (std::size_t o = 0; o < args.targets.size(); ++o) {
+    const array& t = *args.targets[o];
+    if (t.shape() != folded.shape())
+      throw shape_error(s.name + ": output '" + s.signature.out[o].name + "' has shape " + shape_str(t.shape()) +
+                        ", but the reduction's result has shape " + shape_str(folded.shape()));
+    if (t.device() != folded.device())
+      throw device_error(s.name + ": output '" + s.signature.out[o].name + "' is on " + t.device().str() +
+                         ", the inputs on " + folded.device().str() + "; move one first");
+  }
+  // The post-map writes every output from the folded value: one node per output, as for an
+  // elementwise kernel's outputs.
+  std::vector<array> outs;
+  for (std::size_t o = 0; o < types.out.size(); ++o) {
+    frontend::node_ptr post =
+        frontend::make_node(ir::op_code::user, types.out[o], {folded.node()}, folded.shape());
+    post->params().user = parts.post;
+    post->params().user_output = static_cast<int>(o);
+    outs.push_back(frontend::finish(std::move(post)));
+  }
+  // Value semantics: a given output now holds the result; other handles keep what it held.
+  for (std::size_t o = 0; o < args.targets.size(); ++o) *args.targets[o] = outs[o];
+  return outs;
 }
 
 }  // namespace ndfuse

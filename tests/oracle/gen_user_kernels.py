@@ -82,6 +82,13 @@ def write(w):
     case("l2norm_axis1", [xd], [np.sqrt(np.sum(xd * xd, axis=1))])
     case("l2norm_all", [xd], [np.sqrt(np.sum(xd * xd))])
     case("l2norm_fused", [xd], [np.sqrt(np.sum((xd * 2) * (xd * 2), axis=0))])
+    # A reduction kernel of two outputs (the norm and its square), and the two outputs given as
+    # output arguments, then read together (their sum).
+    squares = np.sum(xd * xd, axis=1)
+    case("l2norm_two_outputs", [xd], [np.sqrt(squares), squares])
+    case("l2norm_two_given", [xd], [np.sqrt(squares) + squares])
+    # loop_prep's declarations are the body's: z = x * scale with scale = 3 declared there.
+    case("loop_prep", [xd], [xd * 3])
     # max over int32 from an identity of INT32_MIN, keepdims; an empty axis gives the identity.
     mi = rng.integers(-1000, 1000, (6, 7), dtype=np.int32)
     case("max_keepdims", [mi], [np.max(mi, axis=0, keepdims=True)])
