@@ -14,7 +14,7 @@
 //
 // Where it runs: the body is spliced into the kernel of the ops around it, on the arguments'
 // device. On the CPU device it is compiled by the host compiler (NDFUSE_HOST_CXX) once per
-// dtype combination, cached on disk; docs/user-kernels.md says what a GPU run still lacks.
+// dtype combination, cached on disk; docs/user-kernels.md says what is not there yet.
 #pragma once
 #include <initializer_list>
 #include <memory>
