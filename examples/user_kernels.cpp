@@ -92,7 +92,7 @@ extern "C" __global__ void matmul(const float* a, const float* b, float* c, int 
     d.eval();
     nf::synchronize();
   });
-  std::cout << "seed 003's RawKernel matmul of two " << size << " x " << size << " float32: raw_kernel " << raw_ms
-            << " ms, nf::matmul " << matmul_ms << " ms, largest difference "
+  std::cout << "seed 003's RawKernel matmul of two " << size << " x " << size << " float32: raw_kernel "
+            << raw_ms << " ms, nf::matmul " << matmul_ms << " ms, largest difference "
             << nf::max(nf::abs(c - d)).item<float>() << "\n";
 }

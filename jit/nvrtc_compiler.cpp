@@ -44,8 +44,8 @@ struct program {
         text_ptrs.push_back(f.text.data());
         name_ptrs.push_back(f.name.data());
       }
-    check(nvrtcCreateProgram(&handle, source.c_str(), (name + ".cu").c_str(), static_cast<int>(text_ptrs.size()),
-                             text_ptrs.data(), name_ptrs.data()),
+    check(nvrtcCreateProgram(&handle, source.c_str(), (name + ".cu").c_str(),
+                             static_cast<int>(text_ptrs.size()), text_ptrs.data(), name_ptrs.data()),
           "nvrtcCreateProgram", name);
   }
   ~program() {

@@ -85,7 +85,8 @@ header_scan scan_headers(const raw_request& r) {
   std::set<std::string> seen, missing;
   std::uint64_t h = support::fnv1a_basis;
   // (text, directory of the file it came from)
-  std::vector<std::pair<std::string, fs::path>> pending{{r.source, r.source_dir.empty() ? fs::path(".") : fs::path(r.source_dir)}};
+  std::vector<std::pair<std::string, fs::path>> pending{
+      {r.source, r.source_dir.empty() ? fs::path(".") : fs::path(r.source_dir)}};
   while (!pending.empty()) {
     auto [text, here] = std::move(pending.back());
     pending.pop_back();
@@ -172,7 +173,8 @@ raw_binary compile_raw(const raw_request& r, int sm, support::disk_cache& cache)
     if (auto hit = cache.load(key))
       if (auto b = unpack(*hit)) {
         b->from_disk = true;
-        if (support::env::debug_level() >= 2) support::log_line(r.name + ": disk cache hit " + cache.entry_path(key));
+        if (support::env::debug_level() >= 2)
+          support::log_line(r.name + ": disk cache hit " + cache.entry_path(key));
         return std::move(*b);
       }
   compiled_binary bin = compile_program({r.source, r.name, options, r.name_expressions, false}, sm);
@@ -180,7 +182,8 @@ raw_binary compile_raw(const raw_request& r, int sm, support::disk_cache& cache)
   out.cubin.assign(bin.cubin.begin(), bin.cubin.end());
   out.lowered_names = std::move(bin.lowered_names);
   cache.store(key, pack(out));
-  if (support::env::debug_level() >= 2) support::log_line(r.name + ": NVRTC compiled a raw module for " + arch);
+  if (support::env::debug_level() >= 2)
+    support::log_line(r.name + ": NVRTC compiled a raw module for " + arch);
   return out;
 }
 

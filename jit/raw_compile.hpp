@@ -22,8 +22,8 @@ namespace ndfuse::jit {
 
 struct raw_request {
   std::string source;
-  std::string name;  // for messages and the dumped file: the kernel's name, or "raw_module"
-  std::vector<std::string> options;           // the user's NVRTC options
+  std::string name;                  // for messages and the dumped file: the kernel's name, or "raw_module"
+  std::vector<std::string> options;  // the user's NVRTC options
   std::vector<std::string> name_expressions;  // template instances to find by their spelling
   std::string source_dir;                     // where a quoted #include of the source looks first
 };

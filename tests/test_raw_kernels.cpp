@@ -121,8 +121,8 @@ TEST_CASE("raw kernels compile through NVRTC without a GPU; template instances g
 
 TEST_CASE("a raw module that does not compile throws compile_error with NVRTC's line and the source's path",
           "[raw_kernels][nvrtc]") {
-  const nf::raw_kernel broken("extern \"C\" __global__ void broken(float* p) {\n  p[0] = 1;\n  p[1] = +* ;\n}\n",
-                              "broken");
+  const nf::raw_kernel broken(
+      "extern \"C\" __global__ void broken(float* p) {\n  p[0] = 1;\n  p[1] = +* ;\n}\n", "broken");
   try {
     broken.compile(90);
     FAIL("no compile_error");
@@ -133,7 +133,8 @@ TEST_CASE("a raw module that does not compile throws compile_error with NVRTC's 
     CHECK(what.find("source: ") != std::string::npos);
   }
   // Options reach NVRTC: an unknown one is its error.
-  CHECK_THROWS_AS(nf::raw_kernel(twice_source, "twice", {{"--no-such-option"}}).compile(90), nf::compile_error);
+  CHECK_THROWS_AS(nf::raw_kernel(twice_source, "twice", {{"--no-such-option"}}).compile(90),
+                  nf::compile_error);
   // -D reaches the source.
   const std::string guarded = "#ifndef WIDTH\n#error WIDTH is needed\n#endif\n" + twice_source;
   CHECK_THROWS_AS(nf::raw_kernel(guarded, "twice").compile(90), nf::compile_error);
@@ -146,14 +147,16 @@ TEST_CASE("the disk cache keys a raw module on the contents of the headers it in
   fs::create_directories(dir / "inner");
   write(dir / "factor.cuh", "#include \"inner/value.cuh\"\n#define FACTOR (VALUE * 2)\n");
   write(dir / "inner" / "value.cuh", "#define VALUE 3\n");
-  const std::string source = "#include \"factor.cuh\"\n#include <cuda_fp16.h>\n"
-                             "extern \"C\" __global__ void k(float* p) { p[0] = FACTOR; }\n";
+  const std::string source =
+      "#include \"factor.cuh\"\n#include <cuda_fp16.h>\n"
+      "extern \"C\" __global__ void k(float* p) { p[0] = FACTOR; }\n";
   const nf::raw_options options{{"-I" + dir.string()}};
   auto compile = [&] {
     const nf::stats_t before = nf::stats();
     nf::raw_kernel(source, "k", options).compile(90);
     const nf::stats_t after = nf::stats();
-    return std::pair(after.kernels_compiled - before.kernels_compiled, after.cache_hits_disk - before.cache_hits_disk);
+    return std::pair(after.kernels_compiled - before.kernels_compiled,
+                     after.cache_hits_disk - before.cache_hits_disk);
   };
   const auto first = compile();
   CHECK(first.first + first.second == 1);
@@ -188,7 +191,8 @@ TEST_CASE("raw kernels refuse bad calls at the call", "[raw_kernels]") {
   CHECK_NOTHROW(m.compile(90));  // a PTX file has nothing to compile
   if (!gpu()) {
     nf::array z = nf::zeros({4}, nf::float32);
-    CHECK_THROWS_AS(m.get_function("fill")(nf::dim3(1), nf::dim3(4), {nf::out(z), 1.0f, 4}), nf::device_error);
+    CHECK_THROWS_AS(m.get_function("fill")(nf::dim3(1), nf::dim3(4), {nf::out(z), 1.0f, 4}),
+                    nf::device_error);
   }
 }
 
@@ -270,11 +274,14 @@ TEST_CASE("a raw kernel's output keeps value semantics; strided views are refuse
   CHECK(tail.to_vector<double>() == std::vector<double>{6, 8, 10});
   // A strided view is not its base pointer: refused, and nothing is written.
   nf::array out = nf::zeros({3});
-  CHECK_THROWS_AS(twice(nf::dim3(1), nf::dim3(64), {x(nf::slice(0, 6, 2)), nf::out(out), 3}), nf::value_error);
-  CHECK_THROWS_AS(twice(nf::dim3(1), nf::dim3(64), {x.reshape({2, 3}).T(), nf::out(out), 6}), nf::value_error);
+  CHECK_THROWS_AS(twice(nf::dim3(1), nf::dim3(64), {x(nf::slice(0, 6, 2)), nf::out(out), 3}),
+                  nf::value_error);
+  CHECK_THROWS_AS(twice(nf::dim3(1), nf::dim3(64), {x.reshape({2, 3}).T(), nf::out(out), 6}),
+                  nf::value_error);
   CHECK(out.to_vector<double>() == std::vector<double>(3, 0.0));
   // A CPU array beside a GPU one, and a missing function.
-  CHECK_THROWS_AS(twice(nf::dim3(1), nf::dim3(64), {x.to(nf::device::cpu()), nf::out(out), 3}), nf::device_error);
+  CHECK_THROWS_AS(twice(nf::dim3(1), nf::dim3(64), {x.to(nf::device::cpu()), nf::out(out), 3}),
+                  nf::device_error);
   CHECK_THROWS_AS(nf::raw_kernel(twice_source, "thrice")(nf::dim3(1), nf::dim3(1), {x, nf::out(out), 3}),
                   nf::value_error);
 }
@@ -294,7 +301,8 @@ extern "C" __global__ void reverse(const double* x, double* y, int n) {
   const nf::array x = nf::arange(double(n));
   nf::array y = nf::empty({n});
   reverse(nf::dim3(1), nf::dim3(256), {x, nf::out(y), n}, {.shared_mem = n * sizeof(double)});
-  CHECK(y.to_vector<double>() == nf::arange(double(n))(nf::slice(nf::none, nf::none, -1)).to_vector<double>());
+  CHECK(y.to_vector<double>() ==
+        nf::arange(double(n))(nf::slice(nf::none, nf::none, -1)).to_vector<double>());
   nf::cuda::stream s;
   nf::array z = nf::empty({n});
   reverse(nf::dim3(1), nf::dim3(256), {y, nf::out(z), n}, {.shared_mem = n * sizeof(double), .stream = &s});

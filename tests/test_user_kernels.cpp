@@ -54,8 +54,8 @@ const nf::reduction_kernel& l2norm() {
 
 // Two outputs from one fold.
 const nf::reduction_kernel& l2norm_and_square() {
-  static const nf::reduction_kernel k("T x", "T norm, T square", "x * x", "a + b", "norm = sqrt(a); square = a;",
-                                      "0", "l2norm_and_square");
+  static const nf::reduction_kernel k("T x", "T norm, T square", "x * x", "a + b",
+                                      "norm = sqrt(a); square = a;", "0", "l2norm_and_square");
   return k;
 }
 

@@ -21,9 +21,9 @@
 #pragma once
 #include <array>
 #include <cstddef>
-#include <new>
 #include <initializer_list>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -78,7 +78,8 @@ class raw_kernel {
   // such as "scale<float>", which is then found through NVRTC's name expressions.
   raw_kernel(std::string source, std::string name, raw_options options = {});
 
-  void operator()(dim3 grid, dim3 block, std::initializer_list<raw_arg> args, launch_options launch = {}) const;
+  void operator()(dim3 grid, dim3 block, std::initializer_list<raw_arg> args,
+                  launch_options launch = {}) const;
 
   // Compiles now for GPU architecture sm_<sm> (90 for an H100), or for the current GPU's when sm
   // is 0: CuPy's compile(). No GPU is needed for an explicit sm. Throws compile_error with NVRTC's

@@ -24,7 +24,8 @@ bool needs_expression(const std::string& name) {
 }
 
 std::shared_ptr<detail::raw_program> source_program(std::string source, std::string name,
-                                                    std::vector<std::string> expressions, raw_options options) {
+                                                    std::vector<std::string> expressions,
+                                                    raw_options options) {
   if (source.empty()) throw value_error("raw module: the source is empty");
   auto p = std::make_shared<detail::raw_program>();
   p->source = std::move(source);
@@ -69,9 +70,10 @@ device launch_device(std::initializer_list<raw_arg> args) {
   }
   const device on = d.value_or(current_device());
   if (on.is_cpu())
-    throw device_error("raw kernels need a GPU: " +
-                       (d ? argument_name(first) + " is on the CPU device; move it with .to(nf::device::cuda(0))"
-                          : std::string("this thread's current device is the CPU")));
+    throw device_error(
+        "raw kernels need a GPU: " +
+        (d ? argument_name(first) + " is on the CPU device; move it with .to(nf::device::cuda(0))"
+           : std::string("this thread's current device is the CPU")));
   return on;
 }
 
@@ -87,8 +89,8 @@ raw_kernel::raw_kernel(std::string source, std::string name, raw_options options
   if (name_.empty()) throw value_error("raw_kernel: the kernel's name is empty");
   std::vector<std::string> expressions;
   if (needs_expression(name_)) expressions.push_back(name_);
-  program_ = source_program(std::move(source), name_.substr(0, name_.find_first_of("<:")), std::move(expressions),
-                            std::move(options));
+  program_ = source_program(std::move(source), name_.substr(0, name_.find_first_of("<:")),
+                            std::move(expressions), std::move(options));
 }
 
 raw_kernel::raw_kernel(std::shared_ptr<detail::raw_program> program, std::string name)
@@ -134,7 +136,8 @@ void raw_kernel::operator()(dim3 grid, dim3 block, std::initializer_list<raw_arg
         throw value_error(argument_name(i) + " is a strided view (shape " + shape_str(n->shape) +
                           "): a raw kernel reads its memory in C order; pass nf::ascontiguousarray(x)");
       if (n->storage && n->storage->data)
-        pointers[i] = static_cast<char*>(n->storage->data) + n->offset * static_cast<std::int64_t>(itemsize(n->dt));
+        pointers[i] =
+            static_cast<char*>(n->storage->data) + n->offset * static_cast<std::int64_t>(itemsize(n->dt));
       nodes.push_back(n);
       params.push_back(&pointers[i]);
     } else {
@@ -147,7 +150,8 @@ void raw_kernel::operator()(dim3 grid, dim3 block, std::initializer_list<raw_arg
 }
 
 raw_module::raw_module(std::string source, std::vector<std::string> name_expressions, raw_options options)
-    : program_(source_program(std::move(source), "raw_module", std::move(name_expressions), std::move(options))) {}
+    : program_(
+          source_program(std::move(source), "raw_module", std::move(name_expressions), std::move(options))) {}
 
 raw_module raw_module::from_file(const std::string& path) {
   const std::string ext = std::filesystem::path(path).extension().string();

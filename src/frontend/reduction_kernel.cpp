@@ -164,8 +164,9 @@ std::vector<array> reduction_kernel::outputs(std::initializer_list<kernel_arg> a
   for (std::size_t o = 0; o < args.targets.size(); ++o) {
     const array& t = *args.targets[o];
     if (t.shape() != folded.shape())
-      throw shape_error(s.name + ": output '" + s.signature.out[o].name + "' has shape " + shape_str(t.shape()) +
-                        ", but the reduction's result has shape " + shape_str(folded.shape()));
+      throw shape_error(s.name + ": output '" + s.signature.out[o].name + "' has shape " +
+                        shape_str(t.shape()) + ", but the reduction's result has shape " +
+                        shape_str(folded.shape()));
     if (t.device() != folded.device())
       throw device_error(s.name + ": output '" + s.signature.out[o].name + "' is on " + t.device().str() +
                          ", the inputs on " + folded.device().str() + "; move one first");

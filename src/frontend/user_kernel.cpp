@@ -74,8 +74,8 @@ elementwise_kernel::elementwise_kernel(std::string_view in_params, std::string_v
   // loop_prep (CuPy's code at the top of the kernel) runs before the body for each element here,
   // so its declarations are the body's; under its own #line so messages name its lines apart.
   if (!options.loop_prep.empty())
-    operation = "#line 1 \"" + name + " (loop_prep)\"\n" + options.loop_prep + "\n#line 1 \"" + name + "\"\n" +
-                operation;
+    operation = "#line 1 \"" + name + " (loop_prep)\"\n" + options.loop_prep + "\n#line 1 \"" + name +
+                "\"\n" + operation;
   s_->uses_index = names(operation, "i");
   s_->uses_size = names(operation, "_ind");
   s_->body = std::move(operation);

@@ -58,7 +58,8 @@ raw_program::~raw_program() {
 
 int current_sm() {
   std::string why;
-  if (cu::probe_device_count(&why) == 0) throw device_error("raw kernels need a GPU, and none is usable: " + why);
+  if (cu::probe_device_count(&why) == 0)
+    throw device_error("raw kernels need a GPU, and none is usable: " + why);
   return sm_of(cu::current_device());
 }
 
@@ -91,7 +92,8 @@ void launch(raw_program& p, const std::string& name, int device, const raw_launc
         cu::check(cu::driver().module_load_data(&module, image.data()), "cuModuleLoadData (raw module)");
         m = p.modules.emplace(device, module).first;
       }
-      const CUresult r = cu::driver().module_get_function(&fn, static_cast<CUmodule>(m->second), symbol.c_str());
+      const CUresult r =
+          cu::driver().module_get_function(&fn, static_cast<CUmodule>(m->second), symbol.c_str());
       if (r == CUDA_ERROR_NOT_FOUND)
         throw value_error("raw kernel: the module has no __global__ function '" + symbol +
                           "' (give an extern \"C\" name, a mangled name, or a template instance such as "
@@ -108,9 +110,10 @@ void launch(raw_program& p, const std::string& name, int device, const raw_launc
     }
   }
   cu::throw_if_unusable();
-  cu::check(cu::driver().launch_kernel(fn, l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2],
-                                       static_cast<unsigned>(l.shared_mem), cu::current_stream(), params, nullptr),
-            "cuLaunchKernel (raw kernel)");
+  cu::check(
+      cu::driver().launch_kernel(fn, l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2],
+                                 static_cast<unsigned>(l.shared_mem), cu::current_stream(), params, nullptr),
+      "cuLaunchKernel (raw kernel)");
   ++support::counters_here().kernels_launched;
 }
 
