@@ -55,7 +55,8 @@ const std::map<std::string, unary_entry>& unary_functions() {
       UNARY(sinh),        UNARY(cosh),     UNARY(tanh),        UNARY(arcsinh),    UNARY(arccosh),
       UNARY(arctanh),     UNARY(floor),    UNARY(ceil),        UNARY(trunc),      UNARY(rint),
       UNARY(isnan),       UNARY(isinf),    UNARY(isfinite),    UNARY(real),       UNARY(imag),
-      UNARY(conj),        UNARY(conjugate)};
+      UNARY(conj),        UNARY(conjugate),  UNARY(acos),        UNARY(asin),       UNARY(atan),
+      UNARY(acosh),       UNARY(asinh),      UNARY(atanh),       UNARY(bitwise_invert)};
   return table;
 }
 
@@ -68,7 +69,8 @@ const std::map<std::string, binary_entry>& binary_functions() {
       BINARY(logical_and), BINARY(logical_or),   BINARY(logical_xor), BINARY(bitwise_and),
       BINARY(bitwise_or),  BINARY(bitwise_xor),  BINARY(left_shift),  BINARY(right_shift),
       BINARY(arctan2),     BINARY(hypot),        BINARY(maximum),     BINARY(minimum),
-      BINARY(fmax),        BINARY(fmin),         BINARY(logaddexp),   BINARY(logaddexp2)};
+      BINARY(fmax),        BINARY(fmin),         BINARY(logaddexp),   BINARY(logaddexp2),
+      BINARY(atan2),       BINARY(pow),          BINARY(bitwise_left_shift), BINARY(bitwise_right_shift)};
   return table;
 }
 #undef UNARY

@@ -112,6 +112,18 @@ NDFUSE_UNARY(real)
 NDFUSE_UNARY(imag)
 NDFUSE_UNARY(conj)
 NDFUSE_UNARY(conjugate)
+// NumPy 2's array-API names for the same ufuncs (np.acos is np.arccos, ...)
+NDFUSE_UNARY(acos)
+NDFUSE_UNARY(asin)
+NDFUSE_UNARY(atan)
+NDFUSE_UNARY(acosh)
+NDFUSE_UNARY(asinh)
+NDFUSE_UNARY(atanh)
+NDFUSE_BINARY(atan2)
+NDFUSE_BINARY(pow)
+NDFUSE_UNARY(bitwise_invert)
+NDFUSE_BINARY(bitwise_left_shift)
+NDFUSE_BINARY(bitwise_right_shift)
 #undef NDFUSE_UNARY
 #undef NDFUSE_BINARY
 

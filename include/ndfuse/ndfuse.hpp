@@ -1,6 +1,7 @@
 // The umbrella header: everything a user needs.
 #pragma once
 #include "ndfuse/array.hpp"
+#include "ndfuse/composites.hpp"
 #include "ndfuse/config.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/device.hpp"

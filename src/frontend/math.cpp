@@ -44,6 +44,17 @@ NDFUSE_BINARY_IMPL(mod, remainder)
 NDFUSE_UNARY_IMPL(abs, absolute)
 NDFUSE_UNARY_IMPL(bitwise_not, invert)
 NDFUSE_UNARY_IMPL(conj, conjugate)
+NDFUSE_UNARY_IMPL(acos, arccos)
+NDFUSE_UNARY_IMPL(asin, arcsin)
+NDFUSE_UNARY_IMPL(atan, arctan)
+NDFUSE_UNARY_IMPL(acosh, arccosh)
+NDFUSE_UNARY_IMPL(asinh, arcsinh)
+NDFUSE_UNARY_IMPL(atanh, arctanh)
+NDFUSE_BINARY_IMPL(atan2, arctan2)
+NDFUSE_BINARY_IMPL(pow, power)
+NDFUSE_UNARY_IMPL(bitwise_invert, invert)
+NDFUSE_BINARY_IMPL(bitwise_left_shift, left_shift)
+NDFUSE_BINARY_IMPL(bitwise_right_shift, right_shift)
 #undef NDFUSE_UNARY_IMPL
 #undef NDFUSE_BINARY_IMPL
 

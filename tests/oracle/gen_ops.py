@@ -193,11 +193,15 @@ UNARY = {
     "isfinite": (np.isfinite, "arith", False),
     "real": (np.real, "arith", True), "imag": (np.imag, "arith", True),
     "conj": (np.conj, "arith", True), "conjugate": (np.conjugate, "arith", True),
+    # NumPy 2's array-API names
+    "acos": (np.acos, "transc", False), "asin": (np.asin, "transc", False), "atan": (np.atan, "transc", False),
+    "acosh": (np.acosh, "transc", False), "asinh": (np.asinh, "transc", False),
+    "atanh": (np.atanh, "transc", False), "bitwise_invert": (np.bitwise_invert, "arith", False),
 }
 # Complex results of these are computed component by component, so their zero signs are defined too.
 COMPLEX_ZSIGN = {"negative", "positive", "conj", "conjugate", "real", "imag", "add", "subtract", "rint"}
 # Complex sqrt/square/reciprocal are not correctly rounded: transcendental tolerance.
-COMPLEX_TRANSC = {"sqrt", "square", "reciprocal", "absolute", "abs", "sign", "power"}
+COMPLEX_TRANSC = {"sqrt", "square", "reciprocal", "absolute", "abs", "sign", "power", "pow"}
 
 BINARY = {
     "add": (np.add, "arith", True), "subtract": (np.subtract, "arith", True),
@@ -218,8 +222,11 @@ BINARY = {
     # NumPy leaves the sign of maximum(0., -0.) to the implementation: no zero-sign check.
     "maximum": (np.maximum, "arith", False), "minimum": (np.minimum, "arith", False),
     "fmax": (np.fmax, "arith", False), "fmin": (np.fmin, "arith", False),
+    "atan2": (np.atan2, "transc", False), "pow": (np.pow, "transc", False),
+    "bitwise_left_shift": (np.bitwise_left_shift, "arith", False),
+    "bitwise_right_shift": (np.bitwise_right_shift, "arith", False),
 }
-NONNEG_RHS = {"power", "left_shift", "right_shift"}
+NONNEG_RHS = {"power", "left_shift", "right_shift", "pow", "bitwise_left_shift", "bitwise_right_shift"}
 
 BINARY_OPERATORS = {"op+": "add", "op-": "subtract", "op*": "multiply", "op/": "true_divide",
                     "op%": "remainder", "op&": "bitwise_and", "op|": "bitwise_or", "op^": "bitwise_xor",
@@ -289,7 +296,7 @@ class Cases:
         py = [pyscalar(o) if isinstance(o, str) else o for o in operands]
         result, dt = evaluate(lambda: fn(*py))
         expect = result if isinstance(result, str) else self.w.array(result)
-        if op.split(":")[-1] == "power" and dt is not None and dt.kind == "c" and not isinstance(result, str):
+        if op.split(":")[-1] in ("power", "pow") and dt is not None and dt.kind == "c" and not isinstance(result, str):
             extra["cond"] = self.w.array(power_condition(py, np.shape(result)))
         p = params(tol, zsign, dt, op.split(":")[-1], **extra)
         self.w.row(case_id, group, op, p, " ".join(self.operand(o) for o in operands), expect)

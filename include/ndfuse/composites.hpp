@@ -1,0 +1,94 @@
+// NumPy functions that NumPy itself writes in Python over its ufuncs: built here from ndfuse's ops,
+// in NumPy's order of operations, so that they fuse like any expression and round as NumPy does.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "ndfuse/array.hpp"
+#include "ndfuse/manipulation.hpp"
+#include "ndfuse/reduce.hpp"
+
+namespace ndfuse {
+
+// Comparisons. isclose: |a - b| <= atol + rtol * |b| where b is finite, or a == b (b is first made
+// inexact, as NumPy's result_type(b, 1.0)); equal_nan counts two NaNs equal.
+array isclose(const array& a, const array& b, double rtol = 1e-5, double atol = 1e-8, bool equal_nan = false);
+bool allclose(const array& a, const array& b, double rtol = 1e-5, double atol = 1e-8, bool equal_nan = false);
+// Same shape and elements (equal_nan: NaN equals NaN); array_equiv: broadcastable and equal.
+bool array_equal(const array& a, const array& b, bool equal_nan = false);
+bool array_equiv(const array& a, const array& b);
+// Real inputs only (dtype_error for complex, as NumPy's TypeError).
+array isposinf(const array& x);
+array isneginf(const array& x);
+// Per element: a nonzero imaginary part (iscomplex) or none (isreal); real dtypes give all false / true.
+array iscomplex(const array& x);
+array isreal(const array& x);
+// Whether the dtype is complex (iscomplexobj) or not (isrealobj).
+bool iscomplexobj(const array& x);
+bool isrealobj(const array& x);
+
+// Angles and other elementwise functions. Integer and bool inputs compute in the float dtype NumPy's
+// ufunc loops pick (int8 and bool: float16; int16: float32; wider: float64); complex inputs throw
+// dtype_error, as NumPy's TypeError.
+array deg2rad(const array& x);
+array radians(const array& x);
+array rad2deg(const array& x);
+array degrees(const array& x);
+array fabs(const array& x);
+// sin(pi x) / (pi x), 1 at 0 (NumPy's sinc, through x = 1e-20 at 0).
+array sinc(const array& x);
+
+// The array API's names for existing functions.
+array concat(const std::vector<array>& arrays, int axis = 0);
+array permute_dims(const array& a, const std::vector<int>& axes);
+// The last two axes swapped (value_error below 2 dims).
+array matrix_transpose(const array& a);
+// cumsum / cumprod along `axis` (which may be left out only for 1-d input); include_initial
+// starts each with the identity, so the axis grows by one.
+array cumulative_sum(const array& x, std::optional<int> axis = std::nullopt, reduce_dtype dt = std::nullopt,
+                     bool include_initial = false);
+array cumulative_prod(const array& x, std::optional<int> axis = std::nullopt, reduce_dtype dt = std::nullopt,
+                      bool include_initial = false);
+int ndim(const array& a);
+shape_t shape(const array& a);
+std::int64_t size(const array& a);
+
+// Differences and joins.
+// The n-th discrete difference along `axis` (not_equal for bool, as NumPy).
+array diff(const array& a, int n = 1, int axis = -1);
+// Differences of the flattened array, with optional values before and after.
+array ediff1d(const array& a, const std::optional<array>& to_end = std::nullopt,
+              const std::optional<array>& to_begin = std::nullopt);
+// values after arr: flattened both (no axis), or joined along `axis`.
+array append(const array& arr, const array& values);
+array append(const array& arr, const array& values, int axis);
+// split along axis 1 (0 for 1-d), 0, and 2; value_error where the array has too few dims.
+std::vector<array> hsplit(const array& a, std::int64_t sections);
+std::vector<array> hsplit(const array& a, const std::vector<std::int64_t>& indices);
+std::vector<array> vsplit(const array& a, std::int64_t sections);
+std::vector<array> vsplit(const array& a, const std::vector<std::int64_t>& indices);
+std::vector<array> dsplit(const array& a, std::int64_t sections);
+std::vector<array> dsplit(const array& a, const std::vector<std::int64_t>& indices);
+
+// Triangles. tri: ones at and below the k-th diagonal of an n x m matrix (m = n by default).
+array tri(std::int64_t n, std::optional<std::int64_t> m = std::nullopt, std::int64_t k = 0,
+          dtype t = dtype::float64);
+// The row and column indices (int64) of the lower / upper triangle, as NumPy's tuples.
+std::vector<array> tril_indices(std::int64_t n, std::int64_t k = 0, std::optional<std::int64_t> m = std::nullopt);
+std::vector<array> triu_indices(std::int64_t n, std::int64_t k = 0, std::optional<std::int64_t> m = std::nullopt);
+// arange(n), `ndim` times: the indices of the main diagonal of an n x ... x n array.
+std::vector<array> diag_indices(std::int64_t n, int ndim = 2);
+
+// Cross products of 3-element vectors along `axis` of each (2-element vectors give the z component,
+// as NumPy's); the vectors broadcast.
+array cross(const array& a, const array& b, int axis = -1);
+
+namespace linalg {
+array matmul(const array& a, const array& b);  // nf::matmul
+array matrix_transpose(const array& a);        // nf::matrix_transpose
+// 3-element vectors along `axis` only (value_error otherwise), as np.linalg.cross.
+array cross(const array& a, const array& b, int axis = -1);
+}  // namespace linalg
+
+}  // namespace ndfuse

@@ -1,0 +1,341 @@
+// NumPy's Python-level functions (include/ndfuse/composites.hpp), each written over ndfuse's ops in
+// the order NumPy's own source computes it, so results round alike and the ops fuse.
+#include "ndfuse/composites.hpp"
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <string>
+
+#include "ndfuse/creation.hpp"
+#include "ndfuse/error.hpp"
+#include "ndfuse/index.hpp"
+#include "ndfuse/linalg.hpp"
+#include "ndfuse/math.hpp"
+
+namespace ndfuse {
+
+namespace {
+
+int normalized_axis(int axis, std::int64_t ndim, const char* op) {
+  if (axis < -ndim || axis >= ndim)
+    throw shape_error(std::string(op) + ": axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
+                      std::to_string(ndim));
+  return axis < 0 ? static_cast<int>(axis + ndim) : axis;
+}
+
+// The float dtype of NumPy's float-only ufunc loops (e, f, d) for x: x's own when it is floating;
+// for bool and integers the smallest of float16, float32, float64 that holds them safely.
+dtype float_loop(dtype t, const char* op) {
+  if (is_complex(t)) throw dtype_error(std::string(op) + ": complex input is not supported (NumPy: TypeError)");
+  if (is_floating(t)) return t;
+  for (dtype f : {dtype::float16, dtype::float32, dtype::float64})
+    if (can_cast(t, f)) return f;
+  return dtype::float64;
+}
+
+// x * c in x's float loop, c rounded as NumPy's C constant of that precision is. float16 loops
+// compute in float32 and round once.
+array scaled(const array& x, double c64, float c32, const char* op) {
+  const dtype t = float_loop(x.dtype(), op);
+  if (t == dtype::float64) return x.astype(t) * c64;
+  const array f = x.astype(dtype::float32) * static_cast<double>(c32);
+  return t == dtype::float32 ? f : f.astype(t);
+}
+
+array moved_last(const array& a, int axis) {
+  return axis == static_cast<int>(a.ndim()) - 1 ? a : moveaxis(a, axis, -1);
+}
+array moved_back(const array& a, int axis) {
+  return axis == static_cast<int>(a.ndim()) - 1 ? a : moveaxis(a, -1, axis);
+}
+
+}  // namespace
+
+// --- Comparisons ---------------------------------------------------------------------------------
+
+array isclose(const array& a, const array& b, double rtol, double atol, bool equal_nan) {
+  // NumPy: y = asanyarray(y, dtype=result_type(y, 1.)); then
+  // less_equal(abs(x - y), atol + rtol * abs(y)) & isfinite(y) | (x == y).
+  const array y = is_inexact(b.dtype()) ? b : b.astype(dtype::float64);
+  array r = (less_equal(abs(a - y), atol + rtol * abs(y)) & isfinite(y)) | equal(a, y);
+  if (equal_nan) r = r | (isnan(a) & isnan(y));
+  return r;
+}
+
+bool allclose(const array& a, const array& b, double rtol, double atol, bool equal_nan) {
+  return all(isclose(a, b, rtol, atol, equal_nan)).item<bool>();
+}
+
+bool array_equal(const array& a, const array& b, bool equal_nan) {
+  if (a.shape() != b.shape()) return false;
+  array same = equal(a, b);
+  if (equal_nan) same = same | (isnan(a) & isnan(b));
+  return all(same).item<bool>();
+}
+
+bool array_equiv(const array& a, const array& b) {
+  try {
+    (void)broadcast_shapes(a.shape(), b.shape());
+  } catch (const shape_error&) {
+    return false;
+  }
+  return all(equal(a, b)).item<bool>();
+}
+
+array isposinf(const array& x) {
+  if (is_complex(x.dtype())) throw dtype_error("isposinf: complex input is not supported (NumPy: TypeError)");
+  return equal(x, std::numeric_limits<double>::infinity());
+}
+
+array isneginf(const array& x) {
+  if (is_complex(x.dtype())) throw dtype_error("isneginf: complex input is not supported (NumPy: TypeError)");
+  return equal(x, -std::numeric_limits<double>::infinity());
+}
+
+array iscomplex(const array& x) {
+  return is_complex(x.dtype()) ? not_equal(imag(x), 0) : zeros(x.shape(), dtype::bool_);
+}
+
+array isreal(const array& x) {
+  return is_complex(x.dtype()) ? equal(imag(x), 0) : ones(x.shape(), dtype::bool_);
+}
+
+bool iscomplexobj(const array& x) {
+  return is_complex(x.dtype());
+}
+
+bool isrealobj(const array& x) {
+  return !is_complex(x.dtype());
+}
+
+// --- Elementwise --------------------------------------------------------------------------------
+
+// NumPy's npy_deg2rad: x * (NPY_PI / 180.0), and NPY_PIf / 180.0f in single precision (which rounds
+// to the same float); npy_rad2deg: x * (180.0 / NPY_PI), whose float form 180.0f / NPY_PIf is not
+// the float nearest 180 / pi.
+array deg2rad(const array& x) {
+  constexpr double pi = std::numbers::pi;
+  return scaled(x, pi / 180.0, static_cast<float>(pi) / 180.0f, "deg2rad");
+}
+array radians(const array& x) {
+  return deg2rad(x);
+}
+array rad2deg(const array& x) {
+  constexpr double pi = std::numbers::pi;
+  return scaled(x, 180.0 / pi, 180.0f / static_cast<float>(pi), "rad2deg");
+}
+array degrees(const array& x) {
+  return rad2deg(x);
+}
+
+array fabs(const array& x) {
+  return abs(x.astype(float_loop(x.dtype(), "fabs")));
+}
+
+array sinc(const array& x) {
+  // NumPy: y = pi * where(x == 0, 1.0e-20, x); sin(y) / y.
+  const array y = std::numbers::pi * where(equal(x, 0), 1.0e-20, x);
+  return sin(y) / y;
+}
+
+// --- The array API's names ------------------------------------------------------------------------
+
+array concat(const std::vector<array>& arrays, int axis) {
+  return concatenate(arrays, axis);
+}
+
+array permute_dims(const array& a, const std::vector<int>& axes) {
+  return transpose(a, axes);
+}
+
+array matrix_transpose(const array& a) {
+  if (a.ndim() < 2)
+    throw value_error("matrix_transpose: input array must be at least 2-dimensional, got " +
+                      std::to_string(a.ndim()) + " dimension(s)");
+  return swapaxes(a, -1, -2);
+}
+
+namespace {
+
+array cumulative(const array& x, std::optional<int> axis, reduce_dtype dt, bool include_initial, bool product,
+                 const char* op) {
+  if (x.ndim() == 0) return cumulative(ravel(x), axis, dt, include_initial, product, op);  // as 1-d, as NumPy
+  if (!axis) {
+    if (x.ndim() != 1)
+      throw value_error(std::string(op) + ": axis must be given for an array of more than one dimension");
+    axis = 0;
+  }
+  const int ax = normalized_axis(*axis, x.ndim(), op);
+  array r = product ? cumprod(x, ax, dt) : cumsum(x, ax, dt);
+  if (!include_initial) return r;
+  shape_t first = r.shape();
+  first[ax] = 1;
+  return concatenate({full(first, scalar(product ? 1 : 0), r.dtype()), r}, ax);
+}
+
+}  // namespace
+
+array cumulative_sum(const array& x, std::optional<int> axis, reduce_dtype dt, bool include_initial) {
+  return cumulative(x, axis, dt, include_initial, false, "cumulative_sum");
+}
+
+array cumulative_prod(const array& x, std::optional<int> axis, reduce_dtype dt, bool include_initial) {
+  return cumulative(x, axis, dt, include_initial, true, "cumulative_prod");
+}
+
+int ndim(const array& a) {
+  return static_cast<int>(a.ndim());
+}
+shape_t shape(const array& a) {
+  return a.shape();
+}
+std::int64_t size(const array& a) {
+  return a.size();
+}
+
+// --- Differences and joins ---------------------------------------------------------------------
+
+array diff(const array& a, int n, int axis) {
+  if (n < 0) throw value_error("diff: order must be non-negative but got " + std::to_string(n));
+  if (n == 0) return a;
+  if (a.ndim() == 0) throw value_error("diff requires input that is at least one dimensional");
+  const int ax = normalized_axis(axis, a.ndim(), "diff");
+  array r = moved_last(a, ax);
+  for (int k = 0; k < n; ++k) {
+    const array hi = r(ellipsis, slice(1, none)), lo = r(ellipsis, slice(none, -1));
+    r = r.dtype() == dtype::bool_ ? not_equal(hi, lo) : hi - lo;
+  }
+  return moved_back(r, ax);
+}
+
+array ediff1d(const array& a, const std::optional<array>& to_end, const std::optional<array>& to_begin) {
+  // NumPy casts to_begin and to_end to the result's dtype with same_kind casting.
+  const array flat = ravel(a);
+  array d = flat(slice(1, none)) - flat(slice(none, -1));
+  if (!to_begin && !to_end) return d;
+  std::vector<array> parts;
+  auto add = [&](const array& v, const char* what) {
+    if (!can_cast(v.dtype(), d.dtype(), casting::same_kind))
+      throw dtype_error(std::string("ediff1d: dtype of `") + what + "` must be compatible with input ary under the "
+                        "`same_kind` rule");
+    parts.push_back(ravel(v).astype(d.dtype()));
+  };
+  if (to_begin) add(*to_begin, "to_begin");
+  parts.push_back(d);
+  if (to_end) add(*to_end, "to_end");
+  return concatenate(parts, 0);
+}
+
+array append(const array& arr, const array& values) {
+  return concatenate({ravel(arr), ravel(values)}, 0);
+}
+
+array append(const array& arr, const array& values, int axis) {
+  return concatenate({arr, values}, axis);
+}
+
+namespace {
+
+int split_axis(const array& a, int least, int axis, const char* op) {
+  if (a.ndim() < least)
+    throw value_error(std::string(op) + " only works on arrays of " + std::to_string(least) + " or more dimensions");
+  return axis;
+}
+
+}  // namespace
+
+std::vector<array> hsplit(const array& a, std::int64_t sections) {
+  return split(a, sections, split_axis(a, 1, a.ndim() > 1 ? 1 : 0, "hsplit"));
+}
+std::vector<array> hsplit(const array& a, const std::vector<std::int64_t>& indices) {
+  return split(a, indices, split_axis(a, 1, a.ndim() > 1 ? 1 : 0, "hsplit"));
+}
+std::vector<array> vsplit(const array& a, std::int64_t sections) {
+  return split(a, sections, split_axis(a, 2, 0, "vsplit"));
+}
+std::vector<array> vsplit(const array& a, const std::vector<std::int64_t>& indices) {
+  return split(a, indices, split_axis(a, 2, 0, "vsplit"));
+}
+std::vector<array> dsplit(const array& a, std::int64_t sections) {
+  return split(a, sections, split_axis(a, 3, 2, "dsplit"));
+}
+std::vector<array> dsplit(const array& a, const std::vector<std::int64_t>& indices) {
+  return split(a, indices, split_axis(a, 3, 2, "dsplit"));
+}
+
+// --- Triangles ---------------------------------------------------------------------------------
+
+array tri(std::int64_t n, std::optional<std::int64_t> m, std::int64_t k, dtype t) {
+  // NumPy: greater_equal.outer(arange(N), arange(-k, M - k)).astype(dtype).
+  const std::int64_t cols = m.value_or(n);
+  if (n < 0 || cols < 0) throw value_error("tri: negative dimensions are not allowed");
+  const array rows = arange(scalar(n)).reshape({n, 1});
+  const array shifted = arange(scalar(-k), scalar(cols - k)).reshape({1, cols});
+  return greater_equal(rows, shifted).astype(t);
+}
+
+std::vector<array> tril_indices(std::int64_t n, std::int64_t k, std::optional<std::int64_t> m) {
+  return nonzero(tri(n, m, k, dtype::bool_));
+}
+
+std::vector<array> triu_indices(std::int64_t n, std::int64_t k, std::optional<std::int64_t> m) {
+  return nonzero(logical_not(tri(n, m, k - 1, dtype::bool_)));
+}
+
+std::vector<array> diag_indices(std::int64_t n, int ndim) {
+  if (n < 0) throw value_error("diag_indices: negative dimensions are not allowed");
+  return std::vector<array>(static_cast<std::size_t>(std::max(ndim, 0)), arange(scalar(n)));
+}
+
+// --- Cross products -----------------------------------------------------------------------------
+
+namespace {
+
+array cross_of(const array& a, const array& b, int axis, bool two_allowed, const char* op) {
+  const int aa = normalized_axis(axis, a.ndim(), op), ab = normalized_axis(axis, b.ndim(), op);
+  const array x = moved_last(a, aa), y = moved_last(b, ab);
+  const std::int64_t na = x.shape().back(), nb = y.shape().back();
+  const bool ok = two_allowed ? (na == 2 || na == 3) && (nb == 2 || nb == 3) : na == 3 && nb == 3;
+  if (!ok)
+    throw value_error(std::string(op) + ": incompatible vector sizes " + std::to_string(na) + " and " +
+                      std::to_string(nb) + (two_allowed ? " (2 or 3 elements)" : " (3 elements)"));
+  auto part = [](const array& v, std::int64_t i) { return v(ellipsis, i); };
+  const array a0 = part(x, 0), a1 = part(x, 1), b0 = part(y, 0), b1 = part(y, 1);
+  // NumPy's order, a 2-vector's missing third component being 0 (so its terms drop out).
+  const array c2 = a0 * b1 - a1 * b0;
+  if (na == 2 && nb == 2) return c2;
+  array r;
+  if (na == 2) {
+    const array b2 = part(y, 2);
+    r = stack({a1 * b2, negative(a0 * b2), c2}, -1);
+  } else if (nb == 2) {
+    const array a2 = part(x, 2);
+    r = stack({negative(a2 * b1), a2 * b0, c2}, -1);
+  } else {
+    const array a2 = part(x, 2), b2 = part(y, 2);
+    r = stack({a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, c2}, -1);
+  }
+  // The result's vectors lie along `axis` too (NumPy's axisc).
+  return moved_back(r, normalized_axis(axis, r.ndim(), op));
+}
+
+}  // namespace
+
+array cross(const array& a, const array& b, int axis) {
+  return cross_of(a, b, axis, true, "cross");
+}
+
+namespace linalg {
+array matmul(const array& a, const array& b) {
+  return ndfuse::matmul(a, b);
+}
+array matrix_transpose(const array& a) {
+  return ndfuse::matrix_transpose(a);
+}
+array cross(const array& a, const array& b, int axis) {
+  return cross_of(a, b, axis, false, "linalg.cross");
+}
+}  // namespace linalg
+
+}  // namespace ndfuse

@@ -1,0 +1,196 @@
+// The composite functions of include/ndfuse/composites.hpp against NumPy (tests/oracle/gen_composites.py
+// computes each case, errors included), on every device the suite runs on; and that the elementwise
+// ones fuse.
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "ndfuse/ndfuse.hpp"
+#include "oracle_support.hpp"
+
+namespace {
+
+using inputs = std::vector<nf::array>;
+using call = std::function<std::vector<nf::array>(const inputs&)>;
+
+nf::array boolean(bool b) {
+  return nf::full({}, nf::scalar(b), nf::bool_);
+}
+nf::array int64(std::int64_t v) {
+  return nf::full({}, nf::scalar(v), nf::int64);
+}
+std::vector<nf::array> one(const nf::array& a) {
+  return {a};
+}
+
+const std::map<std::string, call>& calls() {
+  using nf::array;
+  static const std::map<std::string, call> table = [] {
+    std::map<std::string, call> t;
+    auto unary = [&](const std::string& id, array (*f)(const array&)) { t[id] = [f](const inputs& in) { return one(f(in[0])); }; };
+    t["isclose_near"] = [](const inputs& in) { return one(nf::isclose(in[0], in[1])); };
+    t["isclose_special"] = t["isclose_near"];
+    t["isclose_float32"] = t["isclose_near"];
+    t["isclose_empty"] = t["isclose_near"];
+    t["isclose_equal_nan"] = [](const inputs& in) { return one(nf::isclose(in[0], in[1], 1e-5, 1e-8, true)); };
+    t["isclose_ints"] = [](const inputs& in) { return one(nf::isclose(in[0], in[1], 0.5, 0.0)); };
+    t["allclose_near"] = [](const inputs& in) { return one(boolean(nf::allclose(in[0], in[1]))); };
+    t["allclose_far"] = t["allclose_near"];
+    t["allclose_nan"] = [](const inputs& in) { return one(boolean(nf::allclose(in[0], in[1], 1e-5, 1e-8, true))); };
+    t["array_equal_same"] = [](const inputs& in) { return one(boolean(nf::array_equal(in[0], in[1]))); };
+    t["array_equal_shape"] = t["array_equal_same"];
+    t["array_equal_nan_off"] = t["array_equal_same"];
+    t["array_equal_nan"] = [](const inputs& in) { return one(boolean(nf::array_equal(in[0], in[1], true))); };
+    t["array_equiv_broadcast"] = [](const inputs& in) { return one(boolean(nf::array_equiv(in[0], in[1]))); };
+    t["array_equiv_rows"] = t["array_equiv_broadcast"];
+    t["array_equiv_shapes"] = t["array_equiv_broadcast"];
+    unary("isposinf", nf::isposinf);
+    unary("isposinf_complex", nf::isposinf);
+    unary("isneginf", nf::isneginf);
+    unary("iscomplex", nf::iscomplex);
+    unary("iscomplex_real", nf::iscomplex);
+    unary("isreal", nf::isreal);
+    unary("isreal_real", nf::isreal);
+    t["iscomplexobj"] = [](const inputs& in) { return one(boolean(nf::iscomplexobj(in[0]))); };
+    t["isrealobj"] = [](const inputs& in) { return one(boolean(nf::isrealobj(in[0]))); };
+    const std::map<std::string, array (*)(const array&)> angles{
+        {"deg2rad", nf::deg2rad}, {"radians", nf::radians}, {"rad2deg", nf::rad2deg}, {"degrees", nf::degrees}};
+    for (const auto& [name, f] : angles)
+      for (const char* variant : {"float64", "float32", "float16", "int8", "int16", "int32", "uint8", "bool", "0d",
+                                  "empty", "complex"})
+        unary(name + "_" + variant, f);
+    for (const char* variant : {"float64", "float32", "float16", "int8", "int16", "int64", "bool", "complex"})
+      unary(std::string("fabs_") + variant, nf::fabs);
+    for (const char* variant : {"float64", "float32", "ints", "0d"}) unary(std::string("sinc_") + variant, nf::sinc);
+    t["concat"] = [](const inputs& in) { return one(nf::concat({in[0], in[1]})); };
+    t["concat_axis1"] = [](const inputs& in) { return one(nf::concat({in[0], in[1]}, 1)); };
+    t["permute_dims"] = [](const inputs& in) { return one(nf::permute_dims(in[0], {2, 0, 1})); };
+    unary("matrix_transpose", nf::matrix_transpose);
+    unary("matrix_transpose_1d", nf::matrix_transpose);
+    unary("linalg_matrix_transpose", nf::linalg::matrix_transpose);
+    t["linalg_matmul"] = [](const inputs& in) { return one(nf::linalg::matmul(in[0], in[1])); };
+    t["cumulative_sum"] = [](const inputs& in) { return one(nf::cumulative_sum(in[0])); };
+    t["cumulative_sum_no_axis"] = t["cumulative_sum"];
+    t["cumulative_sum_int8"] = t["cumulative_sum"];
+    t["cumulative_sum_0d"] = t["cumulative_sum"];
+    t["cumulative_sum_initial"] = [](const inputs& in) {
+      return one(nf::cumulative_sum(in[0], 1, std::nullopt, true));
+    };
+    t["cumulative_prod"] = [](const inputs& in) { return one(nf::cumulative_prod(in[0])); };
+    t["cumulative_prod_initial"] = [](const inputs& in) {
+      return one(nf::cumulative_prod(in[0], 0, std::nullopt, true));
+    };
+    t["ndim"] = [](const inputs& in) { return one(int64(nf::ndim(in[0]))); };
+    t["size"] = [](const inputs& in) { return one(int64(nf::size(in[0]))); };
+    t["shape"] = [](const inputs& in) { return one(nf::asarray(nf::shape(in[0]))); };
+    t["diff"] = [](const inputs& in) { return one(nf::diff(in[0])); };
+    t["diff_bool"] = t["diff"];
+    t["diff_0d"] = t["diff"];
+    t["diff_n2_axis0"] = [](const inputs& in) { return one(nf::diff(in[0], 2, 0)); };
+    t["diff_ints"] = [](const inputs& in) { return one(nf::diff(in[0], 3)); };
+    t["diff_n0"] = [](const inputs& in) { return one(nf::diff(in[0], 0)); };
+    t["diff_too_far"] = [](const inputs& in) { return one(nf::diff(in[0], 4)); };
+    t["diff_negative"] = [](const inputs& in) { return one(nf::diff(in[0], -1)); };
+    t["diff_axis"] = [](const inputs& in) { return one(nf::diff(in[0], 1, 2)); };
+    t["ediff1d"] = [](const inputs& in) { return one(nf::ediff1d(in[0])); };
+    t["ediff1d_empty"] = t["ediff1d"];
+    t["ediff1d_ends"] = [](const inputs& in) { return one(nf::ediff1d(in[0], in[1], in[2])); };
+    t["ediff1d_unsafe"] = [](const inputs& in) { return one(nf::ediff1d(in[0], in[1])); };
+    t["append"] = [](const inputs& in) { return one(nf::append(in[0], in[1])); };
+    t["append_axis0"] = [](const inputs& in) { return one(nf::append(in[0], in[1], 0)); };
+    t["append_axis_mismatch"] = t["append_axis0"];
+    t["hsplit"] = [](const inputs& in) { return nf::hsplit(in[0], 3); };
+    t["hsplit_uneven"] = [](const inputs& in) { return nf::hsplit(in[0], 2); };
+    t["hsplit_1d"] = [](const inputs& in) { return nf::hsplit(in[0], std::vector<std::int64_t>{1, 4}); };
+    t["vsplit"] = [](const inputs& in) { return nf::vsplit(in[0], 2); };
+    t["vsplit_1d"] = t["vsplit"];
+    t["dsplit"] = [](const inputs& in) { return nf::dsplit(in[0], std::vector<std::int64_t>{1, 3}); };
+    t["dsplit_2d"] = [](const inputs& in) { return nf::dsplit(in[0], 2); };
+    t["tri"] = [](const inputs&) { return one(nf::tri(4)); };
+    t["tri_rect"] = [](const inputs&) { return one(nf::tri(3, 5, 1, nf::int32)); };
+    t["tri_neg_k"] = [](const inputs&) { return one(nf::tri(4, 3, -1)); };
+    t["tril_indices"] = [](const inputs&) { return nf::tril_indices(4); };
+    t["tril_indices_k"] = [](const inputs&) { return nf::tril_indices(4, 1, 6); };
+    t["triu_indices"] = [](const inputs&) { return nf::triu_indices(4); };
+    t["triu_indices_k"] = [](const inputs&) { return nf::triu_indices(3, -1, 5); };
+    t["diag_indices"] = [](const inputs&) { return nf::diag_indices(4); };
+    t["diag_indices_3"] = [](const inputs&) { return nf::diag_indices(3, 3); };
+    t["cross"] = [](const inputs& in) { return one(nf::cross(in[0], in[1])); };
+    for (const char* id : {"cross_broadcast", "cross_ints", "cross_2d", "cross_2_3", "cross_3_2", "cross_4"})
+      t[id] = t["cross"];
+    t["cross_axis0"] = [](const inputs& in) { return one(nf::cross(in[0], in[1], 0)); };
+    t["linalg_cross"] = [](const inputs& in) { return one(nf::linalg::cross(in[0], in[1])); };
+    t["linalg_cross_2d"] = t["linalg_cross"];
+    return t;
+  }();
+  return table;
+}
+
+// The nf error type a call threw, by name.
+std::string thrown(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const nf::shape_error&) {
+    return "shape_error";
+  } catch (const nf::dtype_error&) {
+    return "dtype_error";
+  } catch (const nf::value_error&) {
+    return "value_error";
+  } catch (const std::exception& e) {
+    return std::string("another exception: ") + e.what();
+  }
+  return "nothing";
+}
+
+}  // namespace
+
+TEST_CASE("composite functions match NumPy, errors included", "[composites]") {
+  const std::string dir = oracle::oracle_dir("composites");
+  if (dir.empty()) NDFUSE_SKIP("no NumPy oracle data: tests/oracle/gen_composites.py writes it");
+  int checked = 0;
+  for (const auto& row : oracle::read_manifest(dir)) {
+    const std::string& id = row[0];
+    INFO(id);
+    const auto it = calls().find(id);
+    REQUIRE(it != calls().end());
+    inputs in;
+    if (row[1] != "-")
+      for (const auto& f : oracle::split(row[1], ',')) in.push_back(nf::load(dir + "/" + f));
+    if (row[2].rfind("RAISES:", 0) == 0) {
+      const std::string want = oracle::split(row[2], ':')[1];
+      CHECK(thrown([&] {
+              for (auto& r : it->second(in)) r.eval();
+            }) == want);
+    } else {
+      const std::vector<nf::array> got = it->second(in);
+      const auto expected = oracle::split(row[2], ',');
+      REQUIRE(got.size() == expected.size());
+      oracle::tolerance tol;
+      tol.transcendental = id.rfind("sinc", 0) == 0 || id.rfind("linalg_matmul", 0) == 0;
+      for (std::size_t o = 0; o < got.size(); ++o)
+        CHECK(oracle::compare(got[o].to_host(), oracle::read_npy(dir + "/" + expected[o]), tol) == "");
+    }
+    ++checked;
+  }
+  CHECK(checked == static_cast<int>(calls().size()));
+}
+
+TEST_CASE("elementwise composites fuse into one kernel", "[composites]") {
+  nf::array x = nf::linspace(-3, 3, 1000);
+  nf::array y = x + 1e-9;
+  x.eval();
+  y.eval();
+  // The second build of the same expression: compiled already, so only its launches count.
+  auto launches = [](const std::function<nf::array()>& build) {
+    (void)build().to_host();
+    nf::reset_stats();
+    (void)build().to_host();
+    return nf::stats().kernels_launched;
+  };
+  CHECK(launches([&] { return nf::deg2rad(x) + nf::rad2deg(y); }) == 1);
+  CHECK(launches([&] { return nf::sinc(x * 2); }) == 1);
+  CHECK(launches([&] { return nf::isclose(x, y) & nf::isposinf(x); }) == 1);
+  CHECK(launches([&] { return nf::fabs(x) + nf::acos(x / 4); }) == 1);
+}
