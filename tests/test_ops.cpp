@@ -47,30 +47,56 @@ struct binary_entry {
 
 const std::map<std::string, unary_entry>& unary_functions() {
   static const std::map<std::string, unary_entry> table = {
-      UNARY(negative),    UNARY(positive), UNARY(absolute),    UNARY(abs),        UNARY(sign),
-      UNARY(logical_not), UNARY(invert),   UNARY(bitwise_not), UNARY(exp),        UNARY(exp2),
-      UNARY(expm1),       UNARY(log),      UNARY(log2),        UNARY(log10),      UNARY(log1p),
-      UNARY(sqrt),        UNARY(cbrt),     UNARY(square),      UNARY(reciprocal), UNARY(sin),
-      UNARY(cos),         UNARY(tan),      UNARY(arcsin),      UNARY(arccos),     UNARY(arctan),
-      UNARY(sinh),        UNARY(cosh),     UNARY(tanh),        UNARY(arcsinh),    UNARY(arccosh),
-      UNARY(arctanh),     UNARY(floor),    UNARY(ceil),        UNARY(trunc),      UNARY(rint),
-      UNARY(isnan),       UNARY(isinf),    UNARY(isfinite),    UNARY(real),       UNARY(imag),
-      UNARY(conj),        UNARY(conjugate),  UNARY(acos),        UNARY(asin),       UNARY(atan),
-      UNARY(acosh),       UNARY(asinh),      UNARY(atanh),       UNARY(bitwise_invert)};
+      UNARY(negative),    UNARY(positive),  UNARY(absolute),    UNARY(abs),           UNARY(sign),
+      UNARY(logical_not), UNARY(invert),    UNARY(bitwise_not), UNARY(exp),           UNARY(exp2),
+      UNARY(expm1),       UNARY(log),       UNARY(log2),        UNARY(log10),         UNARY(log1p),
+      UNARY(sqrt),        UNARY(cbrt),      UNARY(square),      UNARY(reciprocal),    UNARY(sin),
+      UNARY(cos),         UNARY(tan),       UNARY(arcsin),      UNARY(arccos),        UNARY(arctan),
+      UNARY(sinh),        UNARY(cosh),      UNARY(tanh),        UNARY(arcsinh),       UNARY(arccosh),
+      UNARY(arctanh),     UNARY(floor),     UNARY(ceil),        UNARY(trunc),         UNARY(rint),
+      UNARY(isnan),       UNARY(isinf),     UNARY(isfinite),    UNARY(real),          UNARY(imag),
+      UNARY(conj),        UNARY(conjugate), UNARY(acos),        UNARY(asin),          UNARY(atan),
+      UNARY(acosh),       UNARY(asinh),     UNARY(atanh),       UNARY(bitwise_invert)};
   return table;
 }
 
 const std::map<std::string, binary_entry>& binary_functions() {
-  static const std::map<std::string, binary_entry> table = {
-      BINARY(add),         BINARY(subtract),     BINARY(multiply),    BINARY(divide),
-      BINARY(true_divide), BINARY(floor_divide), BINARY(remainder),   BINARY(mod),
-      BINARY(fmod),        BINARY(power),        BINARY(equal),       BINARY(not_equal),
-      BINARY(less),        BINARY(less_equal),   BINARY(greater),     BINARY(greater_equal),
-      BINARY(logical_and), BINARY(logical_or),   BINARY(logical_xor), BINARY(bitwise_and),
-      BINARY(bitwise_or),  BINARY(bitwise_xor),  BINARY(left_shift),  BINARY(right_shift),
-      BINARY(arctan2),     BINARY(hypot),        BINARY(maximum),     BINARY(minimum),
-      BINARY(fmax),        BINARY(fmin),         BINARY(logaddexp),   BINARY(logaddexp2),
-      BINARY(atan2),       BINARY(pow),          BINARY(bitwise_left_shift), BINARY(bitwise_right_shift)};
+  static const std::map<std::string, binary_entry> table = {BINARY(add),
+                                                            BINARY(subtract),
+                                                            BINARY(multiply),
+                                                            BINARY(divide),
+                                                            BINARY(true_divide),
+                                                            BINARY(floor_divide),
+                                                            BINARY(remainder),
+                                                            BINARY(mod),
+                                                            BINARY(fmod),
+                                                            BINARY(power),
+                                                            BINARY(equal),
+                                                            BINARY(not_equal),
+                                                            BINARY(less),
+                                                            BINARY(less_equal),
+                                                            BINARY(greater),
+                                                            BINARY(greater_equal),
+                                                            BINARY(logical_and),
+                                                            BINARY(logical_or),
+                                                            BINARY(logical_xor),
+                                                            BINARY(bitwise_and),
+                                                            BINARY(bitwise_or),
+                                                            BINARY(bitwise_xor),
+                                                            BINARY(left_shift),
+                                                            BINARY(right_shift),
+                                                            BINARY(arctan2),
+                                                            BINARY(hypot),
+                                                            BINARY(maximum),
+                                                            BINARY(minimum),
+                                                            BINARY(fmax),
+                                                            BINARY(fmin),
+                                                            BINARY(logaddexp),
+                                                            BINARY(logaddexp2),
+                                                            BINARY(atan2),
+                                                            BINARY(pow),
+                                                            BINARY(bitwise_left_shift),
+                                                            BINARY(bitwise_right_shift)};
   return table;
 }
 #undef UNARY

@@ -75,20 +75,21 @@ std::vector<array> dsplit(const array& a, const std::vector<std::int64_t>& indic
 array tri(std::int64_t n, std::optional<std::int64_t> m = std::nullopt, std::int64_t k = 0,
           dtype t = dtype::float64);
 // The row and column indices (int64) of the lower / upper triangle, as NumPy's tuples.
-std::vector<array> tril_indices(std::int64_t n, std::int64_t k = 0, std::optional<std::int64_t> m = std::nullopt);
-std::vector<array> triu_indices(std::int64_t n, std::int64_t k = 0, std::optional<std::int64_t> m = std::nullopt);
+std::vector<array> tril_indices(std::int64_t n, std::int64_t k = 0,
+                                std::optional<std::int64_t> m = std::nullopt);
+std::vector<array> triu_indices(std::int64_t n, std::int64_t k = 0,
+                                std::optional<std::int64_t> m = std::nullopt);
 // arange(n), `ndim` times: the indices of the main diagonal of an n x ... x n array.
 std::vector<array> diag_indices(std::int64_t n, int ndim = 2);
 
-// Cross products of 3-element vectors along `axis` of each (2-element vectors give the z component,
-// as NumPy's); the vectors broadcast.
+// Cross products of 3-element vectors along `axis` of each (and of the result); the vectors
+// broadcast. Other lengths throw value_error, as NumPy 2.5's (2-element vectors were deprecated).
 array cross(const array& a, const array& b, int axis = -1);
 
 namespace linalg {
-array matmul(const array& a, const array& b);  // nf::matmul
-array matrix_transpose(const array& a);        // nf::matrix_transpose
-// 3-element vectors along `axis` only (value_error otherwise), as np.linalg.cross.
-array cross(const array& a, const array& b, int axis = -1);
+array matmul(const array& a, const array& b);                // nf::matmul
+array matrix_transpose(const array& a);                      // nf::matrix_transpose
+array cross(const array& a, const array& b, int axis = -1);  // nf::cross
 }  // namespace linalg
 
 }  // namespace ndfuse

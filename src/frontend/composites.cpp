@@ -19,15 +19,16 @@ namespace {
 
 int normalized_axis(int axis, std::int64_t ndim, const char* op) {
   if (axis < -ndim || axis >= ndim)
-    throw shape_error(std::string(op) + ": axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
-                      std::to_string(ndim));
+    throw shape_error(std::string(op) + ": axis " + std::to_string(axis) +
+                      " is out of bounds for array of dimension " + std::to_string(ndim));
   return axis < 0 ? static_cast<int>(axis + ndim) : axis;
 }
 
 // The float dtype of NumPy's float-only ufunc loops (e, f, d) for x: x's own when it is floating;
 // for bool and integers the smallest of float16, float32, float64 that holds them safely.
 dtype float_loop(dtype t, const char* op) {
-  if (is_complex(t)) throw dtype_error(std::string(op) + ": complex input is not supported (NumPy: TypeError)");
+  if (is_complex(t))
+    throw dtype_error(std::string(op) + ": complex input is not supported (NumPy: TypeError)");
   if (is_floating(t)) return t;
   for (dtype f : {dtype::float16, dtype::float32, dtype::float64})
     if (can_cast(t, f)) return f;
@@ -217,7 +218,8 @@ array ediff1d(const array& a, const std::optional<array>& to_end, const std::opt
   std::vector<array> parts;
   auto add = [&](const array& v, const char* what) {
     if (!can_cast(v.dtype(), d.dtype(), casting::same_kind))
-      throw dtype_error(std::string("ediff1d: dtype of `") + what + "` must be compatible with input ary under the "
+      throw dtype_error(std::string("ediff1d: dtype of `") + what +
+                        "` must be compatible with input ary under the "
                         "`same_kind` rule");
     parts.push_back(ravel(v).astype(d.dtype()));
   };
@@ -239,7 +241,8 @@ namespace {
 
 int split_axis(const array& a, int least, int axis, const char* op) {
   if (a.ndim() < least)
-    throw value_error(std::string(op) + " only works on arrays of " + std::to_string(least) + " or more dimensions");
+    throw value_error(std::string(op) + " only works on arrays of " + std::to_string(least) +
+                      " or more dimensions");
   return axis;
 }
 
@@ -292,30 +295,18 @@ std::vector<array> diag_indices(std::int64_t n, int ndim) {
 
 namespace {
 
-array cross_of(const array& a, const array& b, int axis, bool two_allowed, const char* op) {
+array cross_of(const array& a, const array& b, int axis, const char* op) {
   const int aa = normalized_axis(axis, a.ndim(), op), ab = normalized_axis(axis, b.ndim(), op);
   const array x = moved_last(a, aa), y = moved_last(b, ab);
-  const std::int64_t na = x.shape().back(), nb = y.shape().back();
-  const bool ok = two_allowed ? (na == 2 || na == 3) && (nb == 2 || nb == 3) : na == 3 && nb == 3;
-  if (!ok)
-    throw value_error(std::string(op) + ": incompatible vector sizes " + std::to_string(na) + " and " +
-                      std::to_string(nb) + (two_allowed ? " (2 or 3 elements)" : " (3 elements)"));
+  // 3-element vectors only: NumPy 2.5 ended the deprecated 2-element form (its z component).
+  if (x.shape().back() != 3 || y.shape().back() != 3)
+    throw value_error(std::string(op) + ": both vectors must have 3 elements along the axis, got " +
+                      std::to_string(x.shape().back()) + " and " + std::to_string(y.shape().back()));
   auto part = [](const array& v, std::int64_t i) { return v(ellipsis, i); };
-  const array a0 = part(x, 0), a1 = part(x, 1), b0 = part(y, 0), b1 = part(y, 1);
-  // NumPy's order, a 2-vector's missing third component being 0 (so its terms drop out).
-  const array c2 = a0 * b1 - a1 * b0;
-  if (na == 2 && nb == 2) return c2;
-  array r;
-  if (na == 2) {
-    const array b2 = part(y, 2);
-    r = stack({a1 * b2, negative(a0 * b2), c2}, -1);
-  } else if (nb == 2) {
-    const array a2 = part(x, 2);
-    r = stack({negative(a2 * b1), a2 * b0, c2}, -1);
-  } else {
-    const array a2 = part(x, 2), b2 = part(y, 2);
-    r = stack({a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, c2}, -1);
-  }
+  const array a0 = part(x, 0), a1 = part(x, 1), a2 = part(x, 2), b0 = part(y, 0), b1 = part(y, 1),
+              b2 = part(y, 2);
+  // NumPy's order: cp0 = a1 * b2 - a2 * b1, cp1 = a2 * b0 - a0 * b2, cp2 = a0 * b1 - a1 * b0.
+  const array r = stack({a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0}, -1);
   // The result's vectors lie along `axis` too (NumPy's axisc).
   return moved_back(r, normalized_axis(axis, r.ndim(), op));
 }
@@ -323,7 +314,7 @@ array cross_of(const array& a, const array& b, int axis, bool two_allowed, const
 }  // namespace
 
 array cross(const array& a, const array& b, int axis) {
-  return cross_of(a, b, axis, true, "cross");
+  return cross_of(a, b, axis, "cross");
 }
 
 namespace linalg {
@@ -334,7 +325,7 @@ array matrix_transpose(const array& a) {
   return ndfuse::matrix_transpose(a);
 }
 array cross(const array& a, const array& b, int axis) {
-  return cross_of(a, b, axis, false, "linalg.cross");
+  return cross_of(a, b, axis, "linalg.cross");
 }
 }  // namespace linalg
 

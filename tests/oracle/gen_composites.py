@@ -173,9 +173,12 @@ def write(w):
     case("cross_broadcast", [v3, w3[:1].copy()], np.cross)
     case("cross_axis0", [v3.T.copy(), w3.T.copy()], lambda a, b: np.cross(a, b, axis=0))
     case("cross_ints", [np.arange(6).reshape(2, 3), np.arange(6, 12).reshape(2, 3)], np.cross)
-    case("cross_2d", [v3[:, :2].copy(), w3[:, :2].copy()], np.cross)
-    case("cross_2_3", [v3[:, :2].copy(), w3], np.cross)
-    case("cross_3_2", [v3, w3[:, :2].copy()], np.cross)
+    if tuple(int(p) for p in np.__version__.split(".")[:2]) >= (2, 5):
+        # NumPy 2.5 refuses 2-element vectors, as ndfuse does; earlier versions computed them with
+        # a deprecation warning, so these cases are NumPy 2.5's only.
+        case("cross_2d", [v3[:, :2].copy(), w3[:, :2].copy()], np.cross)
+        case("cross_2_3", [v3[:, :2].copy(), w3], np.cross)
+        case("cross_3_2", [v3, w3[:, :2].copy()], np.cross)
     case("cross_4", [rng.standard_normal((2, 4)), rng.standard_normal((2, 4))], np.cross)
     case("linalg_cross", [v3, w3], np.linalg.cross)
     case("linalg_cross_2d", [v3[:, :2].copy(), w3[:, :2].copy()], np.linalg.cross)
@@ -183,7 +186,4 @@ def write(w):
 
 
 if __name__ == "__main__":
-    import warnings
-
-    warnings.simplefilter("ignore", DeprecationWarning)  # np.cross of 2-vectors
     main()
