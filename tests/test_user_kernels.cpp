@@ -36,14 +36,14 @@ const std::string helper = "__device__ double twice(double v) { return 2 * v; }"
 
 const nf::elementwise_kernel& with_preamble() {
   static const nf::elementwise_kernel k("float64 x", "float64 z", "z = twice(x) + 1;", "with_preamble",
-                                        nf::kernel_options{helper});
+                                        nf::kernel_options{helper, ""});
   return k;
 }
 
 // The preamble appears in the map, the reduce and the post-map: defined once in a CUDA source.
 const nf::reduction_kernel& sum_twice() {
   static const nf::reduction_kernel k("float64 x", "float64 y", "twice(x)", "a + b", "y = a + 1", "0",
-                                      "sum_twice", "", nf::kernel_options{helper});
+                                      "sum_twice", "", nf::kernel_options{helper, ""});
   return k;
 }
 

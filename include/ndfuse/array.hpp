@@ -5,8 +5,10 @@
 #include <initializer_list>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ndfuse/device.hpp"
@@ -20,6 +22,7 @@ using shape_t = std::vector<std::int64_t>;
 namespace ir {
 struct node;
 }
+struct operand;  // ndfuse/math.hpp: an array or a weak C++ scalar
 
 // A host copy of an array's data, in C order (what cupy's .get() returns).
 struct host_array {
@@ -165,6 +168,71 @@ class array {
   array diagonal(std::int64_t offset = 0, int axis1 = 0, int axis2 = 1) &&;
   array copy() const&;
   array copy() &&;
+
+  // NumPy's ndarray methods over the free functions of the same names (x.sum(0) is nf::sum(x, 0)).
+  // NumPy's in-place methods (sort, partition, fill, put) rebind this handle, as in-place operators
+  // do: other handles of the old value keep it. Each method that makes an array has a form for
+  // temporaries, as astype has: `(x * 2).clip(-1, 1).sum()` is one kernel.
+  array sum(axes axis = {}, bool keepdims = false, std::optional<ndfuse::dtype> dt = std::nullopt) const&;
+  array sum(axes axis = {}, bool keepdims = false, std::optional<ndfuse::dtype> dt = std::nullopt) &&;
+  array prod(axes axis = {}, bool keepdims = false, std::optional<ndfuse::dtype> dt = std::nullopt) const&;
+  array prod(axes axis = {}, bool keepdims = false, std::optional<ndfuse::dtype> dt = std::nullopt) &&;
+  array mean(axes axis = {}, bool keepdims = false, std::optional<ndfuse::dtype> dt = std::nullopt) const&;
+  array mean(axes axis = {}, bool keepdims = false, std::optional<ndfuse::dtype> dt = std::nullopt) &&;
+  array max(axes axis = {}, bool keepdims = false) const&;
+  array max(axes axis = {}, bool keepdims = false) &&;
+  array min(axes axis = {}, bool keepdims = false) const&;
+  array min(axes axis = {}, bool keepdims = false) &&;
+  array all(axes axis = {}, bool keepdims = false) const&;
+  array all(axes axis = {}, bool keepdims = false) &&;
+  array any(axes axis = {}, bool keepdims = false) const&;
+  array any(axes axis = {}, bool keepdims = false) &&;
+  array argmax(axes axis = {}, bool keepdims = false) const&;
+  array argmax(axes axis = {}, bool keepdims = false) &&;
+  array argmin(axes axis = {}, bool keepdims = false) const&;
+  array argmin(axes axis = {}, bool keepdims = false) &&;
+  array var(axes axis = {}, double ddof = 0, bool keepdims = false) const&;
+  array var(axes axis = {}, double ddof = 0, bool keepdims = false) &&;
+  array std(axes axis = {}, double ddof = 0, bool keepdims = false) const&;
+  array std(axes axis = {}, double ddof = 0, bool keepdims = false) &&;
+  array cumsum(std::optional<int> axis = std::nullopt, std::optional<ndfuse::dtype> dt = std::nullopt) const&;
+  array cumsum(std::optional<int> axis = std::nullopt, std::optional<ndfuse::dtype> dt = std::nullopt) &&;
+  array cumprod(std::optional<int> axis = std::nullopt,
+                std::optional<ndfuse::dtype> dt = std::nullopt) const&;
+  array cumprod(std::optional<int> axis = std::nullopt, std::optional<ndfuse::dtype> dt = std::nullopt) &&;
+  array trace(std::int64_t offset = 0, int axis1 = 0, int axis2 = 1) const;
+  array clip(const operand& lo, const operand& hi) const&;
+  array clip(const operand& lo, const operand& hi) &&;
+  array round(int decimals = 0) const&;
+  array round(int decimals = 0) &&;
+  array conj() const&;
+  array conj() &&;
+  array conjugate() const&;
+  array conjugate() &&;
+  array real() const&;
+  array real() &&;
+  array imag() const&;
+  array imag() &&;
+  std::vector<array> nonzero() const;
+  array repeat(std::int64_t repeats, std::optional<int> axis = std::nullopt) const;
+  array take(const array& indices) const;  // of the flattened array
+  array take(const array& indices, int axis) const;
+  array compress(const array& condition) const;  // of the flattened array
+  array compress(const array& condition, int axis) const;
+  array argsort(int axis = -1) const;
+  array argpartition(std::int64_t kth, int axis = -1) const;
+  array searchsorted(const array& v, std::string_view side = "left") const;
+  void sort(int axis = -1);
+  void partition(std::int64_t kth, int axis = -1);
+  void fill(scalar value);  // every element `value`, in this array's dtype
+  void put(const array& indices, const array& values);
+  array mT() const&;  // the last two axes swapped
+  array mT() &&;
+  // Bytes between neighbours along each axis, of the evaluated layout (a view's are its base's).
+  shape_t strides() const;
+  // The elements in C order as raw bytes (NumPy's tobytes), or written to a file (tofile).
+  std::string tobytes() const;
+  void tofile(const std::string& path) const;
 
   // The DAG node (library internals and tests). Inline: every op reads it, several times per step.
   const std::shared_ptr<ir::node>& node() const { return node_; }

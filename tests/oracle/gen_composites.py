@@ -24,7 +24,7 @@ def error_kind(e):
     if isinstance(e, np.exceptions.AxisError):
         return "shape_error"
     if isinstance(e, ValueError):
-        shapes = ("must match", "broadcast", "equal division")
+        shapes = ("must match", "broadcast", "equal division", "zero-size array")
         return "shape_error" if any(t in str(e) for t in shapes) else "value_error"
     if isinstance(e, TypeError):
         return "dtype_error"
