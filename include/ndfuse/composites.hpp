@@ -7,6 +7,7 @@
 
 #include "ndfuse/array.hpp"
 #include "ndfuse/manipulation.hpp"
+#include "ndfuse/math.hpp"
 #include "ndfuse/reduce.hpp"
 
 namespace ndfuse {
@@ -38,6 +39,10 @@ array degrees(const array& x);
 array fabs(const array& x);
 // sin(pi x) / (pi x), 1 at 0 (NumPy's sinc, through x = 1e-20 at 0).
 array sinc(const array& x);
+// Rounded toward zero: floor for x >= 0, ceil below (integers stay integers, as NumPy 2's).
+array fix(const array& x);
+// 0 where x1 < 0, x2 where x1 == 0, 1 where x1 > 0, NaN where x1 is NaN; in the float loop of both.
+array heaviside(const array& x1, const operand& x2);
 
 // The array API's names for existing functions.
 array concat(const std::vector<array>& arrays, int axis = 0);
@@ -53,6 +58,30 @@ array cumulative_prod(const array& x, std::optional<int> axis = std::nullopt, re
 int ndim(const array& a);
 shape_t shape(const array& a);
 std::int64_t size(const array& a);
+
+// cumsum / cumprod with NaN counted as 0 / 1 (flattened without an axis, as cumsum).
+array nancumsum(const array& a, std::optional<int> axis = std::nullopt, reduce_dtype dt = std::nullopt);
+array nancumprod(const array& a, std::optional<int> axis = std::nullopt, reduce_dtype dt = std::nullopt);
+
+// The choice of the first true condition per element, else `otherwise` (NumPy's select(condlist,
+// choicelist, default)); conditions must be bool (dtype_error) and as many as the choices.
+array select(const std::vector<array>& conditions, const std::vector<array>& choices, scalar otherwise = 0);
+
+// Flat C-order indices -> one int64 index array per dimension of `shape`, and back. Indices out of
+// bounds throw value_error at the call (they are read to check).
+std::vector<array> unravel_index(const array& indices, const shape_t& shape);
+array ravel_multi_index(const std::vector<array>& multi_index, const shape_t& dims);
+
+// base ** linspace(start, stop, num, endpoint).
+array logspace(double start, double stop, std::int64_t num = 50, bool endpoint = true, double base = 10.0);
+
+// Sets. isin: per element of `element`, whether it occurs in `test_elements` (NaN never does);
+// the others return sorted unique values of the flattened inputs.
+array isin(const array& element, const array& test_elements, bool invert = false);
+array union1d(const array& a, const array& b);
+array intersect1d(const array& a, const array& b);
+array setdiff1d(const array& a, const array& b);
+array setxor1d(const array& a, const array& b);
 
 // Differences and joins.
 // The n-th discrete difference along `axis` (not_equal for bool, as NumPy).

@@ -12,6 +12,7 @@
 #include "ndfuse/index.hpp"
 #include "ndfuse/linalg.hpp"
 #include "ndfuse/math.hpp"
+#include "ndfuse/sorting.hpp"
 
 namespace ndfuse {
 
@@ -140,6 +141,19 @@ array sinc(const array& x) {
   return sin(y) / y;
 }
 
+array fix(const array& x) {
+  // NumPy 2: res = ceil(x); floor(x, out=res, where=greater_equal(x, 0)).
+  return where(greater_equal(x, 0), floor(x), ceil(x));
+}
+
+array heaviside(const array& x1, const operand& x2) {
+  const dtype t = float_loop(result_type(x1, x2), "heaviside");
+  const array x = x1.astype(t);
+  const array h0 = where(isnan(x), x, x2).astype(t);  // x2 in t, broadcast with x
+  // NumPy's loop: isnan(x) ? x : x == 0 ? h0 : x < 0 ? 0 : 1.
+  return where(isnan(x), x, where(equal(x, 0), h0, where(less(x, 0), 0, 1).astype(t)));
+}
+
 // --- The array API's names ------------------------------------------------------------------------
 
 array concat(const std::vector<array>& arrays, int axis) {
@@ -193,6 +207,120 @@ shape_t shape(const array& a) {
 }
 std::int64_t size(const array& a) {
   return a.size();
+}
+
+array nancumsum(const array& a, std::optional<int> axis, reduce_dtype dt) {
+  return cumsum(is_inexact(a.dtype()) ? where(isnan(a), 0, a) : a, axis, dt);
+}
+
+array nancumprod(const array& a, std::optional<int> axis, reduce_dtype dt) {
+  return cumprod(is_inexact(a.dtype()) ? where(isnan(a), 1, a) : a, axis, dt);
+}
+
+array select(const std::vector<array>& conditions, const std::vector<array>& choices, scalar otherwise) {
+  if (conditions.size() != choices.size())
+    throw value_error("select: list of cases must be same length as list of conditions");
+  if (conditions.empty()) throw value_error("select with an empty condition list is not possible");
+  for (std::size_t i = 0; i < conditions.size(); ++i)
+    if (conditions[i].dtype() != dtype::bool_)
+      throw dtype_error("invalid entry " + std::to_string(i) + " in condlist: should be boolean ndarray");
+  // NumPy: the result dtype is result_type(*choices, default); the last condition is applied
+  // first, so the first true one wins.
+  dtype t = result_type(choices[0], operand(otherwise));
+  for (const auto& c : choices) t = promote_types(t, c.dtype());
+  array result = full({}, otherwise, t);
+  for (std::size_t i = conditions.size(); i-- > 0;)
+    result = where(conditions[i], choices[i], result).astype(t);
+  shape_t shape = result.shape();
+  for (const auto& c : conditions) shape = broadcast_shapes(shape, c.shape());
+  return broadcast_to(result, shape).copy();
+}
+
+std::vector<array> unravel_index(const array& indices, const shape_t& shape) {
+  if (!is_integer(indices.dtype()) && indices.dtype() != dtype::bool_)
+    throw dtype_error("unravel_index: only int indices permitted");
+  std::int64_t total = 1;
+  for (std::int64_t d : shape) total *= d;
+  if (indices.size() > 0) {
+    const std::int64_t lo = min(indices).astype(dtype::int64).item<std::int64_t>();
+    const std::int64_t hi = max(indices).astype(dtype::int64).item<std::int64_t>();
+    if (lo < 0 || hi >= total)
+      throw value_error("unravel_index: index " + std::to_string(lo < 0 ? lo : hi) +
+                        " is out of bounds for array with size " + std::to_string(total));
+  }
+  const array flat = indices.astype(dtype::int64);
+  std::vector<array> out;
+  std::int64_t stride = total;
+  for (std::int64_t d : shape) {
+    stride = d > 0 ? stride / d : 0;
+    out.push_back(d > 0 ? remainder(floor_divide(flat, std::max<std::int64_t>(stride, 1)), d) : flat * 0);
+  }
+  return out;
+}
+
+array ravel_multi_index(const std::vector<array>& multi_index, const shape_t& dims) {
+  if (multi_index.size() != dims.size())
+    throw value_error("ravel_multi_index: parameter multi_index must be a sequence of length " +
+                      std::to_string(dims.size()));
+  array flat;
+  std::int64_t stride = 1;
+  for (std::size_t k = dims.size(); k-- > 0;) {
+    const array& idx = multi_index[k];
+    if (!is_integer(idx.dtype())) throw dtype_error("ravel_multi_index: only int indices permitted");
+    if (idx.size() > 0) {
+      const std::int64_t lo = min(idx).astype(dtype::int64).item<std::int64_t>();
+      const std::int64_t hi = max(idx).astype(dtype::int64).item<std::int64_t>();
+      if (lo < 0 || hi >= dims[k]) throw value_error("ravel_multi_index: invalid entry in coordinates array");
+    }
+    const array term = idx.astype(dtype::int64) * stride;
+    flat = k + 1 == dims.size() ? term : flat + term;
+    stride *= dims[k];
+  }
+  return flat;
+}
+
+array logspace(double start, double stop, std::int64_t num, bool endpoint, double base) {
+  return power(base, linspace(start, stop, num, endpoint));
+}
+
+array isin(const array& element, const array& test_elements, bool invert) {
+  const array sorted = sort(ravel(test_elements), none);
+  const std::int64_t n = sorted.size();
+  array found;
+  if (n == 0) {
+    found = zeros(element.shape(), dtype::bool_);
+  } else {
+    const array at = searchsorted(sorted, ravel(element));
+    const array clipped = minimum(at, n - 1);
+    found = (less(at, n) & equal(take(sorted, clipped), ravel(element))).reshape(element.shape());
+  }
+  return invert ? logical_not(found) : found;
+}
+
+array union1d(const array& a, const array& b) {
+  return unique(concatenate({ravel(a), ravel(b)}, 0));
+}
+
+array intersect1d(const array& a, const array& b) {
+  // NumPy: aux = sort(concatenate((unique(a), unique(b)))); aux[:-1][aux[1:] == aux[:-1]].
+  const array aux = sort(concatenate({unique(a), unique(b)}, 0), none);
+  if (aux.size() < 2) return aux(slice(0, 0));
+  return aux(slice(none, -1))(equal(aux(slice(1, none)), aux(slice(none, -1))));
+}
+
+array setdiff1d(const array& a, const array& b) {
+  const array ua = unique(a);
+  return ua(isin(ua, b, true));
+}
+
+array setxor1d(const array& a, const array& b) {
+  // NumPy: aux sorted; flag = concatenate(([True], aux[1:] != aux[:-1], [True]));
+  // aux[flag[1:] & flag[:-1]].
+  const array aux = sort(concatenate({unique(a), unique(b)}, 0), none);
+  if (aux.size() == 0) return aux;
+  const array one = ones({1}, dtype::bool_);
+  const array flag = concatenate({one, not_equal(aux(slice(1, none)), aux(slice(none, -1))), one}, 0);
+  return aux(logical_and(flag(slice(1, none)), flag(slice(none, -1))));
 }
 
 // --- Differences and joins ---------------------------------------------------------------------

@@ -108,6 +108,47 @@ def write(w):
     case("sinc_ints", [np.arange(-3, 4)], np.sinc)
     case("sinc_0d", [np.array(0.0)], np.sinc)
 
+    case("fix", [special], np.fix)
+    case("fix_float32", [np.linspace(-3, 3, 25).astype(np.float32)], np.fix)
+    case("fix_ints", [ints], np.fix)
+    case("heaviside", [special, np.array(0.5)], np.heaviside)
+    case("heaviside_ints", [ints, np.array(7)], np.heaviside)
+    case("heaviside_float32", [f32, np.array(0.5, np.float32)], np.heaviside)
+    case("heaviside_complex", [cplx, np.array(0.5)], np.heaviside)
+
+    # NaN-skipping scans, select, index conversions, logspace.
+    withnan = np.where(rng.random((3, 4)) < 0.3, nan, rng.standard_normal((3, 4)))
+    case("nancumsum", [withnan], np.nancumsum)
+    case("nancumsum_axis1", [withnan], lambda a: np.nancumsum(a, axis=1))
+    case("nancumprod_axis0", [withnan], lambda a: np.nancumprod(a, axis=0))
+    case("nancumsum_ints", [ints], np.nancumsum)
+    case("select", [f64 < -0.5, f64 > 0.5, f64 * 10, f64 * 100], lambda c1, c2, a, b: np.select([c1, c2], [a, b], 7))
+    case("select_ints", [ints < 0, ints, ints * 2], lambda c, a, b: np.select([c, ~c], [a, b]))
+    case("select_not_bool", [ints, ints], lambda c, a: np.select([c], [a]))
+    case("unravel_index", [np.array([0, 5, 11, 23])], lambda i: np.unravel_index(i, (2, 3, 4)))
+    case("unravel_index_0d", [np.array(7)], lambda i: np.unravel_index(i, (3, 4)))
+    case("unravel_index_bounds", [np.array([0, 24])], lambda i: np.unravel_index(i, (2, 3, 4)))
+    case("unravel_index_float", [np.array([1.0])], lambda i: np.unravel_index(i, (2, 3)))
+    case("ravel_multi_index", [np.array([0, 1, 1]), np.array([2, 0, 1]), np.array([3, 0, 2])],
+         lambda a, b, c: np.ravel_multi_index((a, b, c), (2, 3, 4)))
+    case("ravel_multi_index_bounds", [np.array([0, 2]), np.array([0, 0])], lambda a, b: np.ravel_multi_index((a, b), (2, 3)))
+    case("logspace", [], lambda: np.logspace(0, 3, 7))
+    case("logspace_base2", [], lambda: np.logspace(-1, 4, 6, endpoint=False, base=2.0))
+
+    # Sets.
+    a_set = np.array([5, 1, 3, 3, 9, -2, 7])
+    b_set = np.array([3, 4, 5, 5, 10, -2])
+    case("isin", [a_set, b_set], np.isin)
+    case("isin_invert", [a_set.reshape(1, 7), b_set], lambda a, b: np.isin(a, b, invert=True))
+    case("isin_nan", [special, np.array([nan, 1.0, inf])], np.isin)
+    case("isin_empty", [a_set, np.zeros(0, np.int64)], np.isin)
+    case("union1d", [a_set, b_set.reshape(2, 3)], np.union1d)
+    case("intersect1d", [a_set, b_set], np.intersect1d)
+    case("intersect1d_empty", [a_set, np.array([100, 200])], np.intersect1d)
+    case("setdiff1d", [a_set, b_set], np.setdiff1d)
+    case("setxor1d", [a_set, b_set], np.setxor1d)
+    case("setxor1d_floats", [f64.ravel()[:6].copy(), f64.ravel()[3:9].copy()], np.setxor1d)
+
     # The array API's names.
     case("concat", [f64, f64[:2].copy()], lambda a, b: np.concat([a, b]))
     case("concat_axis1", [f64, f64[:, :2].copy()], lambda a, b: np.concat([a, b], axis=1))
