@@ -93,6 +93,14 @@ const std::map<std::string, call>& calls() {
     t["ravel_multi_index_bounds"] = [](const inputs& in) {
       return one(nf::ravel_multi_index({in[0], in[1]}, {2, 3}));
     };
+    t["median"] = [](const inputs& in) { return one(nf::median(in[0])); };
+    t["median_complex"] = t["median"];
+    t["median_axis0"] = [](const inputs& in) { return one(nf::median(in[0], 0)); };
+    t["median_float32"] = t["median_axis0"];
+    for (const char* id : {"median_ints", "median_nan", "median_empty"})
+      t[id] = [](const inputs& in) { return one(nf::median(in[0], 1)); };
+    t["median_axis1_keepdims"] = [](const inputs& in) { return one(nf::median(in[0], 1, true)); };
+    t["median_keepdims"] = [](const inputs& in) { return one(nf::median(in[0], std::nullopt, true)); };
     t["logspace"] = [](const inputs&) { return one(nf::logspace(0, 3, 7)); };
     t["logspace_base2"] = [](const inputs&) { return one(nf::logspace(-1, 4, 6, false, 2.0)); };
     for (const char* id : {"isin", "isin_nan", "isin_empty"})

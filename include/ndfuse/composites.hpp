@@ -75,6 +75,11 @@ array ravel_multi_index(const std::vector<array>& multi_index, const shape_t& di
 // base ** linspace(start, stop, num, endpoint).
 array logspace(double start, double stop, std::int64_t num = 50, bool endpoint = true, double base = 10.0);
 
+// The median along `axis` (the flattened array without one): the middle element of the sorted
+// values, or the mean of the two middle ones; NaN where a slice holds NaN or is empty. Integers and
+// bool give float64, as NumPy's.
+array median(const array& a, std::optional<int> axis = std::nullopt, bool keepdims = false);
+
 // Sets. isin: per element of `element`, whether it occurs in `test_elements` (NaN never does);
 // the others return sorted unique values of the flattened inputs.
 array isin(const array& element, const array& test_elements, bool invert = false);

@@ -279,6 +279,30 @@ array ravel_multi_index(const std::vector<array>& multi_index, const shape_t& di
   return flat;
 }
 
+array median(const array& a, std::optional<int> axis, bool keepdims) {
+  const array x = axis ? a : ravel(a);
+  const int ax = axis ? normalized_axis(*axis, x.ndim(), "median") : 0;
+  const array s = sort(moved_last(x, ax), -1);
+  const std::int64_t n = s.shape().empty() ? 1 : s.shape().back();
+  const dtype result = is_inexact(a.dtype()) ? a.dtype() : dtype::float64;
+  shape_t out = s.shape();
+  out.pop_back();
+  array m;
+  if (n == 0) {
+    m = full(out, std::numeric_limits<double>::quiet_NaN(), result);
+  } else if (n % 2 == 1) {
+    m = s(ellipsis, n / 2).astype(result);  // NumPy: the mean of one element
+  } else {
+    m = mean(stack({s(ellipsis, n / 2 - 1), s(ellipsis, n / 2)}, -1), -1);
+  }
+  if (n > 0 && is_inexact(a.dtype())) m = where(isnan(s(ellipsis, n - 1)), s(ellipsis, n - 1), m);
+  if (keepdims) {
+    if (!axis) return m.reshape(shape_t(a.ndim(), 1));
+    return expand_dims(m, ax);
+  }
+  return m;
+}
+
 array logspace(double start, double stop, std::int64_t num, bool endpoint, double base) {
   return power(base, linspace(start, stop, num, endpoint));
 }

@@ -135,6 +135,18 @@ def write(w):
     case("logspace", [], lambda: np.logspace(0, 3, 7))
     case("logspace_base2", [], lambda: np.logspace(-1, 4, 6, endpoint=False, base=2.0))
 
+    # Medians.
+    odd = rng.standard_normal((5, 7))
+    case("median", [odd], np.median)
+    case("median_axis0", [odd], lambda a: np.median(a, axis=0))
+    case("median_axis1_keepdims", [odd], lambda a: np.median(a, axis=1, keepdims=True))
+    case("median_keepdims", [odd], lambda a: np.median(a, keepdims=True))
+    case("median_ints", [ints], lambda a: np.median(a, axis=1))
+    case("median_float32", [f32], lambda a: np.median(a, axis=0))
+    case("median_nan", [withnan], lambda a: np.median(a, axis=1))
+    case("median_empty", [np.zeros((3, 0))], lambda a: np.median(a, axis=1))
+    case("median_complex", [cplx], np.median)
+
     # Sets.
     a_set = np.array([5, 1, 3, 3, 9, -2, 7])
     b_set = np.array([3, 4, 5, 5, 10, -2])
