@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <optional>
@@ -446,6 +447,23 @@ inline std::string expect_throw(const std::string& kind, F&& build) {
   } catch (const std::exception& e) {
     return std::string("expected nf::") + kind + ", got another exception: " + e.what();
   }
+}
+
+// The nf error a call threw, by the name the oracles' RAISES:<name>:... tokens use ("nothing" when it
+// returned), so a test compares it with what NumPy raised.
+inline std::string thrown_error(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const nf::shape_error&) {
+    return "shape_error";
+  } catch (const nf::dtype_error&) {
+    return "dtype_error";
+  } catch (const nf::value_error&) {
+    return "value_error";
+  } catch (const std::exception& e) {
+    return std::string("another exception: ") + e.what();
+  }
+  return "nothing";
 }
 
 }  // namespace oracle

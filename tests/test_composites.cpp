@@ -176,22 +176,6 @@ const std::map<std::string, call>& calls() {
   return table;
 }
 
-// The nf error type a call threw, by name.
-std::string thrown(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const nf::shape_error&) {
-    return "shape_error";
-  } catch (const nf::dtype_error&) {
-    return "dtype_error";
-  } catch (const nf::value_error&) {
-    return "value_error";
-  } catch (const std::exception& e) {
-    return std::string("another exception: ") + e.what();
-  }
-  return "nothing";
-}
-
 }  // namespace
 
 TEST_CASE("composite functions match NumPy, errors included", "[composites]") {
@@ -208,7 +192,7 @@ TEST_CASE("composite functions match NumPy, errors included", "[composites]") {
       for (const auto& f : oracle::split(row[1], ',')) in.push_back(nf::load(dir + "/" + f));
     if (row[2].rfind("RAISES:", 0) == 0) {
       const std::string want = oracle::split(row[2], ':')[1];
-      CHECK(thrown([&] {
+      CHECK(oracle::thrown_error([&] {
               for (auto& r : it->second(in)) r.eval();
             }) == want);
     } else {

@@ -88,21 +88,6 @@ const std::map<std::string, call>& calls() {
   return t;
 }
 
-std::string thrown(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const nf::shape_error&) {
-    return "shape_error";
-  } catch (const nf::dtype_error&) {
-    return "dtype_error";
-  } catch (const nf::value_error&) {
-    return "value_error";
-  } catch (const std::exception& e) {
-    return std::string("another exception: ") + e.what();
-  }
-  return "nothing";
-}
-
 }  // namespace
 
 TEST_CASE("array methods match NumPy's, errors included", "[members]") {
@@ -118,7 +103,7 @@ TEST_CASE("array methods match NumPy's, errors included", "[members]") {
     for (const auto& f : oracle::split(row[1], ',')) in.push_back(nf::load(dir + "/" + f));
     const nf::array before = in[0].copy();
     if (row[2].rfind("RAISES:", 0) == 0) {
-      CHECK(thrown([&] {
+      CHECK(oracle::thrown_error([&] {
               for (auto& r : it->second(in)) r.eval();
             }) == oracle::split(row[2], ':')[1]);
     } else {

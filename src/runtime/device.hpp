@@ -15,8 +15,8 @@ inline device device_of(const ir::node& n) {
 void check_exists(device d);
 
 // Gives n the device of its operands (C++ scalar operands, placement::anywhere, go with any; a
-// node of those only keeps this thread's current device). Operands on two devices throw device_error naming the op, both devices
-// and the move that fixes it.
+// node of those only keeps this thread's current device). Operands on two devices throw device_error naming
+// the op, both devices and the move that fixes it.
 void settle_device(ir::node& n);
 
 }  // namespace ndfuse::runtime
