@@ -199,6 +199,24 @@ TEST_CASE("an unbounded loop of in-place adds runs in bounded memory", "[fusion]
   CHECK(x.to_vector<double>() == std::vector<double>(256, 100000.0));
 }
 
+TEST_CASE("a recurrence that reuses its last two values stays one kernel", "[fusion]") {
+  // Counted per path, the DAG of a(k+1) = a(k) + a(k-1) doubles with each step; counted per node it
+  // grows by one, so 60 steps stay within the bound and fuse.
+  nf::array x = nf::ones({16});
+  x.eval();
+  nf::reset_stats();
+  nf::array prev = x, cur = x;  // F(1), F(2)
+  for (int k = 3; k <= 60; ++k) {
+    nf::array next = cur + prev;
+    prev = cur;
+    cur = next;
+  }
+  const auto values = cur.to_vector<double>();
+  CHECK(nf::stats().kernels_launched == 1);
+  CHECK(nf::stats().automatic_splits == 0);
+  CHECK(values == std::vector<double>(16, 1548008755920.0));  // the 60th Fibonacci number
+}
+
 TEST_CASE("eager mode launches one kernel per op through the same path", "[fusion]") {
   nf::array x = evaluated_arange(8);
   nf::reset_stats();

@@ -46,17 +46,57 @@ struct binary_entry {
 // clang-format on
 
 const std::map<std::string, unary_entry>& unary_functions() {
-  static const std::map<std::string, unary_entry> table = {
-      UNARY(negative),    UNARY(positive),  UNARY(absolute),    UNARY(abs),           UNARY(sign),
-      UNARY(logical_not), UNARY(invert),    UNARY(bitwise_not), UNARY(exp),           UNARY(exp2),
-      UNARY(expm1),       UNARY(log),       UNARY(log2),        UNARY(log10),         UNARY(log1p),
-      UNARY(sqrt),        UNARY(cbrt),      UNARY(square),      UNARY(reciprocal),    UNARY(sin),
-      UNARY(cos),         UNARY(tan),       UNARY(arcsin),      UNARY(arccos),        UNARY(arctan),
-      UNARY(sinh),        UNARY(cosh),      UNARY(tanh),        UNARY(arcsinh),       UNARY(arccosh),
-      UNARY(arctanh),     UNARY(floor),     UNARY(ceil),        UNARY(trunc),         UNARY(rint),
-      UNARY(isnan),       UNARY(isinf),     UNARY(isfinite),    UNARY(real),          UNARY(imag),
-      UNARY(conj),        UNARY(conjugate), UNARY(acos),        UNARY(asin),          UNARY(atan),
-      UNARY(acosh),       UNARY(asinh),     UNARY(atanh),       UNARY(bitwise_invert)};
+  static const std::map<std::string, unary_entry> table = {UNARY(negative),
+                                                           UNARY(positive),
+                                                           UNARY(absolute),
+                                                           UNARY(abs),
+                                                           UNARY(sign),
+                                                           UNARY(logical_not),
+                                                           UNARY(invert),
+                                                           UNARY(bitwise_not),
+                                                           UNARY(exp),
+                                                           UNARY(exp2),
+                                                           UNARY(expm1),
+                                                           UNARY(log),
+                                                           UNARY(log2),
+                                                           UNARY(log10),
+                                                           UNARY(log1p),
+                                                           UNARY(sqrt),
+                                                           UNARY(cbrt),
+                                                           UNARY(square),
+                                                           UNARY(reciprocal),
+                                                           UNARY(sin),
+                                                           UNARY(cos),
+                                                           UNARY(tan),
+                                                           UNARY(arcsin),
+                                                           UNARY(arccos),
+                                                           UNARY(arctan),
+                                                           UNARY(sinh),
+                                                           UNARY(cosh),
+                                                           UNARY(tanh),
+                                                           UNARY(arcsinh),
+                                                           UNARY(arccosh),
+                                                           UNARY(arctanh),
+                                                           UNARY(floor),
+                                                           UNARY(ceil),
+                                                           UNARY(trunc),
+                                                           UNARY(rint),
+                                                           UNARY(isnan),
+                                                           UNARY(isinf),
+                                                           UNARY(isfinite),
+                                                           UNARY(real),
+                                                           UNARY(imag),
+                                                           UNARY(conj),
+                                                           UNARY(conjugate),
+                                                           UNARY(acos),
+                                                           UNARY(asin),
+                                                           UNARY(atan),
+                                                           UNARY(acosh),
+                                                           UNARY(asinh),
+                                                           UNARY(atanh),
+                                                           UNARY(bitwise_invert),
+                                                           UNARY(signbit),
+                                                           UNARY(bitwise_count)};
   return table;
 }
 
@@ -96,7 +136,11 @@ const std::map<std::string, binary_entry>& binary_functions() {
                                                             BINARY(atan2),
                                                             BINARY(pow),
                                                             BINARY(bitwise_left_shift),
-                                                            BINARY(bitwise_right_shift)};
+                                                            BINARY(bitwise_right_shift),
+                                                            BINARY(copysign),
+                                                            BINARY(nextafter),
+                                                            BINARY(gcd),
+                                                            BINARY(lcm)};
   return table;
 }
 #undef UNARY

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "ndfuse/array.hpp"
@@ -44,8 +45,28 @@ array fix(const array& x);
 // 0 where x1 < 0, x2 where x1 == 0, 1 where x1 > 0, NaN where x1 is NaN; in the float loop of both.
 array heaviside(const array& x1, const operand& x2);
 
+// Functions of several results or mixed-dtype loops. frexp: mantissa in [0.5, 1) with x's sign and
+// the int32 exponent, x = m * 2^e; modf: the fraction and the whole part, each with x's sign;
+// divmod: floor_divide and remainder. ldexp: x1 * 2^x2 for an integer x2 (dtype_error otherwise).
+// Integer and bool x take the float loop NumPy picks, as deg2rad's.
+std::pair<array, array> frexp(const array& x);
+std::pair<array, array> modf(const array& x);
+std::pair<array, array> divmod(const operand& a, const operand& b);
+array ldexp(const array& x1, const array& x2);
+array ldexp(const array& x1, std::int64_t x2);
+// a ** b in float64, or complex128 where either is complex.
+array float_power(const operand& a, const operand& b);
+// NaN -> nan, +inf -> posinf, -inf -> neginf (the dtype's largest finite values by default), in
+// the real and imaginary parts alike; integer and bool arrays come back unchanged.
+array nan_to_num(const array& x, double nan = 0.0, std::optional<double> posinf = std::nullopt,
+                 std::optional<double> neginf = std::nullopt);
+// The modified Bessel function of the first kind, order 0 (NumPy's Chebyshev expansions; integers
+// compute in float64; complex throws dtype_error).
+array i0(const array& x);
+
 // The array API's names for existing functions.
 array concat(const std::vector<array>& arrays, int axis = 0);
+array astype(const array& x, dtype t);  // x.astype(t)
 array permute_dims(const array& a, const std::vector<int>& axes);
 // The last two axes swapped (value_error below 2 dims).
 array matrix_transpose(const array& a);

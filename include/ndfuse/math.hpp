@@ -124,6 +124,14 @@ NDFUSE_BINARY(pow)
 NDFUSE_UNARY(bitwise_invert)
 NDFUSE_BINARY(bitwise_left_shift)
 NDFUSE_BINARY(bitwise_right_shift)
+// floating-point bits (real floats only)
+NDFUSE_UNARY(signbit)     // the sign bit is set (-0.0 and negative NaNs too)
+NDFUSE_BINARY(copysign)   // |a| with b's sign
+NDFUSE_BINARY(nextafter)  // the next representable value after a toward b
+// integer number theory (integers only)
+NDFUSE_BINARY(gcd)           // of |a| and |b|, 0 for gcd(0, 0)
+NDFUSE_BINARY(lcm)           // of |a| and |b|, 0 where either is 0
+NDFUSE_UNARY(bitwise_count)  // the 1 bits of |x|, as uint8
 #undef NDFUSE_UNARY
 #undef NDFUSE_BINARY
 

@@ -114,6 +114,33 @@ __device__ __forceinline__ R nf_floor_divmod(R a, R b, R& mod) {
   return floordiv;
 }
 
+// gcd and lcm of the magnitudes (NumPy's npy_gcd / npy_lcm, wrapping as they do where the result
+// does not fit: gcd(MIN, 0) is MIN).
+template <class T>
+__device__ __forceinline__ T nf_gcd(T a, T b) {
+  if constexpr (nf_is_int<T>) {
+    nf_unsigned<T> x = nf_magnitude(a), y = nf_magnitude(b);
+    while (x != 0) {
+      const nf_unsigned<T> r = (nf_unsigned<T>)(y % x);
+      y = x;
+      x = r;
+    }
+    return (T)y;
+  } else {
+    return a;  // no loop
+  }
+}
+template <class T>
+__device__ __forceinline__ T nf_lcm(T a, T b) {
+  if constexpr (nf_is_int<T>) {
+    typedef nf_unsigned<T> U;
+    const U g = (U)nf_gcd(a, b);
+    return g == 0 ? T(0) : (T)(U)((nf_wide<T>)(nf_magnitude(a) / g) * (nf_wide<T>)nf_magnitude(b));
+  } else {
+    return a;  // no loop
+  }
+}
+
 template <class T>
 __device__ __forceinline__ T nf_floor_divide(T a, T b) {
   if constexpr (nf_is_int<T>) {

@@ -106,6 +106,19 @@ __device__ __forceinline__ T nf_invert(T a) {
     return (T)~a;
 }
 
+// The number of 1 bits in |a| (NumPy's bitwise_count).
+template <class T>
+__device__ __forceinline__ nf_uint8 nf_bitwise_count(T a) {
+  if constexpr (nf_is_int<T>) {
+    auto m = (nf_uint64)nf_magnitude(a);
+    nf_uint8 n = 0;
+    for (; m != 0; m &= m - 1) ++n;
+    return n;
+  } else {
+    return (nf_uint8)0;  // no loop
+  }
+}
+
 // A count that is negative (huge once unsigned) or at least the width shifts every bit out.
 template <class T>
 __device__ __forceinline__ T nf_left_shift(T a, T b) {

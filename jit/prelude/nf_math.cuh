@@ -79,6 +79,86 @@ __device__ __forceinline__ R nf_logaddexp2_of(R a, R b) {
 NF_REAL_BINARY(nf_logaddexp, nf_logaddexp_of, nf_logaddexp_of)
 NF_REAL_BINARY(nf_logaddexp2, nf_logaddexp2_of, nf_logaddexp2_of)
 
+// --- Floating-point bits: signs, neighbours, binary exponents ------------------------------------
+// The 16-bit floats work on their bits, so NaN payloads and zero signs pass through untouched.
+template <class T>
+__device__ __forceinline__ bool nf_signbit(T a) {
+  if constexpr (nf_is_half<T>)
+    return (a.bits & 0x8000u) != 0;
+  else if constexpr (nf_is_real<T>)
+    return signbit(a);
+  else
+    return false;  // no loop
+}
+template <class T>
+__device__ __forceinline__ T nf_copysign(T a, T b) {
+  if constexpr (nf_is_half<T>) {
+    T r;
+    r.bits = (unsigned short)((a.bits & 0x7fffu) | (b.bits & 0x8000u));
+    return r;
+  } else if constexpr (nf_is_real<T>) {
+    return copysign(a, b);
+  } else {
+    return a;  // no loop
+  }
+}
+// NumPy's npy_half_nextafter for the 16-bit floats (equal arguments give a, not b); libm's otherwise.
+template <class T>
+__device__ __forceinline__ T nf_nextafter(T a, T b) {
+  if constexpr (nf_is_half<T>) {
+    const float x = nf_up(a), y = nf_up(b);
+    T r = a;
+    if (isnan(x) || isnan(y)) return nf_down<T>(x + y);
+    if (x == y) return a;
+    if (x == 0.0f)
+      r.bits = (unsigned short)((b.bits & 0x8000u) | 1u);  // the smallest subnormal toward b
+    else if ((x < y) == (x > 0.0f))
+      r.bits = (unsigned short)(a.bits + 1u);  // away from zero
+    else
+      r.bits = (unsigned short)(a.bits - 1u);
+    return r;
+  } else if constexpr (nf_is_real<T>) {
+    return nextafter(a, b);
+  } else {
+    return a;  // no loop
+  }
+}
+// a * 2^n, rounded once. n is an integer held in a's own type (the frontend clamps it to a range
+// where that is exact and where the clamp changes no result).
+template <class T>
+__device__ __forceinline__ T nf_ldexp_float(T a, T n) {
+  if constexpr (nf_is_half<T>)
+    return nf_down<T>(ldexpf(nf_up(a), (int)nf_up(n)));
+  else if constexpr (nf_is_real<T>)
+    return ldexp(a, (int)n);
+  else
+    return a;  // no loop
+}
+// frexp's two results: the mantissa in [0.5, 1) with a's sign, and the exponent; zero, infinity and
+// NaN give themselves and exponent 0, as NumPy's.
+template <class T>
+__device__ __forceinline__ T nf_frexp_mantissa(T a) {
+  if constexpr (nf_is_half<T>) {
+    int e;
+    const float x = nf_up(a);
+    return isfinite(x) ? nf_down<T>(frexpf(x, &e)) : a;
+  } else if constexpr (nf_is_real<T>) {
+    int e;
+    return isfinite(a) ? frexp(a, &e) : a;
+  } else {
+    return a;  // no loop
+  }
+}
+template <class T>
+__device__ __forceinline__ nf_int32 nf_frexp_exponent(T a) {
+  int e = 0;
+  if constexpr (nf_is_half<T> || nf_is_real<T>) {
+    const auto x = nf_up(a);
+    if (isfinite(x)) frexp(x, &e);
+  }
+  return (nf_int32)e;
+}
+
 #undef NF_REAL_UNARY
 #undef NF_REAL_BINARY
 

@@ -174,6 +174,15 @@ __device__ __forceinline__ T nf_down(C x) {
     return x;
 }
 
+// |a| as the unsigned type of a's width: the magnitude of MIN too.
+template <class T>
+__device__ __forceinline__ nf_unsigned<T> nf_magnitude(T a) {
+  typedef nf_unsigned<T> U;
+  if constexpr (nf_is_sint<T>)
+    return a < 0 ? (U)((U)0 - (U)a) : (U)a;
+  else
+    return (U)a;
+}
 // --- Complex helpers shared by several ops ----------------------------------------------------------
 template <class R>
 __device__ __forceinline__ nf_complex<R> nf_cplx(R re, R im) {

@@ -8,6 +8,8 @@
 #include <limits>
 #include <span>
 #include <sstream>
+#include <unordered_set>
+#include <vector>
 
 #include "frontend/compare.hpp"
 #include "frontend/gather.hpp"
@@ -24,7 +26,7 @@ namespace {
 
 // Past these bounds a new node first materializes its inputs, so a loop like
 // `for (...) x += 1.0;` runs in bounded memory and bounded time per iteration.
-constexpr std::uint32_t max_pending_ops = 128;
+constexpr std::uint32_t max_pending_ops = 256;
 constexpr std::uint32_t max_pending_leaves = 64;
 
 // Recomputes a new node's growth counters from its inputs.
@@ -41,6 +43,33 @@ void count_growth(ir::node& n) {
   }
   n.pending_ops.store(ops, relaxed);
   n.pending_leaves.store(leaves, relaxed);
+}
+
+// count_growth's sums count a shared node once per path to it, which a recurrence that reuses its
+// last two values (Clenshaw's, as nf::i0's) makes exponential. Past the bounds, the pending DAG is
+// counted exactly, each node and buffer once; within them, n keeps the exact counts and nothing
+// materializes. The walk stops as soon as a bound is passed. Scalars count as ops only: each is a
+// kernel parameter of a few bytes, and a long recurrence has one per step.
+bool within_bounds_exactly(ir::node& n) {
+  std::unordered_set<const ir::node*> seen;
+  std::vector<const ir::node*> stack{&n};
+  std::uint32_t ops = 0, leaves = 0;
+  while (!stack.empty()) {
+    const ir::node* x = stack.back();
+    stack.pop_back();
+    if (!seen.insert(x).second) continue;
+    if (x != &n && x->materialized()) {
+      ++leaves;
+    } else {
+      ++ops;
+      if (x->inputs.empty() && x->op != ir::op_code::scalar) ++leaves;  // a scalar is no buffer read
+      for (const auto& in : x->inputs) stack.push_back(in.get());
+    }
+    if (ops > max_pending_ops || leaves > max_pending_leaves) return false;
+  }
+  n.pending_ops.store(ops, std::memory_order_relaxed);
+  n.pending_leaves.store(leaves, std::memory_order_relaxed);
+  return true;
 }
 
 template <class T>
@@ -388,7 +417,8 @@ array finish(node_ptr n) {
   // Every built node's size is checked once, here: a shape whose bytes pass what an offset can
   // address raises at the call rather than wrapping to a small buffer at evaluation.
   ir::checked_size(n->shape, itemsize(n->dt), ir::op_name(n->op));
-  if (n->pending_ops > max_pending_ops || n->pending_leaves > max_pending_leaves) {
+  if ((n->pending_ops > max_pending_ops || n->pending_leaves > max_pending_leaves) &&
+      !within_bounds_exactly(*n)) {
     std::vector<node_ptr> pending;
     for (const auto& in : n->inputs)
       if (!in->materialized() && in->op != ir::op_code::scalar) pending.push_back(in);

@@ -2,6 +2,8 @@
 // the order NumPy's own source computes it, so results round alike and the ops fuse.
 #include "ndfuse/composites.hpp"
 
+#include "frontend/composite_support.hpp"
+
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -16,25 +18,10 @@
 
 namespace ndfuse {
 
+using frontend::float_loop;
+using frontend::normalized_axis;
+
 namespace {
-
-int normalized_axis(int axis, std::int64_t ndim, const char* op) {
-  if (axis < -ndim || axis >= ndim)
-    throw shape_error(std::string(op) + ": axis " + std::to_string(axis) +
-                      " is out of bounds for array of dimension " + std::to_string(ndim));
-  return axis < 0 ? static_cast<int>(axis + ndim) : axis;
-}
-
-// The float dtype of NumPy's float-only ufunc loops (e, f, d) for x: x's own when it is floating;
-// for bool and integers the smallest of float16, float32, float64 that holds them safely.
-dtype float_loop(dtype t, const char* op) {
-  if (is_complex(t))
-    throw dtype_error(std::string(op) + ": complex input is not supported (NumPy: TypeError)");
-  if (is_floating(t)) return t;
-  for (dtype f : {dtype::float16, dtype::float32, dtype::float64})
-    if (can_cast(t, f)) return f;
-  return dtype::float64;
-}
 
 // x * c in x's float loop, c rounded as NumPy's C constant of that precision is. float16 loops
 // compute in float32 and round once.
@@ -158,6 +145,10 @@ array heaviside(const array& x1, const operand& x2) {
 
 array concat(const std::vector<array>& arrays, int axis) {
   return concatenate(arrays, axis);
+}
+
+array astype(const array& x, dtype t) {
+  return x.astype(t);
 }
 
 array permute_dims(const array& a, const std::vector<int>& axes) {
@@ -480,5 +471,27 @@ array cross(const array& a, const array& b, int axis) {
   return cross_of(a, b, axis, "linalg.cross");
 }
 }  // namespace linalg
+
+namespace frontend {
+
+int normalized_axis(int axis, std::int64_t ndim, const char* op) {
+  if (axis < -ndim || axis >= ndim)
+    throw shape_error(std::string(op) + ": axis " + std::to_string(axis) +
+                      " is out of bounds for array of dimension " + std::to_string(ndim));
+  return axis < 0 ? static_cast<int>(axis + ndim) : axis;
+}
+
+// The float dtype of NumPy's float-only ufunc loops (e, f, d) for x: x's own when it is floating;
+// for bool and integers the smallest of float16, float32, float64 that holds them safely.
+dtype float_loop(dtype t, const char* op) {
+  if (is_complex(t))
+    throw dtype_error(std::string(op) + ": complex input is not supported (NumPy: TypeError)");
+  if (is_floating(t)) return t;
+  for (dtype f : {dtype::float16, dtype::float32, dtype::float64})
+    if (can_cast(t, f)) return f;
+  return dtype::float64;
+}
+
+}  // namespace frontend
 
 }  // namespace ndfuse

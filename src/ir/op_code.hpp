@@ -77,17 +77,27 @@ namespace ndfuse::ir {
   X(isfinite, 1)                  \
   X(real, 1)                      \
   X(imag, 1)                      \
-  X(conjugate, 1)
+  X(conjugate, 1)                 \
+  X(signbit, 1)                   \
+  X(copysign, 2)                  \
+  X(nextafter, 2)                 \
+  X(gcd, 2)                       \
+  X(lcm, 2)                       \
+  X(bitwise_count, 1)
 
 // X(name, arity): elementwise ops that are no NumPy function but parts of the library's own
-// composites (nf::random's samplers that reject): registry ops like the rest, with no public name.
+// composites (nf::random's samplers that reject; ldexp and frexp, whose NumPy loops mix dtypes):
+// registry ops like the rest, with no public name.
 #define NDFUSE_INTERNAL_OPS(X) \
   X(random_gamma, 2)             \
   X(random_poisson, 2)           \
   X(random_binomial, 3)          \
   X(random_logseries, 2)         \
   X(random_zipf, 2)              \
-  X(random_vonmises, 3)
+  X(random_vonmises, 3)          \
+  X(ldexp_float, 2)              \
+  X(frexp_mantissa, 1)           \
+  X(frexp_exponent, 1)
 
 #define NDFUSE_ALL_OPS(X) NDFUSE_ELEMENTWISE_OPS(X) NDFUSE_INTERNAL_OPS(X)
 // clang-format on

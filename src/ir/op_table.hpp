@@ -528,6 +528,50 @@ struct conjugate {
       "b->b B->B h->h H->H i->i I->I l->l L->L q->q Q->Q e->e f->f d->d g->g F->F D->D G->G O->O";
 };
 
+// --- Floating-point bits and integer number theory ------------------------------------------
+
+struct signbit {
+  static constexpr op_code code = op_code::signbit;
+  static constexpr int arity = 1;
+  static constexpr std::string_view types = "e->? f->? d->? g->?";
+};
+
+struct copysign {
+  static constexpr op_code code = op_code::copysign;
+  static constexpr int arity = 2;
+  static constexpr std::string_view types = "ee->e ff->f dd->d gg->g";
+};
+
+struct nextafter {
+  static constexpr op_code code = op_code::nextafter;
+  static constexpr int arity = 2;
+  static constexpr std::string_view types = "ee->e ff->f dd->d gg->g";
+};
+
+struct gcd {
+  static constexpr op_code code = op_code::gcd;
+  static constexpr int arity = 2;
+  static constexpr std::string_view types =
+      "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q OO->O";
+  // NumPy's resolver refuses bool here even though bool casts safely to int8.
+  static constexpr bool bool_unsupported = true;
+};
+
+struct lcm {
+  static constexpr op_code code = op_code::lcm;
+  static constexpr int arity = 2;
+  static constexpr std::string_view types =
+      "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q OO->O";
+  // NumPy's resolver refuses bool here even though bool casts safely to int8.
+  static constexpr bool bool_unsupported = true;
+};
+
+struct bitwise_count {
+  static constexpr op_code code = op_code::bitwise_count;
+  static constexpr int arity = 1;
+  static constexpr std::string_view types = "b->B B->B h->B H->B i->B I->B l->B L->B q->B Q->B O->O";
+};
+
 // --- Internal ops (no NumPy name) -----------------------------------------------------------
 
 // A standard gamma variate of shape b from the substream keyed by a (an integer below 2^53, drawn
@@ -569,6 +613,26 @@ struct random_binomial {
   static constexpr op_code code = op_code::random_binomial;
   static constexpr int arity = 3;
   static constexpr std::string_view types = "ddd->d";
+};
+
+// a * 2^n with n an integer held in a's float type (nf::ldexp converts and clamps it).
+struct ldexp_float {
+  static constexpr op_code code = op_code::ldexp_float;
+  static constexpr int arity = 2;
+  static constexpr std::string_view types = "ee->e ff->f dd->d";
+};
+
+// frexp's mantissa and exponent, as two ops so that each is one output.
+struct frexp_mantissa {
+  static constexpr op_code code = op_code::frexp_mantissa;
+  static constexpr int arity = 1;
+  static constexpr std::string_view types = "e->e f->f d->d";
+};
+
+struct frexp_exponent {
+  static constexpr op_code code = op_code::frexp_exponent;
+  static constexpr int arity = 1;
+  static constexpr std::string_view types = "e->i f->i d->i";
 };
 
 }  // namespace ndfuse::ir::ops

@@ -116,6 +116,46 @@ def write(w):
     case("heaviside_float32", [f32, np.array(0.5, np.float32)], np.heaviside)
     case("heaviside_complex", [cplx, np.array(0.5)], np.heaviside)
 
+    # Several results, mixed loops, and NumPy's Python-level elementwise functions.
+    for dt in ["float64", "float32", "float16"]:
+        case(f"frexp_{dt}", [np.concatenate([special, [3.0, -0.375, 5e-324 if dt == "float64" else 1e-40]]).astype(dt)],
+             np.frexp)
+        case(f"modf_{dt}", [np.concatenate([special, [2.5, -2.5, 1e16, -0.75]]).astype(dt)], np.modf)
+    case("frexp_ints", [ints], np.frexp)
+    case("frexp_complex", [cplx], np.frexp)
+    case("frexp_0d", [zero_d], np.frexp)
+    case("modf_int8", [ints.astype(np.int8)], np.modf)
+    case("modf_empty", [empty], np.modf)
+    case("divmod", [f64 * 10, f64 + 2], np.divmod)
+    case("divmod_ints", [ints, np.array([3, -3, 5, 0], np.int32)], np.divmod)
+    case("divmod_complex", [cplx, cplx], np.divmod)
+    exps = np.array([-3, 0, 1, 10, 1100, -1100, 2000, -2000], np.int64)
+    case("ldexp", [np.resize(special, 8), exps], np.ldexp)
+    case("ldexp_float32", [np.full(8, 1.5, np.float32), exps.astype(np.int32)], np.ldexp)
+    case("ldexp_float16", [np.full(8, -1.5, np.float16), exps], np.ldexp)
+    case("ldexp_int8", [np.arange(8, dtype=np.int8), np.arange(8, dtype=np.int16)], np.ldexp)
+    case("ldexp_subnormal", [np.array([5e-324, 1e-310, 1.5, 3.0])], lambda a: np.ldexp(a, np.array([1, -3, -1075, 1023])))
+    case("ldexp_float_exponent", [f64, f64], np.ldexp)
+    case("ldexp_uint64", [f64, np.ones((4, 5), np.uint64)], np.ldexp)
+    case("ldexp_complex", [cplx, np.ones(6, np.int64)], np.ldexp)
+    case("float_power", [np.abs(f64) + 0.5, ints[:, :1].astype(np.float64).repeat(5, 1)[:3].sum(0)], np.float_power)
+    case("float_power_ints", [ints, np.array(2)], np.float_power)
+    case("float_power_complex", [cplx, np.array(2.0)], np.float_power)
+    case("nan_to_num", [special], np.nan_to_num)
+    case("nan_to_num_values", [special], lambda a: np.nan_to_num(a, nan=-1.0, posinf=9.0, neginf=-9.0))
+    case("nan_to_num_float32", [special.astype(np.float32)], np.nan_to_num)
+    case("nan_to_num_float16", [special.astype(np.float16)], np.nan_to_num)
+    case("nan_to_num_ints", [ints], np.nan_to_num)
+    case("nan_to_num_complex", [np.array([complex(nan, inf), complex(-inf, 2), complex(1, nan), 3 - 4j])],
+         np.nan_to_num)
+    case("nan_to_num_complex64", [np.array([complex(nan, -inf), complex(inf, 0)], np.complex64)],
+         lambda a: np.nan_to_num(a, nan=5.0))
+    for dt in ["float64", "float32", "float16"]:
+        case(f"i0_{dt}", [np.concatenate([np.linspace(-12, 12, 49), [0.0, 8.0, 30.0, 700.0]]).astype(dt)], np.i0)
+    case("i0_ints", [ints], np.i0)
+    case("i0_complex", [cplx], np.i0)
+    case("i0_0d", [zero_d], np.i0)
+
     # NaN-skipping scans, select, index conversions, logspace.
     withnan = np.where(rng.random((3, 4)) < 0.3, nan, rng.standard_normal((3, 4)))
     case("nancumsum", [withnan], np.nancumsum)

@@ -197,6 +197,7 @@ UNARY = {
     "acos": (np.acos, "transc", False), "asin": (np.asin, "transc", False), "atan": (np.atan, "transc", False),
     "acosh": (np.acosh, "transc", False), "asinh": (np.asinh, "transc", False),
     "atanh": (np.atanh, "transc", False), "bitwise_invert": (np.bitwise_invert, "arith", False),
+    "signbit": (np.signbit, "arith", False), "bitwise_count": (np.bitwise_count, "arith", False),
 }
 # Complex results of these are computed component by component, so their zero signs are defined too.
 COMPLEX_ZSIGN = {"negative", "positive", "conj", "conjugate", "real", "imag", "add", "subtract", "rint"}
@@ -225,6 +226,8 @@ BINARY = {
     "atan2": (np.atan2, "transc", False), "pow": (np.pow, "transc", False),
     "bitwise_left_shift": (np.bitwise_left_shift, "arith", False),
     "bitwise_right_shift": (np.bitwise_right_shift, "arith", False),
+    "copysign": (np.copysign, "arith", True), "nextafter": (np.nextafter, "arith", True),
+    "gcd": (np.gcd, "arith", False), "lcm": (np.lcm, "arith", False),
 }
 NONNEG_RHS = {"power", "left_shift", "right_shift", "pow", "bitwise_left_shift", "bitwise_right_shift"}
 
