@@ -22,6 +22,8 @@
 
 #include <ndfuse/ndfuse.hpp>
 
+#include "catch.hpp"
+
 namespace oracle {
 
 inline const char* const dtype_names[nf::dtype_count] = {
@@ -464,6 +466,43 @@ inline std::string thrown_error(const std::function<void()>& f) {
     return std::string("another exception: ") + e.what();
   }
   return "nothing";
+}
+
+// A table of calls by oracle id, each of the loaded inputs to its results (gen_composites.py's
+// manifest: id, inputs, expected results or RAISES:<nf error>:<NumPy exception>).
+using call_inputs = std::vector<nf::array>;
+using call_fn = std::function<std::vector<nf::array>(const call_inputs&)>;
+
+// Runs every row of the manifest in `dir` through its call: each result against NumPy's (with the
+// transcendental tolerance where `transcendental(id)` says so), or the nf error NumPy's exception
+// maps to. Returns the number of rows checked.
+inline int check_call_table(const std::string& dir, const std::map<std::string, call_fn>& calls,
+                            const std::function<bool(const std::string&)>& transcendental) {
+  int checked = 0;
+  for (const auto& row : read_manifest(dir)) {
+    const std::string& id = row[0];
+    INFO(id);
+    const auto it = calls.find(id);
+    REQUIRE(it != calls.end());
+    call_inputs in;
+    if (row[1] != "-")
+      for (const auto& f : split(row[1], ',')) in.push_back(nf::load(dir + "/" + f));
+    if (row[2].rfind("RAISES:", 0) == 0) {
+      CHECK(thrown_error([&] {
+              for (auto& r : it->second(in)) r.eval();
+            }) == split(row[2], ':')[1]);
+    } else {
+      const std::vector<nf::array> got = it->second(in);
+      const auto expected = split(row[2], ',');
+      REQUIRE(got.size() == expected.size());
+      tolerance tol;
+      tol.transcendental = transcendental(id);
+      for (std::size_t o = 0; o < got.size(); ++o)
+        CHECK(compare(got[o].to_host(), read_npy(dir + "/" + expected[o]), tol) == "");
+    }
+    ++checked;
+  }
+  return checked;
 }
 
 }  // namespace oracle
