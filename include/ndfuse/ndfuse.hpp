@@ -15,6 +15,7 @@
 #include "ndfuse/linalg.hpp"
 #include "ndfuse/manipulation.hpp"
 #include "ndfuse/math.hpp"
+#include "ndfuse/numerical.hpp"
 #include "ndfuse/random.hpp"
 #include "ndfuse/raw_kernel.hpp"
 #include "ndfuse/reduce.hpp"
