@@ -102,7 +102,8 @@ __device__ __forceinline__ T nf_copysign(T a, T b) {
     return a;  // no loop
   }
 }
-// NumPy's npy_half_nextafter for the 16-bit floats (equal arguments give a, not b); libm's otherwise.
+// Bit steps for the 16-bit floats, as NumPy's npy_half_nextafter (equal arguments give b, as C's
+// nextafter and NumPy 2.5's; earlier NumPy gave a); libm's otherwise.
 template <class T>
 __device__ __forceinline__ T nf_nextafter(T a, T b) {
   if constexpr (nf_is_half<T>) {
