@@ -460,6 +460,8 @@ inline std::string thrown_error(const std::function<void()>& f) {
     return "shape_error";
   } catch (const nf::dtype_error&) {
     return "dtype_error";
+  } catch (const nf::index_error&) {
+    return "index_error";
   } catch (const nf::value_error&) {
     return "value_error";
   } catch (const std::exception& e) {

@@ -19,6 +19,7 @@
 #include "ndfuse/random.hpp"
 #include "ndfuse/raw_kernel.hpp"
 #include "ndfuse/reduce.hpp"
+#include "ndfuse/routines.hpp"
 #include "ndfuse/sorting.hpp"
 #include "ndfuse/statistics.hpp"
 #include "ndfuse/user_kernel.hpp"

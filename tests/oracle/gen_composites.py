@@ -20,10 +20,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen_ops import OracleWriter  # noqa: E402
 
 # What ndfuse throws where NumPy raises: an axis out of range and shapes that do not fit together are
-# shape_error, another ValueError value_error, a TypeError (a dtype no loop takes) dtype_error.
+# shape_error, another ValueError value_error, a TypeError (a dtype no loop takes) dtype_error, an
+# IndexError index_error.
 def error_kind(e):
     if isinstance(e, np.exceptions.AxisError):
         return "shape_error"
+    if isinstance(e, IndexError):
+        return "index_error"
     if isinstance(e, ValueError):
         shapes = ("must match", "broadcast", "equal division", "zero-size array")
         return "shape_error" if any(t in str(e) for t in shapes) else "value_error"
@@ -40,7 +43,7 @@ def case_writer(w):
             with np.errstate(all="ignore"), warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 out = fn(*inputs)
-        except (ValueError, TypeError) as e:
+        except (ValueError, TypeError, IndexError) as e:
             w.row(case_id, names, f"RAISES:{error_kind(e)}:{type(e).__name__}")
             return
         def flat(o):  # nested results (histogramdd's hist and list of edges) one after another
