@@ -63,6 +63,34 @@ TEST_CASE("repr and operator<< print arrays exactly as NumPy 2 does", "[repr][or
   CHECK(checked > 100);
 }
 
+TEST_CASE("array_str, array2string and print options print as NumPy 2 does", "[repr][oracle]") {
+  std::string why_not;
+  const fs::path root = repr_oracle(why_not);
+  if (root.empty()) NDFUSE_SKIP(why_not);
+
+  std::ifstream manifest(root / "manifest.txt");
+  int checked = 0;
+  for (std::string name; std::getline(manifest, name);) {
+    if (name.empty()) continue;
+    const nf::array a = nf::load((root / (name + ".npy")).string());
+    INFO("case " << name);
+    CHECK(nf::str(a) == read_file(root / (name + ".str.txt")));
+    CHECK(nf::array_str(a) == read_file(root / (name + ".str.txt")));
+    CHECK(nf::array2string(a, 50, 4, true, "; ", "value = ") == read_file(root / (name + ".a2s.txt")));
+    {
+      // gen_repr.py's OPTIONS, for this scope only.
+      nf::printoptions scope(
+          {.precision = 3, .threshold = 20, .edgeitems = 2, .linewidth = 60, .suppress = true});
+      CHECK(nf::array_repr(a) == read_file(root / (name + ".opt.txt")));
+    }
+    CHECK(nf::array_repr(a) == read_file(root / (name + ".txt")));  // the defaults are back
+    ++checked;
+  }
+  CHECK(checked > 100);
+  CHECK_THROWS_AS(nf::set_printoptions({.precision = -1}), nf::value_error);
+  CHECK(nf::get_printoptions().precision == 8);
+}
+
 TEST_CASE("shape_str prints shapes as Python prints tuples", "[repr][oracle]") {
   std::string why_not;
   const fs::path root = repr_oracle(why_not);
@@ -77,6 +105,9 @@ TEST_CASE("shape_str prints shapes as Python prints tuples", "[repr][oracle]") {
     std::istringstream sizes(line.substr(0, bar));
     for (std::int64_t d; sizes >> d;) shape.push_back(d);
     CHECK(nf::shape_str(shape) == line.substr(bar + 1));
+    std::ostringstream os;
+    os << shape;  // found by argument-dependent lookup: no `using` needed
+    CHECK(os.str() == line.substr(bar + 1));
     ++checked;
   }
   CHECK(checked >= 5);

@@ -1,5 +1,6 @@
 // nf::array: a cheap value-semantics handle to a node of the lazy expression DAG.
 #pragma once
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -9,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "ndfuse/device.hpp"
@@ -17,7 +19,15 @@
 
 namespace ndfuse {
 
-using shape_t = std::vector<std::int64_t>;
+// An array's shape, outermost size first: a std::vector<std::int64_t> of its own type, so that
+// `std::cout << x.shape()` prints (2, 3) as Python prints a shape.
+struct shape_t : std::vector<std::int64_t> {
+  using std::vector<std::int64_t>::vector;
+  shape_t() = default;
+  shape_t(const std::vector<std::int64_t>& v) : std::vector<std::int64_t>(v) {}
+  shape_t(std::vector<std::int64_t>&& v) : std::vector<std::int64_t>(std::move(v)) {}
+};
+std::ostream& operator<<(std::ostream& os, const shape_t& s);
 
 namespace ir {
 struct node;
@@ -67,9 +77,10 @@ struct index_item;  // "(2, 3)", as NumPy prints shapes
 class array {
  public:
   array() = default;  // an empty handle; using it throws
+  // nf::array({1.0, 2.0}), nf::array({{1, 2}, {3, 4}}): the element type's dtype, except that
+  // C++ int literals give int64, NumPy's integer for Python ints (docs/numpy-differences.md).
   template <element_type E>
-  array(std::initializer_list<E> values)
-      : array(from_host_copy(dtype_of<E>, {std::int64_t(values.size())}, values.begin())) {}
+  array(std::initializer_list<E> values);
   template <element_type E>
   array(std::initializer_list<std::initializer_list<E>> rows);
 
@@ -96,6 +107,10 @@ class array {
   // fuses through it rather than writing it (a node a handle holds is written, DESIGN.md §3).
   array astype(ndfuse::dtype t) const&;
   array astype(ndfuse::dtype t) &&;
+  // astype("f"), astype("<f4"), astype("single"): any spelling numpy.dtype() accepts for a
+  // supported dtype (nf::dtype_from_name; dtype_error for others).
+  array astype(std::string_view t) const&;
+  array astype(std::string_view t) &&;
   // Enqueues the computation of this array and returns; only host reads wait.
   array& eval();
   const array& eval() const;
@@ -149,6 +164,14 @@ class array {
   // Shape manipulation as methods, as NumPy's ndarray has them (views where NumPy gives views).
   array reshape(const shape_t& shape) const&;  // one dim may be -1
   array reshape(const shape_t& shape) &&;
+  // x.reshape(2, 3), as NumPy's x.reshape(2, 3).
+  template <std::integral... I>
+  requires(sizeof...(I) > 0) array reshape(I... dims)
+  const& { return reshape(shape_t{static_cast<std::int64_t>(dims)...}); }
+  template <std::integral... I>
+  requires(sizeof...(I) > 0) array reshape(I... dims) && {
+    return std::move(*this).reshape(shape_t{static_cast<std::int64_t>(dims)...});
+  }
   array ravel() const&;
   array ravel() &&;
   array flatten() const&;  // always a new array (a lazy copy)
@@ -157,6 +180,14 @@ class array {
   array transpose() &&;
   array transpose(const std::vector<int>& axes) const&;
   array transpose(const std::vector<int>& axes) &&;
+  // x.transpose(1, 0), as NumPy's x.transpose(1, 0).
+  template <std::integral... I>
+  requires(sizeof...(I) > 0) array transpose(I... axes)
+  const& { return transpose(std::vector<int>{static_cast<int>(axes)...}); }
+  template <std::integral... I>
+  requires(sizeof...(I) > 0) array transpose(I... axes) && {
+    return std::move(*this).transpose(std::vector<int>{static_cast<int>(axes)...});
+  }
   array T() const&;  // the transpose, NumPy's .T
   array T() &&;
   array dot(const array& other) const;  // nf::dot(*this, other)
@@ -247,15 +278,29 @@ class array {
   std::shared_ptr<ir::node> node_;
 };
 
+// How an initializer list's elements are stored: int (a literal's type) as int64, bool as bytes
+// (std::vector<bool> has no data()), the rest as themselves.
+template <class E>
+using list_element_t = std::conditional_t<std::is_same_v<E, int>, std::int64_t,
+                                          std::conditional_t<std::is_same_v<E, bool>, std::uint8_t, E>>;
+template <class E>
+inline constexpr ndfuse::dtype list_dtype = std::is_same_v<E, int> ? dtype::int64 : dtype_of<E>;
+
+template <element_type E>
+array::array(std::initializer_list<E> values) {
+  const std::vector<list_element_t<E>> flat(values.begin(), values.end());
+  *this = from_host_copy(list_dtype<E>, {std::int64_t(values.size())}, flat.data());
+}
+
 template <element_type E>
 array::array(std::initializer_list<std::initializer_list<E>> rows) {
-  std::vector<E> flat;
+  std::vector<list_element_t<E>> flat;
   std::int64_t cols = rows.size() ? std::int64_t(rows.begin()->size()) : 0;
   for (const auto& r : rows) {
     if (std::int64_t(r.size()) != cols) throw shape_error("array: nested initializer lists are ragged");
     flat.insert(flat.end(), r.begin(), r.end());
   }
-  *this = from_host_copy(dtype_of<E>, {std::int64_t(rows.size()), cols}, flat.data());
+  *this = from_host_copy(list_dtype<E>, {std::int64_t(rows.size()), cols}, flat.data());
 }
 
 template <element_type E>

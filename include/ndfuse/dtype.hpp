@@ -54,7 +54,9 @@ enum class dtype_kind : std::uint8_t { bool_, int_, float_, complex };
 
 std::string_view dtype_name(dtype t);
 std::ostream& operator<<(std::ostream& os, dtype t);
-dtype dtype_from_name(std::string_view name);  // "float32", also NumPy chars like "f4"; throws dtype_error
+// numpy.dtype(name) for the supported dtypes: "float32", "f", "<f4", "single", "intp", ...;
+// dtype_error for other names, unsupported dtypes and big-endian data.
+dtype dtype_from_name(std::string_view name);
 
 std::size_t itemsize(dtype t);
 dtype_kind kind_of(dtype t);

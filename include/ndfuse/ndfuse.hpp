@@ -16,6 +16,7 @@
 #include "ndfuse/manipulation.hpp"
 #include "ndfuse/math.hpp"
 #include "ndfuse/numerical.hpp"
+#include "ndfuse/printing.hpp"
 #include "ndfuse/random.hpp"
 #include "ndfuse/raw_kernel.hpp"
 #include "ndfuse/reduce.hpp"

@@ -52,6 +52,14 @@ dtype array::dtype() const {
   return frontend::checked(*this, "dtype")->dt;
 }
 
+array array::astype(std::string_view t) const& {
+  return astype(dtype_from_name(t));
+}
+
+array array::astype(std::string_view t) && {
+  return std::move(*this).astype(dtype_from_name(t));
+}
+
 array array::astype(ndfuse::dtype t) const& {
   const auto& n = frontend::checked(*this, "astype");
   if (n->dt == t) return *this;

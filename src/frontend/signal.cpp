@@ -177,9 +177,11 @@ array interp(const array& x_in, const array& xp_in, const array& fp_in, std::opt
     fp = concatenate({fp(slice(n - 1, n)), fp, fp(slice(0, 1))}, 0);
   }
   const std::int64_t n = fp.size();
+  const bool has_left = left.has_value(), has_right = right.has_value();
+  const double left_value = left.value_or(0.0), right_value = right.value_or(0.0);
   if (!complex_fp) {
-    const double l = left ? *left : fp(0).item<double>();
-    const double r = right ? *right : fp(n - 1).item<double>();
+    const double l = has_left ? left_value : fp(0).item<double>();
+    const double r = has_right ? right_value : fp(n - 1).item<double>();
     return interp_real(x, xp, fp, l, r);
   }
   // A given left or right is real: its imaginary part is 0.

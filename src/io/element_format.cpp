@@ -13,7 +13,6 @@ namespace ndfuse::io {
 namespace {
 
 // NumPy's default print options.
-constexpr int default_precision = 8;
 
 template <class T>
 T load_element(const host_array& h, std::size_t i) {
@@ -95,12 +94,16 @@ double in_kind(double v, float_kind kind) {
   return v;
 }
 
-// FloatingFormat with floatmode 'maxprec': at most 8 fractional digits, fewer when unique
-// output needs fewer, and a common width.
+// FloatingFormat with floatmode 'maxprec': at most `precision` fractional digits (8 by default),
+// fewer when unique output needs fewer, and a common width; suppress keeps small values positional.
 class floating_format {
  public:
-  floating_format(const std::vector<float_value>& data, float_kind kind, bool sign_plus)
-      : sign_plus_(sign_plus) {
+  floating_format(const std::vector<float_value>& data, float_kind kind, bool sign_plus,
+                  const float_style& style)
+      : sign_plus_(sign_plus),
+        suppress_(style.suppress),
+        precision_(style.precision),
+        max_precision_(style.precision) {
     std::vector<const float_value*> finite;
     bool has_negative_inf = false;
     for (const auto& v : data) {
@@ -171,12 +174,12 @@ class floating_format {
       ratio = static_cast<float>(max_val) / static_cast<float>(min_val);
     }
     ratio = in_kind(ratio, kind);
-    exp_format_ = max_val >= cutoff || min_val < in_kind(1e-4, kind) || ratio > 1000.0;
+    exp_format_ = max_val >= cutoff || (!suppress_ && (min_val < in_kind(1e-4, kind) || ratio > 1000.0));
   }
 
   void measure_scientific(const std::vector<const float_value*>& finite) {
     float_format_options opt;
-    opt.precision = default_precision;
+    opt.precision = max_precision_;
     opt.trim = trim_mode::zeros;
     opt.sign = sign_plus_;
     int max_frac = 0;
@@ -200,7 +203,7 @@ class floating_format {
 
   void measure_positional(const std::vector<const float_value*>& finite) {
     float_format_options opt;
-    opt.precision = default_precision;
+    opt.precision = max_precision_;
     opt.trim = trim_mode::zeros;
     opt.sign = sign_plus_;
     int max_frac = 0;
@@ -219,8 +222,10 @@ class floating_format {
   }
 
   bool sign_plus_;
+  bool suppress_;
   bool exp_format_ = false;
-  int precision_ = default_precision;
+  int precision_;
+  int max_precision_;  // the print option: at most this many digits
   int min_digits_ = -1;
   int pad_left_ = 0;
   int pad_right_ = 0;
@@ -256,8 +261,8 @@ float_kind kind_of_element(dtype t) {
 template <class T>
 class real_format final : public element_formatter {
  public:
-  real_format(const host_array& h, const std::vector<std::size_t>& shown)
-      : h_(h), format_(collect(h, shown), kind_of_element(h.dtype), false) {}
+  real_format(const host_array& h, const std::vector<std::size_t>& shown, const float_style& style)
+      : h_(h), format_(collect(h, shown), kind_of_element(h.dtype), false, style) {}
   std::string format(std::size_t i) const override { return format_(value_at<T>(h_, i)); }
 
  private:
@@ -275,10 +280,10 @@ class real_format final : public element_formatter {
 template <class T>
 class complex_format final : public element_formatter {
  public:
-  complex_format(const host_array& h, const std::vector<std::size_t>& shown)
+  complex_format(const host_array& h, const std::vector<std::size_t>& shown, const float_style& style)
       : h_(h),
-        real_(collect(h, shown, 0), kind_of_element(h.dtype), false),
-        imag_(collect(h, shown, 1), kind_of_element(h.dtype), true) {}
+        real_(collect(h, shown, 0), kind_of_element(h.dtype), false, style),
+        imag_(collect(h, shown, 1), kind_of_element(h.dtype), true, style) {}
   std::string format(std::size_t i) const override {
     std::string r = real_(part(h_, i, 0));
     std::string im = imag_(part(h_, i, 1));
@@ -306,7 +311,8 @@ class complex_format final : public element_formatter {
 }  // namespace
 
 std::unique_ptr<element_formatter> make_element_formatter(const host_array& h,
-                                                          const std::vector<std::size_t>& shown) {
+                                                          const std::vector<std::size_t>& shown,
+                                                          const float_style& style) {
   switch (h.dtype) {
     case dtype::bool_:
       return std::make_unique<bool_format>(h);
@@ -327,17 +333,17 @@ std::unique_ptr<element_formatter> make_element_formatter(const host_array& h,
     case dtype::uint64:
       return std::make_unique<integer_format<std::uint64_t>>(h, shown);
     case dtype::float16:
-      return std::make_unique<real_format<float16_t>>(h, shown);
+      return std::make_unique<real_format<float16_t>>(h, shown, style);
     case dtype::bfloat16:
-      return std::make_unique<real_format<bfloat16_t>>(h, shown);
+      return std::make_unique<real_format<bfloat16_t>>(h, shown, style);
     case dtype::float32:
-      return std::make_unique<real_format<float>>(h, shown);
+      return std::make_unique<real_format<float>>(h, shown, style);
     case dtype::float64:
-      return std::make_unique<real_format<double>>(h, shown);
+      return std::make_unique<real_format<double>>(h, shown, style);
     case dtype::complex64:
-      return std::make_unique<complex_format<float>>(h, shown);
+      return std::make_unique<complex_format<float>>(h, shown, style);
     case dtype::complex128:
-      return std::make_unique<complex_format<double>>(h, shown);
+      return std::make_unique<complex_format<double>>(h, shown, style);
   }
   throw dtype_error("repr: unknown dtype");
 }

@@ -1,7 +1,9 @@
-// Array printing laid out as NumPy's _formatArray does it, with NumPy 2's default options
-// (linewidth 75, threshold 1000, edgeitems 3, legacy off).
+// Array printing laid out as NumPy's _formatArray does it, with the print options of
+// include/ndfuse/printing.hpp (NumPy 2's defaults: linewidth 75, threshold 1000, edgeitems 3;
+// legacy off).
 #include "io/repr.hpp"
 
+#include <algorithm>
 #include <ostream>
 
 #include "io/element_format.hpp"
@@ -12,10 +14,6 @@ namespace io {
 
 namespace {
 
-constexpr std::int64_t line_width = 75;
-constexpr std::int64_t threshold = 1000;
-constexpr std::int64_t edge_items = 3;
-const std::string separator = ", ";
 const std::string prefix = "array(";
 const std::string suffix = ")";
 
@@ -26,7 +24,7 @@ std::string rstrip(std::string s) {
 
 // Flat positions of the elements printed: every element, or only the leading and trailing
 // edge_items along each axis of a summarized array.
-std::vector<std::size_t> shown_positions(const shape_t& shape, bool summarize) {
+std::vector<std::size_t> shown_positions(const shape_t& shape, bool summarize, std::int64_t edge_items) {
   std::vector<std::size_t> out{0};
   for (std::int64_t n : shape) {
     std::vector<std::int64_t> keep;
@@ -49,8 +47,9 @@ std::vector<std::size_t> shown_positions(const shape_t& shape, bool summarize) {
 
 class array_layout {
  public:
-  array_layout(const shape_t& shape, const element_formatter& fmt, bool summarize)
-      : shape_(shape), fmt_(fmt), summarize_(summarize) {}
+  array_layout(const shape_t& shape, const element_formatter& fmt, bool summarize, std::int64_t edge_items,
+               std::string_view separator)
+      : shape_(shape), fmt_(fmt), summarize_(summarize), edge_items_(edge_items), separator_(separator) {}
 
   std::string format(const std::string& next_line_prefix, std::int64_t width) const {
     return recurse(0, 0, next_line_prefix, width);
@@ -79,9 +78,10 @@ class array_layout {
     const std::string next_hanging_indent = hanging_indent + " ";
     const std::int64_t next_width = curr_width - 1;  // room for the closing ']'
     const std::int64_t len = shape_[axis];
-    const bool show_summary = summarize_ && 2 * edge_items < len;
-    const std::int64_t leading = show_summary ? edge_items : 0;
-    const std::int64_t trailing = show_summary ? edge_items : len;
+    const bool show_summary = summarize_ && 2 * edge_items_ < len;
+    const std::int64_t leading = show_summary ? edge_items_ : 0;
+    const std::int64_t trailing = show_summary ? edge_items_ : len;
+    const std::string& separator = separator_;
     auto child = [&](std::int64_t i) {
       return recurse(axis + 1, offset * static_cast<std::size_t>(len) + static_cast<std::size_t>(i),
                      next_hanging_indent, next_width);
@@ -89,7 +89,9 @@ class array_layout {
 
     std::string s;
     if (axes_left == 1) {
-      const std::int64_t elem_width = curr_width - 1;  // max(len(separator.rstrip()), len(']'))
+      // curr_width - max(len(separator.rstrip()), len(']'))
+      const std::int64_t elem_width =
+          curr_width - std::max<std::int64_t>(static_cast<std::int64_t>(rstrip(separator).size()), 1);
       std::string line = hanging_indent;
       for (std::int64_t i = 0; i < leading; ++i) {
         extend_line(s, line, child(i), elem_width, hanging_indent);
@@ -112,12 +114,18 @@ class array_layout {
       for (std::int64_t i = trailing; i > 1; --i) s += hanging_indent + child(len - i) + line_sep;
       s += hanging_indent + child(len - 1);
     }
-    return "[" + s.substr(hanging_indent.size()) + "]";
+    // Appended, not "[" + s + "]": GCC 12 warns falsely (-Wrestrict) on that once inlined here.
+    std::string out(1, '[');
+    out.append(s, hanging_indent.size());
+    out.push_back(']');
+    return out;
   }
 
   const shape_t& shape_;
   const element_formatter& fmt_;
   bool summarize_;
+  std::int64_t edge_items_;
+  std::string separator_;
 };
 
 std::int64_t element_count(const shape_t& shape) {
@@ -164,24 +172,26 @@ const char* numpy_dtype_name(dtype t) {
   return "unknown";
 }
 
-std::string repr_host(const host_array& h, std::string_view device) {
+std::string format_elements(const host_array& h, const print_options& o, std::string_view separator,
+                            std::size_t prefix_length, std::int64_t width) {
   const std::int64_t size = element_count(h.shape);
-  const bool summarize = size > threshold;
+  if (size == 0) return "[]";
+  const bool summarize = size > o.threshold;
+  const auto formatter =
+      make_element_formatter(h, shown_positions(h.shape, summarize, o.edgeitems), {o.precision, o.suppress});
+  const std::string next_line_prefix(prefix_length + 1, ' ');
+  return array_layout(h.shape, *formatter, summarize, o.edgeitems, separator).format(next_line_prefix, width);
+}
 
-  std::string body;
-  if (size == 0) {
-    body = "[]";
-  } else {
-    const auto formatter = make_element_formatter(h, shown_positions(h.shape, summarize));
-    const std::string next_line_prefix = " " + std::string(prefix.size(), ' ');
-    body = array_layout(h.shape, *formatter, summarize)
-               .format(next_line_prefix, line_width - static_cast<std::int64_t>(suffix.size()));
-  }
+std::string repr_host(const host_array& h, std::string_view device, const print_options& o) {
+  const std::int64_t size = element_count(h.shape);
+  const std::string body =
+      format_elements(h, o, ", ", prefix.size(), o.linewidth - static_cast<std::int64_t>(suffix.size()));
 
   // dtype= and shape= appear when the printed values do not imply them.
   std::vector<std::string> extras;
   const bool shape_is_0 = h.shape.size() == 1 && h.shape[0] == 0;
-  if ((size == 0 && !shape_is_0) || size > threshold) extras.push_back("shape=" + shape_str(h.shape));
+  if ((size == 0 && !shape_is_0) || size > o.threshold) extras.push_back("shape=" + shape_str(h.shape));
   const bool dtype_implied = h.dtype == dtype::int64 || h.dtype == dtype::float64 ||
                              h.dtype == dtype::complex128 || h.dtype == dtype::bool_;
   if (!dtype_implied || size == 0) extras.push_back(std::string("dtype=") + numpy_dtype_name(h.dtype));
@@ -195,8 +205,9 @@ std::string repr_host(const host_array& h, std::string_view device) {
   const auto last_newline = arr_str.rfind('\n');
   const std::size_t last_line_len =
       last_newline == std::string::npos ? arr_str.size() : arr_str.size() - last_newline - 1;
-  const bool new_line = static_cast<std::int64_t>(last_line_len + extra_str.size() + 1) > line_width;
-  const std::string spacer = new_line ? "\n" + std::string(prefix.size(), ' ') : " ";
+  const bool new_line = static_cast<std::int64_t>(last_line_len + extra_str.size() + 1) > o.linewidth;
+  std::string spacer = " ";
+  if (new_line) spacer = std::string(1, '\n').append(prefix.size(), ' ');
   return arr_str + spacer + extra_str;
 }
 
@@ -214,7 +225,11 @@ std::string shape_str(const shape_t& s) {
 
 std::string repr(const array& a) {
   const device d = a.device();
-  return io::repr_host(a.to_host(), d == default_device() ? "" : d.str());
+  return io::repr_host(a.to_host(), d == default_device() ? "" : d.str(), get_printoptions());
+}
+
+std::ostream& operator<<(std::ostream& os, const shape_t& s) {
+  return os << shape_str(s);
 }
 
 std::ostream& operator<<(std::ostream& os, const array& a) {

@@ -85,25 +85,100 @@ std::ostream& operator<<(std::ostream& os, dtype t) {
   return os << dtype_name(t);
 }
 
+namespace {
+
+// numpy.dtype()'s spellings of the supported dtypes on a 64-bit little-endian machine: type
+// names, aliases, one-letter codes and kind+size codes (a byte-order prefix is read apart).
+const std::pair<std::string_view, dtype> dtype_spellings[] = {{"bool", dtype::bool_},
+                                                              {"bool_", dtype::bool_},
+                                                              {"?", dtype::bool_},
+                                                              {"b1", dtype::bool_},
+                                                              {"int8", dtype::int8},
+                                                              {"byte", dtype::int8},
+                                                              {"b", dtype::int8},
+                                                              {"i1", dtype::int8},
+                                                              {"int16", dtype::int16},
+                                                              {"short", dtype::int16},
+                                                              {"h", dtype::int16},
+                                                              {"i2", dtype::int16},
+                                                              {"int32", dtype::int32},
+                                                              {"intc", dtype::int32},
+                                                              {"i", dtype::int32},
+                                                              {"i4", dtype::int32},
+                                                              {"int64", dtype::int64},
+                                                              {"int", dtype::int64},
+                                                              {"int_", dtype::int64},
+                                                              {"long", dtype::int64},
+                                                              {"longlong", dtype::int64},
+                                                              {"intp", dtype::int64},
+                                                              {"l", dtype::int64},
+                                                              {"q", dtype::int64},
+                                                              {"p", dtype::int64},
+                                                              {"n", dtype::int64},
+                                                              {"i8", dtype::int64},
+                                                              {"uint8", dtype::uint8},
+                                                              {"ubyte", dtype::uint8},
+                                                              {"B", dtype::uint8},
+                                                              {"u1", dtype::uint8},
+                                                              {"uint16", dtype::uint16},
+                                                              {"ushort", dtype::uint16},
+                                                              {"H", dtype::uint16},
+                                                              {"u2", dtype::uint16},
+                                                              {"uint32", dtype::uint32},
+                                                              {"uintc", dtype::uint32},
+                                                              {"I", dtype::uint32},
+                                                              {"u4", dtype::uint32},
+                                                              {"uint64", dtype::uint64},
+                                                              {"uint", dtype::uint64},
+                                                              {"ulong", dtype::uint64},
+                                                              {"ulonglong", dtype::uint64},
+                                                              {"uintp", dtype::uint64},
+                                                              {"L", dtype::uint64},
+                                                              {"Q", dtype::uint64},
+                                                              {"P", dtype::uint64},
+                                                              {"N", dtype::uint64},
+                                                              {"u8", dtype::uint64},
+                                                              {"float16", dtype::float16},
+                                                              {"half", dtype::float16},
+                                                              {"e", dtype::float16},
+                                                              {"f2", dtype::float16},
+                                                              {"float32", dtype::float32},
+                                                              {"single", dtype::float32},
+                                                              {"f", dtype::float32},
+                                                              {"f4", dtype::float32},
+                                                              {"float64", dtype::float64},
+                                                              {"float", dtype::float64},
+                                                              {"double", dtype::float64},
+                                                              {"d", dtype::float64},
+                                                              {"f8", dtype::float64},
+                                                              {"complex64", dtype::complex64},
+                                                              {"csingle", dtype::complex64},
+                                                              {"F", dtype::complex64},
+                                                              {"c8", dtype::complex64},
+                                                              {"complex128", dtype::complex128},
+                                                              {"complex", dtype::complex128},
+                                                              {"cdouble", dtype::complex128},
+                                                              {"D", dtype::complex128},
+                                                              {"c16", dtype::complex128},
+                                                              {"bfloat16", dtype::bfloat16},
+                                                              {"bf16", dtype::bfloat16}};
+
+}  // namespace
+
 dtype dtype_from_name(std::string_view name) {
-  for (int i = 0; i < dtype_count; ++i)
-    if (dtype_names[i] == name) return static_cast<dtype>(i);
-  if (name == "bool_" || name == "?" || name == "b1") return dtype::bool_;
-  if (name == "float" || name == "double" || name == "f8") return dtype::float64;
-  if (name == "f4") return dtype::float32;
-  if (name == "f2" || name == "half") return dtype::float16;
-  if (name == "bf16") return dtype::bfloat16;
-  if (name == "complex" || name == "c16") return dtype::complex128;
-  if (name == "c8") return dtype::complex64;
-  if (name == "int" || name == "i8") return dtype::int64;
-  if (name == "i4") return dtype::int32;
-  if (name == "i2") return dtype::int16;
-  if (name == "i1") return dtype::int8;
-  if (name == "u8") return dtype::uint64;
-  if (name == "u4") return dtype::uint32;
-  if (name == "u2") return dtype::uint16;
-  if (name == "u1") return dtype::uint8;
-  throw dtype_error("data type '" + std::string(name) + "' not understood");
+  std::string_view code = name;
+  // A byte-order mark before a code: '<', '=' and '|' are this machine's order; '>' is not, but
+  // for one-byte types.
+  const bool big_endian = code.size() > 1 && code[0] == '>';
+  if (code.size() > 1 && (code[0] == '<' || code[0] == '=' || code[0] == '|' || big_endian))
+    code.remove_prefix(1);
+  for (const auto& [spelling, t] : dtype_spellings) {
+    if (spelling != code) continue;
+    if (big_endian && itemsize(t) > 1)
+      throw dtype_error("data type '" + std::string(name) + "': big-endian data is not supported");
+    return t;
+  }
+  throw dtype_error("data type '" + std::string(name) + "' not understood (or not supported)");
 }
 
 std::size_t itemsize(dtype t) {

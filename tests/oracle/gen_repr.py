@@ -5,6 +5,9 @@ Usage: gen_repr.py OUTDIR. Writes OUTDIR/repr/manifest.txt, one case name per li
 OUTDIR/repr/<name>.npy (the input array) and OUTDIR/repr/<name>.txt (exactly repr(array), no newline).
 OUTDIR/repr/lazy_input.npy and OUTDIR/repr/lazy_times_two.txt: an input and repr(input * 2.0), which the
 test prints from an unevaluated ndfuse expression.
+OUTDIR/repr/<name>.str.txt: str(array); <name>.opt.txt: repr(array) under OPTIONS; <name>.a2s.txt:
+np.array2string(array, max_line_width=50, precision=4, suppress_small=True, separator="; ",
+prefix="value = ").
 OUTDIR/repr/shapes.txt holds shapes as Python prints them, one a line: "<sizes, space-separated>|<repr>".
 
 The test loads each .npy with nf::load, prints it with nf::repr and compares the strings exactly.
@@ -141,6 +144,10 @@ def cases():
     return c
 
 
+# The print options of the .opt.txt strings (tests/test_repr.cpp sets the same through nf::printoptions).
+OPTIONS = dict(precision=3, suppress=True, threshold=20, edgeitems=2, linewidth=60)
+
+
 def main():
     out = os.path.join(sys.argv[1], "repr")
     tmp = out + ".tmp-%d" % os.getpid()
@@ -158,6 +165,15 @@ def main():
             np.save(os.path.join(tmp, name + ".npy"), a, allow_pickle=False)
             with open(os.path.join(tmp, name + ".txt"), "w") as f:
                 f.write(repr(a))
+            with open(os.path.join(tmp, name + ".str.txt"), "w") as f:
+                f.write(str(a))
+            # Under other print options, repr and array2string with another separator and a prefix.
+            with np.printoptions(**OPTIONS):
+                with open(os.path.join(tmp, name + ".opt.txt"), "w") as f:
+                    f.write(repr(a))
+            with open(os.path.join(tmp, name + ".a2s.txt"), "w") as f:
+                f.write(np.array2string(a, max_line_width=50, precision=4, suppress_small=True, separator="; ",
+                                        prefix="value = "))
             names.append(name)
         with open(os.path.join(tmp, "manifest.txt"), "w") as f:
             f.write("\n".join(names) + "\n")
