@@ -74,6 +74,24 @@ struct all_t;  // nf::all: the reduction, and in indexing the whole-axis placeho
 class indexed;
 struct index_item;  // "(2, 3)", as NumPy prints shapes
 
+// x.tolist(): the elements as nested lists (NumPy's Python lists); each leaf holds one element
+// as an nf::scalar (a Python int, float, complex or bool). operator<< prints it as Python prints
+// the list.
+struct nested_list {
+  std::optional<scalar> value;     // a leaf
+  std::vector<nested_list> items;  // or the next level
+};
+std::ostream& operator<<(std::ostream& os, const nested_list& l);
+
+// NumPy's x.flags, of the evaluated layout.
+struct array_flags {
+  bool c_contiguous = true;
+  bool f_contiguous = true;
+  bool owndata = true;    // not a view of another array's buffer
+  bool writeable = true;  // false for broadcast views, as NumPy's broadcast_to
+  bool aligned = true;
+};
+
 class array {
  public:
   array() = default;  // an empty handle; using it throws
@@ -261,6 +279,22 @@ class array {
   array mT() &&;
   // Bytes between neighbours along each axis, of the evaluated layout (a view's are its base's).
   shape_t strides() const;
+  array_flags flags() const;
+  // The array whose buffer this view reads (NumPy's base: the buffer's owner, through views of
+  // views), or nothing for an array that is not a view.
+  std::optional<array> base() const;
+  // The address of the first element, once evaluated (CuPy's x.data.ptr): device memory for a GPU
+  // array. Read only: other handles may share the buffer.
+  const void* data() const;
+  // The same bytes as another dtype, sharing the buffer (NumPy's x.view(dtype)): for another
+  // itemsize the last axis must be contiguous and its byte length divisible (value_error).
+  array view(ndfuse::dtype t) const;
+  array view(std::string_view t) const;
+  // The bytes of each element in reverse order (each part of a complex number); a new array.
+  array byteswap() const;
+  // choices[x] elementwise (nf::choose); mode "raise", "wrap" or "clip".
+  array choose(const std::vector<array>& choices, std::string_view mode = "raise") const;
+  nested_list tolist() const;
   // The elements in C order as raw bytes (NumPy's tobytes), or written to a file (tofile).
   std::string tobytes() const;
   void tofile(const std::string& path) const;

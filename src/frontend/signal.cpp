@@ -166,7 +166,6 @@ array interp(const array& x_in, const array& xp_in, const array& fp_in, std::opt
   if (period) {
     if (*period == 0) throw value_error("interp: period must be a non-zero value");
     const double p = std::abs(*period);
-    left = right = std::nullopt;
     x = remainder(x, p);
     xp = remainder(xp, p);
     const array order = argsort(xp, -1);
@@ -177,8 +176,9 @@ array interp(const array& x_in, const array& xp_in, const array& fp_in, std::opt
     fp = concatenate({fp(slice(n - 1, n)), fp, fp(slice(0, 1))}, 0);
   }
   const std::int64_t n = fp.size();
-  const bool has_left = left.has_value(), has_right = right.has_value();
-  const double left_value = left.value_or(0.0), right_value = right.value_or(0.0);
+  // With a period, left and right are unused, as NumPy's.
+  const bool has_left = left.has_value() && !period, has_right = right.has_value() && !period;
+  const double left_value = has_left ? *left : 0.0, right_value = has_right ? *right : 0.0;
   if (!complex_fp) {
     const double l = has_left ? left_value : fp(0).item<double>();
     const double r = has_right ? right_value : fp(n - 1).item<double>();

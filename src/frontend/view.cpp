@@ -44,6 +44,7 @@ array make_view(const array& x, ir::view_params p, const shape_t& shape) {
       n->storage = xn->storage;
       n->strides = std::move(strides);
       n->offset = offset;
+      n->view_of = xn->view_of ? xn->view_of : xn;
       n->publish();
       return array(std::move(n));
     }

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <mutex>
+#include <ostream>
 
 #include "io/float_format.hpp"
 #include "io/repr.hpp"
@@ -149,7 +150,41 @@ std::string scalar_str(const host_array& h) {
   }
 }
 
+// A Python scalar as repr() prints it inside a list.
+std::string python_repr(const scalar& v) {
+  using io::trim_mode;
+  switch (v.kind) {
+    case dtype_kind::bool_:
+      return v.b ? "True" : "False";
+    case dtype_kind::int_:
+      return v.is_big_unsigned ? std::to_string(v.u) : std::to_string(v.i);
+    case dtype_kind::float_: {
+      const double d = v.c.real();
+      return float_scalar(io::decompose(d), std::fabs(d), trim_mode::leave_one_zero,
+                          trim_mode::point_and_zeros, false);
+    }
+    case dtype_kind::complex: {
+      const double re = v.c.real(), im = v.c.imag();
+      const trim_mode t = trim_mode::point_and_zeros;
+      const io::float_bits rb = io::decompose(re), ib = io::decompose(im);
+      if (re == 0 && !std::signbit(re)) return float_scalar(ib, std::fabs(im), t, t, false) + "j";
+      std::string out = "(";
+      out += float_scalar(rb, std::fabs(re), t, t, false);
+      out += float_scalar(ib, std::fabs(im), t, t, true);
+      return out + "j)";
+    }
+  }
+  return "?";
+}
+
 }  // namespace
+
+std::ostream& operator<<(std::ostream& os, const nested_list& l) {
+  if (l.value) return os << python_repr(*l.value);
+  os << '[';
+  for (std::size_t i = 0; i < l.items.size(); ++i) os << (i ? ", " : "") << l.items[i];
+  return os << ']';
+}
 
 print_options get_printoptions() {
   std::lock_guard lock(options_mutex);

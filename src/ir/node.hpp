@@ -129,9 +129,13 @@ struct node {
   std::shared_ptr<buffer> storage;
   std::vector<std::int64_t> strides;
   std::int64_t offset = 0;
+  // A view of another node's storage: that node, the buffer's owner (never a view itself), for
+  // NumPy's x.base. Null for a node that owns its storage.
+  std::shared_ptr<node> view_of;
 
   // Bounded DAG growth: pending elementwise ops upstream until the nearest materialized nodes
-  // (an over-estimate when the DAG shares nodes, which only splits earlier). Atomic (relaxed) because
+  // (an over-estimate when the DAG shares nodes, which only splits earlier; the frontend then
+  // counts exactly). Atomic (relaxed) because
   // a builder on one thread reads them while an evaluation on another zeroes them.
   std::atomic<std::uint32_t> pending_ops{0};
   // Leaves (buffers, scalars, iotas) those pending ops read: a bound on a fused kernel's inputs.

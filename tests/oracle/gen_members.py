@@ -15,7 +15,7 @@ import numpy as np
 
 sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_composites import error_kind  # noqa: E402
+from gen_composites import case_writer  # noqa: E402
 from gen_ops import OracleWriter  # noqa: E402
 
 
@@ -38,15 +38,7 @@ def in_place(method):
 def write(w):
     rng = np.random.default_rng(45)
 
-    def case(case_id, inputs, fn):
-        try:
-            with np.errstate(all="ignore"):
-                out = fn(*inputs)
-        except (ValueError, TypeError) as e:
-            w.row(case_id, ",".join(w.array(a) for a in inputs), f"RAISES:{error_kind(e)}:{type(e).__name__}")
-            return
-        outs = list(out) if isinstance(out, (tuple, list)) else [out]
-        w.row(case_id, ",".join(w.array(a) for a in inputs), ",".join(w.array(np.asarray(o)) for o in outs))
+    case = case_writer(w)
 
     x = rng.standard_normal((4, 5))
     ints = rng.integers(-9, 9, (3, 4)).astype(np.int32)
@@ -104,6 +96,43 @@ def write(w):
     case("strides_T", [x], lambda a: np.array(a.T.strides, dtype=np.int64))
     case("tobytes", [ints], lambda a: np.frombuffer(a.tobytes(), dtype=np.uint8))
     case("tobytes_T", [ints], lambda a: np.frombuffer(a.T.tobytes(), dtype=np.uint8))
+    # Buffer members: view, byteswap, flags; and choose, tolist (its Python text as bytes).
+    case("view_int64", [x], lambda a: a.view(np.int64))
+    case("view_uint8", [x[:2].astype(np.float32)], lambda a: a.view(np.uint8))
+    case("view_float32_pairs", [x], lambda a: a.view(np.float32))
+    case("view_complex", [x], lambda a: a.view(np.complex128))
+    case("view_wider", [np.arange(12, dtype=np.int16).reshape(3, 4)], lambda a: a.view(np.int64))
+    case("view_odd", [np.arange(6, dtype=np.int16).reshape(2, 3)], lambda a: a.view(np.int32))
+    case("view_0d", [zero_d], lambda a: a.view(np.int32))
+    case("view_0d_same", [zero_d], lambda a: a.view(np.uint64))
+    case("view_T", [x], lambda a: a.T.view(np.float32))
+    for dt in ["int16", "uint32", "int64", "float32", "float64", "complex64", "complex128", "uint8", "bool"]:
+        vals = (rng.standard_normal(5) * 1000 + 1j * rng.standard_normal(5)) if dt.startswith("complex") else \
+            rng.standard_normal(5) * 1000
+        case(f"byteswap_{dt}", [np.asarray(vals).astype(dt)], lambda a: a.byteswap())
+    case("byteswap_2d", [ints], lambda a: a.byteswap())
+    case("byteswap_0d", [zero_d], lambda a: a.byteswap())
+
+    def flags(a):
+        f = a.flags
+        return np.array([f.c_contiguous, f.f_contiguous, f.owndata, f.writeable, f.aligned])
+    case("flags", [x], flags)
+    case("flags_T", [x], lambda a: flags(a.T))
+    case("flags_1d", [x[0].copy()], flags)
+    case("flags_broadcast", [x[0].copy()], lambda a: flags(np.broadcast_to(a, (3, 5))))
+    choices = [np.arange(4.0), -np.arange(4.0), np.full(4, 9.0)]
+    case("choose", [np.array([0, 2, 1, 0])] + choices, lambda a, *c: a.choose(c))
+    case("choose_clip", [np.array([0, 5, -1, 1])] + choices, lambda a, *c: a.choose(c, mode="clip"))
+    case("choose_raise", [np.array([0, 5, -1, 1])] + choices, lambda a, *c: a.choose(c))
+
+    def tolist_text(a):
+        return np.frombuffer(str(a.tolist()).encode(), dtype=np.uint8)
+    for name, a in [("float64", x[:2]), ("float32", x[:2].astype(np.float32)), ("int", ints),
+                    ("bool", ints > 0), ("complex", np.array([1 + 2j, -0.5j, complex(-0.0, 1), 3])),
+                    ("uint64", np.array([2**64 - 1, 0], np.uint64)), ("0d", zero_d), ("empty", empty),
+                    ("float16", np.array([0.1, 65504.0], np.float16)),
+                    ("special", np.array([np.nan, -np.inf, 1e-5, 1e16, 123456789.0, -0.0]))]:
+        case(f"tolist_{name}", [np.ascontiguousarray(a)], tolist_text)
     w.finish()
 
 
