@@ -470,6 +470,15 @@ inline std::string thrown_error(const std::function<void()>& f) {
   return "nothing";
 }
 
+// The kernels the second build and read of an expression launches: the first compiles what it
+// needs, so the count is the plan's launches alone (what fusion tests assert).
+inline std::uint64_t kernels_launched_by(const std::function<nf::array()>& build) {
+  (void)build().to_host();
+  nf::reset_stats();
+  (void)build().to_host();
+  return nf::stats().kernels_launched;
+}
+
 // A table of calls by oracle id, each of the loaded inputs to its results (gen_composites.py's
 // manifest: id, inputs, expected results or RAISES:<nf error>:<NumPy exception>).
 using call_inputs = std::vector<nf::array>;

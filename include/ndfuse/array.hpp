@@ -3,6 +3,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <iosfwd>
 #include <memory>
@@ -43,6 +44,14 @@ struct host_array {
   std::span<const E> values() const {
     if (dtype_of<E> != dtype) throw dtype_error("host_array::values: element type does not match the dtype");
     return {reinterpret_cast<const E*>(bytes.data()), bytes.size() / sizeof(E)};
+  }
+  // The i-th T of the bytes, whatever the dtype (a float16's bits as std::uint16_t, a complex
+  // number's parts as two floats).
+  template <class T>
+  T raw(std::size_t i) const {
+    T v;
+    std::memcpy(&v, bytes.data() + i * sizeof(T), sizeof(T));
+    return v;
   }
 };
 

@@ -153,42 +153,35 @@ array array::choose(const std::vector<array>& choices, std::string_view mode) co
 
 namespace {
 
-template <class T>
-T element(const host_array& h, std::size_t i) {
-  T v;
-  std::memcpy(&v, h.bytes.data() + i * sizeof(T), sizeof(T));
-  return v;
-}
-
 // Element i as the Python scalar NumPy's tolist makes of it.
 scalar python_scalar(const host_array& h, std::size_t i) {
   switch (h.dtype) {
     case dtype::bool_:
       return scalar(h.bytes[i] != std::byte{0});
     case dtype::int8:
-      return scalar(element<std::int8_t>(h, i));
+      return scalar(h.raw<std::int8_t>(i));
     case dtype::int16:
-      return scalar(element<std::int16_t>(h, i));
+      return scalar(h.raw<std::int16_t>(i));
     case dtype::int32:
-      return scalar(element<std::int32_t>(h, i));
+      return scalar(h.raw<std::int32_t>(i));
     case dtype::int64:
-      return scalar(element<std::int64_t>(h, i));
+      return scalar(h.raw<std::int64_t>(i));
     case dtype::uint8:
-      return scalar(element<std::uint8_t>(h, i));
+      return scalar(h.raw<std::uint8_t>(i));
     case dtype::uint16:
-      return scalar(element<std::uint16_t>(h, i));
+      return scalar(h.raw<std::uint16_t>(i));
     case dtype::uint32:
-      return scalar(element<std::uint32_t>(h, i));
+      return scalar(h.raw<std::uint32_t>(i));
     case dtype::uint64:
-      return scalar(element<std::uint64_t>(h, i));
+      return scalar(h.raw<std::uint64_t>(i));
     case dtype::float32:
-      return scalar(static_cast<double>(element<float>(h, i)));
+      return scalar(static_cast<double>(h.raw<float>(i)));
     case dtype::float64:
-      return scalar(element<double>(h, i));
+      return scalar(h.raw<double>(i));
     case dtype::complex64:
-      return scalar(std::complex<double>(element<std::complex<float>>(h, i)));
+      return scalar(std::complex<double>(h.raw<std::complex<float>>(i)));
     case dtype::complex128:
-      return scalar(element<std::complex<double>>(h, i));
+      return scalar(h.raw<std::complex<double>>(i));
     default:  // the 16-bit floats, which tolist reads as float32
       throw dtype_error("tolist: unexpected dtype " + std::string(dtype_name(h.dtype)));
   }

@@ -12,15 +12,6 @@ namespace ndfuse::io {
 
 namespace {
 
-// NumPy's default print options.
-
-template <class T>
-T load_element(const host_array& h, std::size_t i) {
-  T v;
-  std::memcpy(&v, h.bytes.data() + i * sizeof(T), sizeof(T));
-  return v;
-}
-
 class bool_format final : public element_formatter {
  public:
   bool_format(const host_array& h) : h_(h), true_str_(h.shape.empty() ? "True" : " True") {}
@@ -41,14 +32,14 @@ class integer_format final : public element_formatter {
     T lo = std::numeric_limits<T>::max();
     T hi = std::numeric_limits<T>::lowest();
     for (std::size_t i : shown) {
-      const T v = load_element<T>(h, i);
+      const T v = h.raw<T>(i);
       lo = std::min(lo, v);
       hi = std::max(hi, v);
     }
     width_ = std::max(std::to_string(hi).size(), std::to_string(lo).size());
   }
   std::string format(std::size_t i) const override {
-    std::string s = std::to_string(load_element<T>(h_, i));
+    std::string s = std::to_string(h_.raw<T>(i));
     if (s.size() < width_) s.insert(0, width_ - s.size(), ' ');
     return s;
   }
@@ -236,11 +227,11 @@ class floating_format {
 template <class T>
 float_value value_at(const host_array& h, std::size_t i) {
   if constexpr (std::is_same_v<T, float16_t>) {
-    return make_value(load_element<std::uint16_t>(h, i));
+    return make_value(h.raw<std::uint16_t>(i));
   } else if constexpr (std::is_same_v<T, bfloat16_t>) {
-    return make_value(bfloat16_t::from_bits(load_element<std::uint16_t>(h, i)));
+    return make_value(bfloat16_t::from_bits(h.raw<std::uint16_t>(i)));
   } else {
-    return make_value(load_element<T>(h, i));
+    return make_value(h.raw<T>(i));
   }
 }
 
@@ -294,7 +285,7 @@ class complex_format final : public element_formatter {
 
  private:
   static float_value part(const host_array& h, std::size_t i, int which) {
-    return make_value(load_element<T>(h, 2 * i + static_cast<std::size_t>(which)));
+    return make_value(h.raw<T>(2 * i + static_cast<std::size_t>(which)));
   }
   static std::vector<float_value> collect(const host_array& h, const std::vector<std::size_t>& shown,
                                           int which) {

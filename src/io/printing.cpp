@@ -75,22 +75,15 @@ std::string float_scalar(const io::float_bits& b, double magnitude, io::trim_mod
   return io::format_scientific(b, o);
 }
 
-template <class T>
-T element(const host_array& h, std::size_t i) {
-  T v;
-  std::memcpy(&v, h.bytes.data() + i * sizeof(T), sizeof(T));
-  return v;
-}
-
 // The bits and magnitude of element i of a real float dtype (or part i of a complex one).
 std::pair<io::float_bits, double> float_at(const host_array& h, std::size_t i) {
   switch (h.dtype) {
     case dtype::float16: {
-      const auto bits = element<std::uint16_t>(h, i);
+      const auto bits = h.raw<std::uint16_t>(i);
       return {io::decompose_half(bits), std::fabs(io::half_bits_to_float(bits))};
     }
     case dtype::bfloat16: {
-      const auto bits = element<std::uint16_t>(h, i);
+      const auto bits = h.raw<std::uint16_t>(i);
       std::uint32_t u = static_cast<std::uint32_t>(bits) << 16;
       float f;
       std::memcpy(&f, &u, sizeof f);
@@ -98,11 +91,11 @@ std::pair<io::float_bits, double> float_at(const host_array& h, std::size_t i) {
     }
     case dtype::float32:
     case dtype::complex64: {
-      const float f = element<float>(h, i);
+      const float f = h.raw<float>(i);
       return {io::decompose(f), std::fabs(f)};
     }
     default: {
-      const double d = element<double>(h, i);
+      const double d = h.raw<double>(i);
       return {io::decompose(d), std::fabs(d)};
     }
   }
@@ -115,21 +108,21 @@ std::string scalar_str(const host_array& h) {
     case dtype::bool_:
       return h.bytes[0] != std::byte{0} ? "True" : "False";
     case dtype::int8:
-      return std::to_string(element<std::int8_t>(h, 0));
+      return std::to_string(h.raw<std::int8_t>(0));
     case dtype::int16:
-      return std::to_string(element<std::int16_t>(h, 0));
+      return std::to_string(h.raw<std::int16_t>(0));
     case dtype::int32:
-      return std::to_string(element<std::int32_t>(h, 0));
+      return std::to_string(h.raw<std::int32_t>(0));
     case dtype::int64:
-      return std::to_string(element<std::int64_t>(h, 0));
+      return std::to_string(h.raw<std::int64_t>(0));
     case dtype::uint8:
-      return std::to_string(element<std::uint8_t>(h, 0));
+      return std::to_string(h.raw<std::uint8_t>(0));
     case dtype::uint16:
-      return std::to_string(element<std::uint16_t>(h, 0));
+      return std::to_string(h.raw<std::uint16_t>(0));
     case dtype::uint32:
-      return std::to_string(element<std::uint32_t>(h, 0));
+      return std::to_string(h.raw<std::uint32_t>(0));
     case dtype::uint64:
-      return std::to_string(element<std::uint64_t>(h, 0));
+      return std::to_string(h.raw<std::uint64_t>(0));
     case dtype::complex64:
     case dtype::complex128: {
       const auto [re, re_mag] = float_at(h, 0);

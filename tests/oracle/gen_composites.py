@@ -53,12 +53,17 @@ def case_writer(w):
     return case
 
 
-def main():
-    w = OracleWriter(sys.argv[1], "composites")
+def run_oracle(name, write):
+    """Writes OUTDIR/<name>/ (OUTDIR: the first argument) through write(w), leaving no temporary files."""
+    w = OracleWriter(sys.argv[1], name)
     try:
         write(w)
     finally:
         shutil.rmtree(w.root, ignore_errors=True)
+
+
+def main():
+    run_oracle("composites", write)
 
 
 def write(w):

@@ -5,23 +5,17 @@ correlate, interp, trapezoid, gradient, unwrap and the poly* functions.
 Usage: gen_numerical.py OUTDIR. Writes OUTDIR/numerical/manifest.tsv in gen_composites.py's format.
 """
 import os
-import shutil
 import sys
 
 import numpy as np
 
 sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_composites import case_writer  # noqa: E402
-from gen_ops import OracleWriter  # noqa: E402
+from gen_composites import case_writer, run_oracle  # noqa: E402
 
 
 def main():
-    w = OracleWriter(sys.argv[1], "numerical")
-    try:
-        write(w)
-    finally:
-        shutil.rmtree(w.root, ignore_errors=True)
+    run_oracle("numerical", write)
 
 
 def write(w):

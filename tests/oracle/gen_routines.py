@@ -7,23 +7,17 @@ Usage: gen_routines.py OUTDIR. Writes OUTDIR/routines/manifest.tsv in gen_compos
 NumPy's in-place functions are checked through the array they leave (a copy of the first input).
 """
 import os
-import shutil
 import sys
 
 import numpy as np
 
 sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_composites import case_writer  # noqa: E402
-from gen_ops import OracleWriter  # noqa: E402
+from gen_composites import case_writer, run_oracle  # noqa: E402
 
 
 def main():
-    w = OracleWriter(sys.argv[1], "routines")
-    try:
-        write(w)
-    finally:
-        shutil.rmtree(w.root, ignore_errors=True)
+    run_oracle("routines", write)
 
 
 def in_place(fn):

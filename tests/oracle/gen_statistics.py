@@ -6,15 +6,13 @@ format: id, inputs, expected results or RAISES:<nf error>:<NumPy exception>. Eac
 the C++ test makes, written here in NumPy.
 """
 import os
-import shutil
 import sys
 
 import numpy as np
 
 sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_composites import case_writer  # noqa: E402
-from gen_ops import OracleWriter  # noqa: E402
+from gen_composites import case_writer, run_oracle  # noqa: E402
 
 METHODS = ["linear", "lower", "higher", "nearest", "midpoint", "inverted_cdf", "averaged_inverted_cdf",
            "closest_observation", "interpolated_inverted_cdf", "hazen", "weibull", "median_unbiased",
@@ -22,11 +20,7 @@ METHODS = ["linear", "lower", "higher", "nearest", "midpoint", "inverted_cdf", "
 
 
 def main():
-    w = OracleWriter(sys.argv[1], "statistics")
-    try:
-        write(w)
-    finally:
-        shutil.rmtree(w.root, ignore_errors=True)
+    run_oracle("statistics", write)
 
 
 def write(w):
