@@ -110,7 +110,7 @@ __device__ __forceinline__ T nf_nextafter(T a, T b) {
     const float x = nf_up(a), y = nf_up(b);
     T r = a;
     if (isnan(x) || isnan(y)) return nf_down<T>(x + y);
-    if (x == y) return a;
+    if (x == y) return b;
     if (x == 0.0f)
       r.bits = (unsigned short)((b.bits & 0x8000u) | 1u);  // the smallest subnormal toward b
     else if ((x < y) == (x > 0.0f))
@@ -124,14 +124,21 @@ __device__ __forceinline__ T nf_nextafter(T a, T b) {
     return a;  // no loop
   }
 }
-// a * 2^n, rounded once. n is an integer held in a's own type (the frontend clamps it to a range
-// where that is exact and where the clamp changes no result).
+// a * 2^n, rounded once. n is an integer held in a's own type (nf::ldexp converts and clamps it);
+// any other n still gives one answer on every backend: NaN for NaN, and n clamped to +-2200 (past
+// which every finite a has over- or underflowed) before it becomes an int.
+template <class R>
+__device__ __forceinline__ R nf_ldexp_of(R a, R n) {
+  if (isnan(n)) return a + n;
+  const R m = n < R(-2200) ? R(-2200) : (n > R(2200) ? R(2200) : n);
+  return ldexp(a, (int)m);
+}
 template <class T>
 __device__ __forceinline__ T nf_ldexp_float(T a, T n) {
   if constexpr (nf_is_half<T>)
-    return nf_down<T>(ldexpf(nf_up(a), (int)nf_up(n)));
+    return nf_down<T>(nf_ldexp_of(nf_up(a), nf_up(n)));
   else if constexpr (nf_is_real<T>)
-    return ldexp(a, (int)n);
+    return nf_ldexp_of(a, n);
   else
     return a;  // no loop
 }
