@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "frontend/gather.hpp"
 #include "ndfuse/composites.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/error.hpp"
@@ -85,14 +86,17 @@ array inclusive_positions(const array& sorted, const array& edges) {
                      0);
 }
 
+// The bin of each value: edges[i] <= x < edges[i + 1], the last bin closed; `bins` (an extra bin,
+// which the counts drop) for values outside the edges and NaN, so nothing is compacted or read back.
+array bin_of(const array& a, const array& edges, std::int64_t bins) {
+  const array inside = greater_equal(a, edges(0)) & less_equal(a, edges(bins));
+  array at = where(inside, minimum(searchsorted(edges, a, "right") - 1, bins - 1), bins);
+  return frontend::known_range(at, 0, bins);
+}
+
 array counts_on_edges(const array& a, const array& edges, const std::optional<array>& w) {
   const std::int64_t bins = edges.size() - 1;
-  if (!w) {
-    // The bin of each value inside the edges, the last bin closed.
-    const array inside = greater_equal(a, edges(0)) & less_equal(a, edges(bins));
-    const array at = minimum(searchsorted(edges, a, "right") - 1, bins - 1);
-    return bincount(compress(inside, at), bins).astype(dtype::int64);
-  }
+  if (!w) return bincount(bin_of(a, edges, bins), bins + 1)(slice(0, bins));
   const array order = argsort(a, -1);
   const array sa = take(a, order), sw = take(*w, order);
   const array cw = concatenate({zeros({1}, w->dtype()), cumsum(sw)}, 0);
@@ -115,9 +119,7 @@ histogram_result histogram(const array& a_in, std::int64_t bins,
     counts = counts_on_edges(a, edges, std::nullopt);
   } else {
     // NumPy's uniform path: bincount of the weights of the values inside the range.
-    const array inside = greater_equal(a, edges(0)) & less_equal(a, edges(bins));
-    const array at = minimum(searchsorted(edges, a, "right") - 1, bins - 1);
-    counts = bincount(compress(inside, at), compress(inside, *w), bins).astype(w->dtype());
+    counts = bincount(bin_of(a, edges, bins), *w, bins + 1)(slice(0, bins)).astype(w->dtype());
   }
   if (density) return {density_of(counts, edges), edges};
   return {counts, edges};
