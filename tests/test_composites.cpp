@@ -99,6 +99,19 @@ const std::map<std::string, call>& calls() {
     t["nan_to_num_complex64"] = [](const inputs& in) { return one(nf::nan_to_num(in[0], 5.0)); };
     for (const char* id : {"i0_float64", "i0_float32", "i0_float16", "i0_ints", "i0_complex", "i0_0d"})
       unary(id, nf::i0);
+    // Each function of several results or mixed loops on an empty and a 0-d input.
+    const std::map<std::string, call> edge{
+        {"frexp", [pair](const inputs& in) { return pair(nf::frexp(in[0])); }},
+        {"modf", [pair](const inputs& in) { return pair(nf::modf(in[0])); }},
+        {"nan_to_num", [](const inputs& in) { return one(nf::nan_to_num(in[0])); }},
+        {"i0", [](const inputs& in) { return one(nf::i0(in[0])); }},
+        {"ldexp",
+         [](const inputs& in) { return one(nf::ldexp(in[0], nf::full({}, nf::scalar(3), nf::int64))); }},
+        {"float_power", [](const inputs& in) { return one(nf::float_power(in[0], nf::full({}, 2.0))); }},
+        {"divmod", [pair](const inputs& in) { return pair(nf::divmod(in[0], nf::full({}, 0.75))); }},
+    };
+    for (const auto& [name, f] : edge)
+      for (const char* kind : {"empty", "0d"}) t["edge_" + name + "_" + kind] = f;
     t["nancumsum"] = [](const inputs& in) { return one(nf::nancumsum(in[0])); };
     t["nancumsum_ints"] = t["nancumsum"];
     t["nancumsum_axis1"] = [](const inputs& in) { return one(nf::nancumsum(in[0], 1)); };

@@ -15,8 +15,10 @@
 // through the library call's op flags (one call, no kernel, no copy) and that an integer product is a
 // fused kernel, against products computed here with plain loops over the host data.
 #include <algorithm>
+#include <cmath>
 #include <complex>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "catch.hpp"
@@ -312,6 +314,17 @@ TEST_CASE("scalars and an added matrix around a product fold into GEMM's alpha a
     for (std::size_t i = 0; i < want.size(); ++i) want[i] = 2 * ab[i] + hc[i];
     CHECK(d.to_vector<double>() == want);
     CHECK(c.to_vector<double>() == hc);  // C is read, never written
+  }
+  SECTION("(a @ b) * inf stays a multiply after the call: IEEE's inf and NaN, not a folded alpha") {
+    const double inf = std::numeric_limits<double>::infinity();
+    const nf::array z = evaluated(nf::zeros({m, k}));
+    nf::array d = nf::matmul(a, b) * inf;
+    nf::array e = nf::matmul(z, b) * inf;  // 0 * inf: NaN, as NumPy's (a @ b) * inf
+    const auto got = d.to_vector<double>(), nan_got = e.to_vector<double>();
+    for (std::size_t i = 0; i < ab.size(); ++i) {
+      CHECK(got[i] == (ab[i] > 0 ? inf : ab[i] < 0 ? -inf : got[i]));
+      CHECK(std::isnan(nan_got[i]));
+    }
   }
   SECTION("a @ b - 3 * c: the kernel writing 3 * c writes the buffer GEMM then updates in place") {
     nf::array d = nf::matmul(a, b) - 3 * c;

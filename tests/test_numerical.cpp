@@ -116,6 +116,34 @@ const std::map<std::string, call>& calls() {
     t["vander_n"] = [](const inputs& in) { return one(nf::vander(in[0], 5)); };
     t["vander_zero"] = [](const inputs& in) { return one(nf::vander(in[0], 0)); };
     t["vander_float32"] = [](const inputs& in) { return one(nf::vander(in[0], 3)); };
+    // gen_numerical.py's EDGE_CALLS, on an empty and a 0-d input.
+    const array two_taps = nf::array({1.0, 2.0});
+    const std::map<std::string, call> edge{
+        {"convolve", [two_taps](const inputs& in) { return one(nf::convolve(in[0], two_taps)); }},
+        {"correlate", [two_taps](const inputs& in) { return one(nf::correlate(in[0], two_taps, "full")); }},
+        {"interp",
+         [](const inputs& in) {
+           return one(nf::interp(in[0], nf::array({0.0, 1.0}), nf::array({2.0, 4.0})));
+         }},
+        {"trapezoid", [](const inputs& in) { return one(nf::trapezoid(in[0])); }},
+        {"gradient", [](const inputs& in) { return nf::gradient(in[0], 1.0, 0); }},
+        {"unwrap", [](const inputs& in) { return one(nf::unwrap(in[0])); }},
+        {"polyval",
+         [](const inputs& in) {
+           return one(nf::polyval(nf::array({2.0, 1.0}), in[0]));
+         }},
+        {"polyval_coefficients",
+         [](const inputs& in) {
+           return one(nf::polyval(in[0], nf::array({1.5, 2.0})));
+         }},
+        {"polyadd", [two_taps](const inputs& in) { return one(nf::polyadd(in[0], two_taps)); }},
+        {"polymul", [two_taps](const inputs& in) { return one(nf::polymul(in[0], two_taps)); }},
+        {"poly", [](const inputs& in) { return one(nf::poly(in[0])); }},
+        {"roots", [](const inputs& in) { return one(nf::roots(in[0])); }},
+        {"vander", [](const inputs& in) { return one(nf::vander(in[0])); }},
+    };
+    for (const auto& [name, f] : edge)
+      for (const char* kind : {"empty", "0d"}) t["edge_" + name + "_" + kind] = f;
     return t;
   }();
   return table;

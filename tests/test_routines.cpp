@@ -178,6 +178,32 @@ const std::map<std::string, call>& calls() {
     t["apply_along_axis_empty"] = [](const inputs& in) {
       return one(nf::apply_along_axis([](const array& v) { return v; }, 1, in[0]));
     };
+    // gen_routines.py's EDGE_CALLS, on an empty and a 0-d input.
+    const std::map<std::string, call> edge{
+        {"delete", [](const inputs& in) { return one(nf::delete_(in[0], v64{})); }},
+        {"insert", [](const inputs& in) { return one(nf::insert(in[0], 0, nf::full({}, 9.0))); }},
+        {"resize", [](const inputs& in) { return one(nf::resize(in[0], {2})); }},
+        {"rollaxis", [](const inputs& in) { return one(nf::rollaxis(in[0], 0)); }},
+        {"trim_zeros", [](const inputs& in) { return one(nf::trim_zeros(in[0])); }},
+        {"diagflat", [](const inputs& in) { return one(nf::diagflat(in[0])); }},
+        {"sort_complex", [](const inputs& in) { return one(nf::sort_complex(in[0])); }},
+        {"real_if_close", [](const inputs& in) { return one(nf::real_if_close(in[0])); }},
+        {"lexsort", [](const inputs& in) { return one(nf::lexsort(std::vector<array>{in[0]})); }},
+        {"extract", [](const inputs& in) { return one(nf::extract(in[0] > 0.5, in[0])); }},
+        {"choose",
+         [](const inputs& in) { return one(nf::choose(nf::zeros(in[0].shape(), nf::int64), {in[0]})); }},
+        {"piecewise",
+         [](const inputs& in) {
+           return one(nf::piecewise(in[0], {in[0] > 0.5}, {1.0, 2.0}));
+         }},
+        {"fill_diagonal", in_place([](array& x, const inputs&) { nf::fill_diagonal(x, 1.0); })},
+        {"apply_along_axis",
+         [](const inputs& in) {
+           return one(nf::apply_along_axis([](const array& v) { return v * 2; }, 0, in[0]));
+         }},
+    };
+    for (const auto& [name, f] : edge)
+      for (const char* kind : {"empty", "0d"}) t["edge_" + name + "_" + kind] = f;
     t["apply_over_axes"] = [](const inputs& in) {
       return one(
           nf::apply_over_axes([](const array& a, int axis) { return nf::sum(a, axis); }, in[0], {0, 2}));

@@ -152,6 +152,34 @@ const std::map<std::string, call>& calls() {
       t[id] = [](const inputs& in) { return one(nf::corrcoef(in[0])); };
     t["corrcoef_y"] = [](const inputs& in) { return one(nf::corrcoef(in[0], in[1])); };
     t["corrcoef_rowvar"] = [](const inputs& in) { return one(nf::corrcoef(in[0], std::nullopt, false)); };
+    // gen_statistics.py's EDGE_CALLS, on an empty and a 0-d input.
+    const std::map<std::string, call> edge{
+        {"quantile", [](const inputs& in) { return one(nf::quantile(in[0], 0.3)); }},
+        {"percentile", [](const inputs& in) { return one(nf::percentile(in[0], 30.0)); }},
+        {"nanquantile", [](const inputs& in) { return one(nf::nanquantile(in[0], 0.3)); }},
+        {"nanpercentile", [](const inputs& in) { return one(nf::nanpercentile(in[0], 30.0)); }},
+        {"nanmedian", [](const inputs& in) { return one(nf::nanmedian(in[0])); }},
+        {"histogram", [](const inputs& in) { return two(nf::histogram(in[0], 4)); }},
+        {"histogram_edges",
+         [](const inputs& in) {
+           return two(nf::histogram(in[0], nf::array({0.0, 0.5, 1.0})));
+         }},
+        {"histogramdd",
+         [](const inputs& in) {
+           const auto r = nf::histogramdd(in[0], {3});
+           std::vector<array> out{r.hist};
+           out.insert(out.end(), r.edges.begin(), r.edges.end());
+           return out;
+         }},
+        {"digitize",
+         [](const inputs& in) {
+           return one(nf::digitize(in[0], nf::array({0.0, 0.5, 1.0})));
+         }},
+        {"cov", [](const inputs& in) { return one(nf::cov(in[0])); }},
+        {"corrcoef", [](const inputs& in) { return one(nf::corrcoef(in[0])); }},
+    };
+    for (const auto& [name, f] : edge)
+      for (const char* kind : {"empty", "0d"}) t["edge_" + name + "_" + kind] = f;
     return t;
   }();
   return table;

@@ -37,12 +37,23 @@ shape_t laid_along(std::int64_t ndim, int axis, std::int64_t n) {
 
 }  // namespace
 
+namespace {
+
+// NumPy indexes a 0-d y's shape by the axis: its IndexError.
+void check_not_0d(const array& y) {
+  if (y.ndim() == 0) throw index_error("trapezoid: list assignment index out of range (y is 0-d)");
+}
+
+}  // namespace
+
 array trapezoid(const array& y, double dx, int axis) {
+  check_not_0d(y);
   const int ax = frontend::normalized_axis(axis, y.ndim(), "trapezoid");
   return sum(dx * (along(y, ax, 1, y.shape()[ax]) + along(y, ax, 0, -1)) / 2.0, ax);
 }
 
 array trapezoid(const array& y, const array& x, int axis) {
+  check_not_0d(y);
   const int ax = frontend::normalized_axis(axis, y.ndim(), "trapezoid");
   array d;
   if (x.ndim() == 1) {
@@ -180,8 +191,8 @@ std::vector<array> gradient(const array& f, const std::vector<array>& given, axe
 }
 
 array unwrap(const array& p, std::optional<double> discont, int axis, double period) {
+  const array dd = diff(p, 1, axis);  // first, as NumPy: its error for a 0-d p
   const int ax = frontend::normalized_axis(axis, p.ndim(), "unwrap");
-  const array dd = diff(p, 1, ax);
   const double jump = discont.value_or(period / 2);
   const dtype t = result_type(dd, period);
   const double high = period / 2, low = -high;

@@ -3,6 +3,7 @@
 // from registry ops in NumPy's order of operations, so they fuse and round as NumPy's do.
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "frontend/build.hpp"
@@ -29,7 +30,11 @@ std::pair<array, array> modf(const array& x) {
 }
 
 std::pair<array, array> divmod(const operand& a, const operand& b) {
-  return {floor_divide(a, b), remainder(a, b)};
+  // Each operand is read twice: held here as lvalues, a temporary is not consumed by the first op.
+  const std::optional<array> x = a.arr ? std::optional<array>(*a.arr) : std::nullopt;
+  const std::optional<array> y = b.arr ? std::optional<array>(*b.arr) : std::nullopt;
+  const operand xa = x ? operand(*x) : a, yb = y ? operand(*y) : b;
+  return {floor_divide(xa, yb), remainder(xa, yb)};
 }
 
 array ldexp(const array& x1, const array& x2) {

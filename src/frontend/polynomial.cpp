@@ -19,7 +19,8 @@
 namespace ndfuse {
 
 array polyval(const array& p_in, const array& x) {
-  const array p = atleast_1d(p_in);
+  if (p_in.ndim() == 0) throw dtype_error("polyval: iteration over a 0-d array (NumPy: TypeError)");
+  const array& p = p_in;
   array y = zeros_like(x);
   // Each coefficient is a numpy scalar of p's dtype in NumPy's loop: a strong 0-d operand.
   for (std::int64_t i = 0; i < p.size(); ++i) y = y * x + p(i);
@@ -59,8 +60,20 @@ array polymul(const array& a1, const array& a2) {
   return convolve(without_leading_zeros(a1), without_leading_zeros(a2));
 }
 
+namespace {
+
+// NumPy's __array_function__ dispatchers of poly and roots iterate their argument: a TypeError for 0-d.
+void check_iterable(const array& a, const char* op) {
+  if (a.ndim() == 0)
+    throw dtype_error(std::string(op) +
+                      ": dispatcher for __array_function__ did not return an iterable (a 0-d input)");
+}
+
+}  // namespace
+
 array poly(const array& seq_in) {
-  array seq = atleast_1d(seq_in);
+  check_iterable(seq_in, "poly");
+  array seq = seq_in;
   const shape_t sh = seq.shape();
   if (sh.size() == 2 && sh[0] == sh[1] && sh[0] != 0) {
     seq = linalg::eigvals(seq);
@@ -92,7 +105,8 @@ array poly(const array& seq_in) {
 }
 
 array roots(const array& p_in) {
-  array p = atleast_1d(p_in);
+  check_iterable(p_in, "roots");
+  array p = p_in;
   if (p.ndim() != 1) throw value_error("roots: Input must be a rank-1 array.");
   const array nz = flatnonzero(p);
   if (nz.size() == 0) return zeros({0});

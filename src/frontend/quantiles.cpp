@@ -125,6 +125,11 @@ array quantiles(const array& a, const array& q_in, bool weak_q, std::optional<in
   const int ax = axis ? frontend::normalized_axis(*axis, x.ndim(), call.op) : 0;
   const array s = sort(ax == x.ndim() - 1 ? x : moveaxis(x, ax, -1), -1);
   const std::int64_t length = s.shape().back();
+  const bool inexact = is_inexact(a.dtype());
+  // NumPy reads the sorted slice's last element to find NaNs: an empty slice is its IndexError,
+  // but for the nan forms of a float array, whose empty slices are all-NaN ones.
+  if (length == 0 && !(call.skip_nan && inexact))
+    throw index_error(std::string(call.op) + ": index -1 is out of bounds for axis 0 with size 0");
   shape_t other = s.shape();
   other.pop_back();
   const shape_t q_shape = q.shape();
@@ -137,7 +142,6 @@ array quantiles(const array& a, const array& q_in, bool weak_q, std::optional<in
   shape_t q_col = shape_t(other.size(), 1);
   q_col.push_back(q_size);
   const array qv = (take_points && integer_q ? q.astype(dtype::int64) : q.astype(q_float)).reshape(q_col);
-  const bool inexact = is_inexact(a.dtype());
   array n_valid;  // int64, other + (1,)
   if (call.skip_nan && inexact) {
     n_valid = sum(logical_not(isnan(s)), -1, true).astype(dtype::int64);
@@ -152,7 +156,12 @@ array quantiles(const array& a, const array& q_in, bool weak_q, std::optional<in
     return frontend::known_range(p, 0, std::max<std::int64_t>(length - 1, 0));
   };
   array result;
-  if (take_points) {
+  if (length == 0) {
+    const dtype t = take_points ? a.dtype() : (weak_q ? a.dtype() : promote_types(a.dtype(), q_float));
+    shape_t empty_shape = other;
+    empty_shape.push_back(q_size);
+    result = full(empty_shape, std::numeric_limits<double>::quiet_NaN(), t);
+  } else if (take_points) {
     const array index = method == "linear" ? (n - 1) * qv : virtual_index_of(method, n, qv).index;
     result = take_along_axis(s, in_slice(index), -1);
   } else {

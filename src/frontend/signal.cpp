@@ -120,7 +120,11 @@ array convolve(const array& a_in, const array& v_in, std::string_view mode) {
 }
 
 array correlate(const array& a_in, const array& v_in, std::string_view mode) {
-  const array a = atleast_1d(a_in), v = atleast_1d(v_in);
+  // Unlike convolve, NumPy's correlate takes no 0-d operand.
+  if (a_in.ndim() == 0 || v_in.ndim() == 0)
+    throw value_error("correlate: object of too small depth for desired array");
+  const array& a = a_in;
+  const array& v = v_in;
   check_vectors(a, v, "correlate");
   const auto [k0, length] = mode_window(mode, a.size(), v.size(), "correlate");
   return sliding_dot(a, is_complex(v.dtype()) ? conj(v) : v, k0, length);

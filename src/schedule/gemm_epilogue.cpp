@@ -58,11 +58,15 @@ bool usable_c(const node_ptr& c, const ir::node& n) {
 std::optional<ir::library_call> fold(const node_ptr& n, fuse_state& s, node_ptr& product, node_ptr& c) {
   using ir::op_code;
   const auto& ins = n->inputs;
+  // Only a call with C has a beta to scale: a zero beta times an infinite k would be NaN, and a
+  // nonzero beta means "C is an input".
   auto scaled = [](ir::library_call call, cplx k) {
     const cplx alpha = cplx(call.gemm.alpha_re, call.gemm.alpha_im) * k;
-    const cplx beta = cplx(call.gemm.beta_re, call.gemm.beta_im) * k;
     call.gemm.alpha_re = alpha.real(), call.gemm.alpha_im = alpha.imag();
-    call.gemm.beta_re = beta.real(), call.gemm.beta_im = beta.imag();
+    if (call.gemm.has_c()) {
+      const cplx beta = cplx(call.gemm.beta_re, call.gemm.beta_im) * k;
+      call.gemm.beta_re = beta.real(), call.gemm.beta_im = beta.imag();
+    }
     return call;
   };
   if (n->op == op_code::negative) {
@@ -76,7 +80,9 @@ std::optional<ir::library_call> fold(const node_ptr& n, fuse_state& s, node_ptr&
     const node_ptr& other = ins[1 - side];
     if (n->op == op_code::multiply || (n->op == op_code::true_divide && side == 0)) {
       auto k = other->dt == n->dt ? ir::float_scalar_value(*other) : std::nullopt;
-      if (!k) continue;
+      // A non-finite k stays an elementwise multiply: the BLAS need not scale inf and NaN as
+      // P * k does.
+      if (!k || !std::isfinite(k->real()) || !std::isfinite(k->imag())) continue;
       if (n->op == op_code::true_divide) {
         if (!power_of_two(*k)) continue;
         k = 1.0 / *k;

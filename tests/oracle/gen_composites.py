@@ -177,6 +177,13 @@ def write(w):
     case("i0_complex", [cplx], np.i0)
     case("i0_0d", [zero_d], np.i0)
 
+    for kind, e in {"empty": np.zeros((0,)), "0d": np.array(-2.5)}.items():
+        for name, fn in [("frexp", np.frexp), ("modf", np.modf), ("nan_to_num", np.nan_to_num), ("i0", np.i0),
+                         ("ldexp", lambda a: np.ldexp(a, np.array(3))),
+                         ("float_power", lambda a: np.float_power(a, np.array(2.0))),
+                         ("divmod", lambda a: np.divmod(a, np.array(0.75)))]:
+            case(f"edge_{name}_{kind}", [e], fn)
+
     # NaN-skipping scans, select, index conversions, logspace.
     withnan = np.where(rng.random((3, 4)) < 0.3, nan, rng.standard_normal((3, 4)))
     case("nancumsum", [withnan], np.nancumsum)

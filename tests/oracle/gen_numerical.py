@@ -14,6 +14,24 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen_composites import case_writer, run_oracle  # noqa: E402
 
 
+# One-input calls tried on an empty and a 0-d array (the C++ test makes the same calls).
+EDGE_CALLS = {
+    "convolve": lambda a: np.convolve(a, np.array([1.0, 2.0])),
+    "correlate": lambda a: np.correlate(a, np.array([1.0, 2.0]), "full"),
+    "interp": lambda a: np.interp(a, np.array([0.0, 1.0]), np.array([2.0, 4.0])),
+    "trapezoid": np.trapezoid,
+    "gradient": lambda a: np.gradient(a, axis=0),
+    "unwrap": np.unwrap,
+    "polyval": lambda a: np.polyval(np.array([2.0, 1.0]), a),
+    "polyval_coefficients": lambda a: np.polyval(a, np.array([1.5, 2.0])),
+    "polyadd": lambda a: np.polyadd(a, np.array([1.0, 2.0])),
+    "polymul": lambda a: np.polymul(a, np.array([1.0, 2.0])),
+    "poly": np.poly,
+    "roots": np.roots,
+    "vander": np.vander,
+}
+
+
 def main():
     run_oracle("numerical", write)
 
@@ -136,6 +154,11 @@ def write(w):
     case("vander_zero", [np.array([1.0, 2.0])], lambda x: np.vander(x, 0))
     case("vander_float32", [np.array([1.5, 2.5], dtype=np.float32)], lambda x: np.vander(x, 3))
     case("vander_2d", [np.ones((2, 2))], np.vander)
+
+    # Every one-input call on an empty and a 0-d input: NumPy's result, or its error.
+    for kind, e in {"empty": np.zeros((0,)), "0d": np.array(0.75)}.items():
+        for name, fn in EDGE_CALLS.items():
+            case(f"edge_{name}_{kind}", [e], fn)
     w.finish()
 
 

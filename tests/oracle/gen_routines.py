@@ -16,6 +16,25 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen_composites import case_writer, run_oracle  # noqa: E402
 
 
+# One-input calls tried on an empty and a 0-d array (the C++ test makes the same calls).
+EDGE_CALLS = {
+    "delete": lambda a: np.delete(a, []),
+    "insert": lambda a: np.insert(a, 0, 9.0),
+    "resize": lambda a: np.resize(a, (2,)),
+    "rollaxis": lambda a: np.rollaxis(a, 0),
+    "trim_zeros": np.trim_zeros,
+    "diagflat": np.diagflat,
+    "sort_complex": np.sort_complex,
+    "real_if_close": np.real_if_close,
+    "lexsort": lambda a: np.lexsort((a,)),
+    "extract": lambda a: np.extract(a > 0.5, a),
+    "choose": lambda a: np.choose(np.zeros(a.shape, np.int64), [a]),
+    "piecewise": lambda a: np.piecewise(a, [a > 0.5], [1.0, 2.0]),
+    "fill_diagonal": lambda a: in_place(lambda b: np.fill_diagonal(b, 1.0))(a),
+    "apply_along_axis": lambda a: np.apply_along_axis(lambda v: v * 2, 0, a),
+}
+
+
 def main():
     run_oracle("routines", write)
 
@@ -160,6 +179,11 @@ def write(w):
     case("apply_along_axis_grow", [r], lambda a: np.apply_along_axis(lambda v: np.outer(v, v)[:2], 1, a))
     case("apply_along_axis_empty", [np.zeros((0, 3))], lambda a: np.apply_along_axis(lambda v: v, 1, a))
     case("apply_over_axes", [x3], lambda a: np.apply_over_axes(np.sum, a, [0, 2]))
+
+    # Every one-input call on an empty and a 0-d input: NumPy's result, or its error.
+    for kind, e in {"empty": np.zeros((0,)), "0d": np.array(0.75)}.items():
+        for name, fn in EDGE_CALLS.items():
+            case(f"edge_{name}_{kind}", [e], fn)
     w.finish()
 
 

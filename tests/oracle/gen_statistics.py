@@ -19,6 +19,22 @@ METHODS = ["linear", "lower", "higher", "nearest", "midpoint", "inverted_cdf", "
            "normal_unbiased"]
 
 
+# One-input calls tried on an empty and a 0-d array (the C++ test makes the same calls).
+EDGE_CALLS = {
+    "quantile": lambda a: np.quantile(a, 0.3),
+    "percentile": lambda a: np.percentile(a, 30.0),
+    "nanquantile": lambda a: np.nanquantile(a, 0.3),
+    "nanpercentile": lambda a: np.nanpercentile(a, 30.0),
+    "nanmedian": np.nanmedian,
+    "histogram": lambda a: np.histogram(a, 4),
+    "histogram_edges": lambda a: np.histogram(a, np.array([0.0, 0.5, 1.0])),
+    "histogramdd": lambda a: np.histogramdd(a, 3),
+    "digitize": lambda a: np.digitize(a, np.array([0.0, 0.5, 1.0])),
+    "cov": np.cov,
+    "corrcoef": np.corrcoef,
+}
+
+
 def main():
     run_oracle("statistics", write)
 
@@ -130,6 +146,12 @@ def write(w):
     case("corrcoef_rowvar", [obs.T.copy()], lambda m: np.corrcoef(m, rowvar=False))
     case("corrcoef_1d", [obs[0].copy()], np.corrcoef)
     case("corrcoef_complex", [obs + 1j * obs[::-1]], np.corrcoef)
+
+    # Every function on an empty and a 0-d input: NumPy's result, or its error.
+    edges = {"empty": np.zeros((0,)), "0d": np.array(0.75)}
+    for kind, e in edges.items():
+        for name, fn in EDGE_CALLS.items():
+            case(f"edge_{name}_{kind}", [e], fn)
     w.finish()
 
 
