@@ -1,6 +1,7 @@
 // NumPy's spellings in ndfuse: every dtype spelling numpy.dtype() accepts for a supported dtype
 // (tests/oracle/gen_spellings.py lists them with NumPy's answers), astype with those strings,
 // variadic reshape and transpose, and the dtype of initializer lists.
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -77,4 +78,53 @@ TEST_CASE("reshape and transpose take their sizes and axes as arguments", "[spel
   CHECK(nf::array_equal(t, nf::transpose(x.reshape(1, 2, 3), {2, 0, 1})));
   CHECK(nf::array_equal((x * 2).reshape(3, 2).transpose(1, 0), (x * 2).reshape(3, 2).T()));
   CHECK_THROWS_AS(x.reshape(4, 2), nf::shape_error);
+}
+
+TEST_CASE("finfo and iinfo give NumPy's limits", "[spellings]") {
+  const std::string dir = oracle::oracle_dir("spellings");
+  if (dir.empty()) NDFUSE_SKIP("no NumPy oracle data: tests/oracle/gen_spellings.py writes it");
+  int checked = 0;
+  for (const auto& row : read_tsv(dir + "/finfo.tsv")) {
+    INFO("finfo " << row[0]);
+    if (row[1] == "RAISES") {
+      CHECK_THROWS_AS(nf::finfo(row[0]), nf::value_error);
+      continue;
+    }
+    const nf::finfo f(row[0]);
+    CHECK(nf::dtype_name(f.dtype) == row[1]);
+    const std::vector<double> got{double(f.bits),
+                                  f.eps,
+                                  f.epsneg,
+                                  f.max,
+                                  f.min,
+                                  f.tiny,
+                                  f.smallest_normal,
+                                  f.smallest_subnormal,
+                                  f.resolution,
+                                  double(f.precision),
+                                  double(f.maxexp),
+                                  double(f.minexp),
+                                  double(f.nexp),
+                                  double(f.nmant),
+                                  double(f.machep),
+                                  double(f.negep),
+                                  double(f.iexp)};
+    REQUIRE(row.size() == got.size() + 2);
+    // strtod, not stod: stod refuses subnormals (5e-324) as out of range.
+    for (std::size_t i = 0; i < got.size(); ++i) CHECK(got[i] == std::strtod(row[i + 2].c_str(), nullptr));
+    ++checked;
+  }
+  for (const auto& row : read_tsv(dir + "/iinfo.tsv")) {
+    INFO("iinfo " << row[0]);
+    if (row[1] == "RAISES") {
+      CHECK_THROWS_AS(nf::iinfo(row[0]), nf::value_error);
+      continue;
+    }
+    const nf::iinfo i(row[0]);
+    CHECK(i.bits == std::stoi(row[1]));
+    CHECK(i.min == std::stoll(row[2]));
+    CHECK(i.max == std::stoull(row[3]));
+    ++checked;
+  }
+  CHECK(checked == 13);
 }

@@ -162,6 +162,26 @@ struct scalar {
   scalar(std::complex<double> v) : kind(dtype_kind::complex), c(v) {}
 };
 
+// NumPy's finfo: the limits of a float dtype (a complex dtype's are its parts'; value_error for
+// other dtypes). Values are the dtype's own, widened to double.
+struct finfo {
+  explicit finfo(ndfuse::dtype t);
+  explicit finfo(std::string_view t) : finfo(dtype_from_name(t)) {}
+  ndfuse::dtype dtype;  // the float dtype (float32 for complex64)
+  int bits, precision, maxexp, minexp, nexp, nmant, machep, negep, iexp;
+  double eps, epsneg, max, min, tiny, smallest_normal, smallest_subnormal, resolution;
+};
+
+// NumPy's iinfo: the range of an integer dtype (value_error for other dtypes, bool included).
+struct iinfo {
+  explicit iinfo(ndfuse::dtype t);
+  explicit iinfo(std::string_view t) : iinfo(dtype_from_name(t)) {}
+  ndfuse::dtype dtype;
+  int bits;
+  std::int64_t min;
+  std::uint64_t max;
+};
+
 template <class T>
 concept scalar_type = std::is_arithmetic_v<T> || std::is_same_v<T, std::complex<float>> ||
     std::is_same_v<T, std::complex<double>>;

@@ -1,10 +1,15 @@
 // dtype facts and NumPy 2 promotion (NEP 50). Promotion is derived from safe casting, as NumPy's
 // promote_types is: the first dtype in NumPy's order that both operands cast to safely.
 #include <array>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
 #include <ostream>
 #include <string>
 
 #include "ndfuse/dtype.hpp"
+
+#include "ir/host_types.hpp"
 #include "ndfuse/error.hpp"
 
 namespace ndfuse {
@@ -255,6 +260,66 @@ dtype weak_promote(dtype t, dtype_kind kind) {
       return dtype::complex128;
   }
   return t;
+}
+
+namespace {
+
+// A double rounded to t's precision and widened back (resolution is stored in the dtype, as NumPy's).
+double in_dtype(double v, dtype t) {
+  switch (t) {
+    case dtype::float16:
+      return ir::half_to_float(ir::double_to_half(v));
+    case dtype::bfloat16:
+      return static_cast<float>(bfloat16_t(static_cast<float>(v)));
+    case dtype::float32:
+      return static_cast<float>(v);
+    default:
+      return v;
+  }
+}
+
+}  // namespace
+
+finfo::finfo(ndfuse::dtype t) {
+  if (t == ndfuse::dtype::complex64) t = ndfuse::dtype::float32;
+  if (t == ndfuse::dtype::complex128) t = ndfuse::dtype::float64;
+  if (!is_floating(t)) throw value_error("finfo: data type " + std::string(dtype_name(t)) + " not inexact");
+  dtype = t;
+  // IEEE binary formats: the exponent and mantissa widths decide everything else.
+  nmant = t == ndfuse::dtype::float16    ? 10
+          : t == ndfuse::dtype::bfloat16 ? 7
+          : t == ndfuse::dtype::float32  ? 23
+                                         : 52;
+  nexp = t == ndfuse::dtype::float16 ? 5 : t == ndfuse::dtype::float64 ? 11 : 8;
+  bits = 1 + nexp + nmant;
+  iexp = nexp;
+  machep = -nmant;
+  negep = -nmant - 1;
+  maxexp = 1 << (nexp - 1);
+  minexp = 2 - maxexp;
+  eps = std::ldexp(1.0, machep);
+  epsneg = std::ldexp(1.0, negep);
+  max = std::ldexp(2.0 - eps, maxexp - 1);
+  min = -max;
+  tiny = smallest_normal = std::ldexp(1.0, minexp);
+  smallest_subnormal = std::ldexp(1.0, minexp - nmant);
+  precision = static_cast<int>(std::floor(nmant * std::log10(2.0)));
+  // 10**-precision, correctly rounded (std::pow need not be) and then stored in the dtype.
+  resolution = in_dtype(std::strtod(("1e-" + std::to_string(precision)).c_str(), nullptr), t);
+}
+
+iinfo::iinfo(ndfuse::dtype t) {
+  if (!is_integer(t))
+    throw value_error("iinfo: Invalid integer data type '" + std::string(dtype_name(t)) + "'.");
+  dtype = t;
+  bits = static_cast<int>(itemsize(t) * 8);
+  if (is_signed_integer(t)) {
+    min = bits == 64 ? std::numeric_limits<std::int64_t>::min() : -(std::int64_t{1} << (bits - 1));
+    max = (std::uint64_t{1} << (bits - 1)) - 1;
+  } else {
+    min = 0;
+    max = bits == 64 ? std::numeric_limits<std::uint64_t>::max() : (std::uint64_t{1} << bits) - 1;
+  }
 }
 
 }  // namespace ndfuse

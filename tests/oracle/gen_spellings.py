@@ -39,7 +39,7 @@ def main():
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     with open(os.path.join(out, "manifest.tsv"), "w") as f:  # what oracle_dir() looks for
-        f.write("dtypes.tsv\nlists.tsv\n")
+        f.write("dtypes.tsv\nlists.tsv\nfinfo.tsv\niinfo.tsv\n")
     with open(os.path.join(out, "dtypes.tsv"), "w") as f:
         for s in SPELLINGS:
             try:
@@ -48,6 +48,23 @@ def main():
             except TypeError:
                 name = "RAISES"
             f.write(f"{s}\t{name}\n")
+    # finfo and iinfo: each field as Python prints it (float(x) of NumPy's scalar), or RAISES.
+    fields = ["bits", "eps", "epsneg", "max", "min", "tiny", "smallest_normal", "smallest_subnormal", "resolution",
+              "precision", "maxexp", "minexp", "nexp", "nmant", "machep", "negep", "iexp"]
+    with open(os.path.join(out, "finfo.tsv"), "w") as f:
+        for d in ["float16", "float32", "float64", "complex64", "complex128", "int32", "bool"]:
+            try:
+                fi = np.finfo(d)
+                f.write(d + "\t" + fi.dtype.name + "\t" + "\t".join(repr(float(getattr(fi, k))) for k in fields) + "\n")
+            except ValueError:
+                f.write(d + "\tRAISES\n")
+    with open(os.path.join(out, "iinfo.tsv"), "w") as f:
+        for d in ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "bool"]:
+            try:
+                ii = np.iinfo(d)
+                f.write(f"{d}\t{ii.bits}\t{ii.min}\t{ii.max}\n")
+            except ValueError:
+                f.write(d + "\tRAISES\n")
     with open(os.path.join(out, "lists.tsv"), "w") as f:
         for k, v in LISTS.items():
             a = np.array(v)
