@@ -484,6 +484,14 @@ inline std::uint64_t kernels_launched_by(const std::function<nf::array()>& build
 using call_inputs = std::vector<nf::array>;
 using call_fn = std::function<std::vector<nf::array>(const call_inputs&)>;
 
+// Adds each call of `edge` as edge_<name>_empty and edge_<name>_0d: the oracles' EDGE_CALLS, made
+// on an empty and a 0-d input.
+inline void add_edge_calls(std::map<std::string, call_fn>& table,
+                           const std::map<std::string, call_fn>& edge) {
+  for (const auto& [name, f] : edge)
+    for (const char* kind : {"empty", "0d"}) table["edge_" + name + "_" + kind] = f;
+}
+
 // Runs every row of the manifest in `dir` through its call: each result against NumPy's (with the
 // transcendental tolerance where `transcendental(id)` says so), or the nf error NumPy's exception
 // maps to. Returns the number of rows checked.

@@ -142,8 +142,7 @@ const std::map<std::string, call>& calls() {
         {"roots", [](const inputs& in) { return one(nf::roots(in[0])); }},
         {"vander", [](const inputs& in) { return one(nf::vander(in[0])); }},
     };
-    for (const auto& [name, f] : edge)
-      for (const char* kind : {"empty", "0d"}) t["edge_" + name + "_" + kind] = f;
+    oracle::add_edge_calls(t, edge);
     return t;
   }();
   return table;

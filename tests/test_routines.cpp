@@ -202,8 +202,7 @@ const std::map<std::string, call>& calls() {
            return one(nf::apply_along_axis([](const array& v) { return v * 2; }, 0, in[0]));
          }},
     };
-    for (const auto& [name, f] : edge)
-      for (const char* kind : {"empty", "0d"}) t["edge_" + name + "_" + kind] = f;
+    oracle::add_edge_calls(t, edge);
     t["apply_over_axes"] = [](const inputs& in) {
       return one(
           nf::apply_over_axes([](const array& a, int axis) { return nf::sum(a, axis); }, in[0], {0, 2}));

@@ -178,8 +178,7 @@ const std::map<std::string, call>& calls() {
         {"cov", [](const inputs& in) { return one(nf::cov(in[0])); }},
         {"corrcoef", [](const inputs& in) { return one(nf::corrcoef(in[0])); }},
     };
-    for (const auto& [name, f] : edge)
-      for (const char* kind : {"empty", "0d"}) t["edge_" + name + "_" + kind] = f;
+    oracle::add_edge_calls(t, edge);
     return t;
   }();
   return table;
