@@ -142,7 +142,7 @@ array array::byteswap() const {
   if (itemsize() == 1) return copy();
   // A complex number swaps each part: its parts as the unsigned integers of their size.
   const std::size_t part = is_complex(t) ? itemsize() / 2 : itemsize();
-  const array flat = reshape({size() == 0 ? 0 : size()}).copy();
+  const array flat = reshape({size()}).copy();
   const array bits = flat.view(unsigned_of_size(part));
   return swapped(bits).copy().view(t).reshape(shape());
 }

@@ -9,6 +9,7 @@
 
 #include "frontend/composite_support.hpp"
 #include "frontend/gather.hpp"
+#include "frontend/view.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/error.hpp"
 #include "ndfuse/manipulation.hpp"
@@ -35,19 +36,12 @@ array gather_along(const array& a, int axis, const std::vector<std::int64_t>& at
   return take(a, idx, axis);
 }
 
-// Python's slice.indices(n): the positions a slice selects from n.
-std::vector<std::int64_t> slice_positions(const slice& s, std::int64_t n) {
-  const std::int64_t step = s.step.value_or(1);
-  if (step == 0) throw value_error("slice step cannot be zero");
-  const auto clamp = [&](std::optional<std::int64_t> v, std::int64_t dflt, std::int64_t lo, std::int64_t hi) {
-    if (!v) return dflt;
-    std::int64_t x = *v < 0 ? *v + n : *v;
-    return std::clamp(x, lo, hi);
-  };
-  const std::int64_t start = step > 0 ? clamp(s.start, 0, 0, n) : clamp(s.start, n - 1, -1, n - 1);
-  const std::int64_t stop = step > 0 ? clamp(s.stop, n, 0, n) : clamp(s.stop, -1, -1, n - 1);
+// The positions a slice selects from n (Python's range(*slice.indices(n))).
+std::vector<std::int64_t> slice_positions(const slice& s, std::int64_t n, const char* op) {
+  if (s.step.value_or(1) == 0) throw value_error(std::string(op) + ": slice step cannot be zero");
+  const frontend::slice_span span = frontend::resolve_slice(s, n);
   std::vector<std::int64_t> out;
-  for (std::int64_t i = start; step > 0 ? i < stop : i > stop; i += step) out.push_back(i);
+  for (std::int64_t k = 0; k < span.length; ++k) out.push_back(span.start + k * span.step);
   return out;
 }
 
@@ -107,7 +101,7 @@ array delete_(const array& arr, const array& obj, std::optional<int> axis) {
 
 array delete_(const array& arr, const slice& obj, std::optional<int> axis) {
   const auto [a, ax] = edit_axis(arr, axis, "delete");
-  return delete_positions(a, ax, slice_positions(obj, a.shape()[ax]), "delete");
+  return delete_positions(a, ax, slice_positions(obj, a.shape()[ax], "delete"), "delete");
 }
 
 namespace {
@@ -185,7 +179,7 @@ array insert(const array& arr, const array& obj, const array& values, std::optio
 
 array insert(const array& arr, const slice& obj, const array& values, std::optional<int> axis) {
   const auto [a, ax] = edit_axis(arr, axis, "insert");
-  const std::vector<std::int64_t> at = slice_positions(obj, a.shape()[ax]);
+  const std::vector<std::int64_t> at = slice_positions(obj, a.shape()[ax], "insert");
   if (at.size() == 1) return insert_block(a, ax, at[0], values, false);
   return insert_list(a, ax, at, values);
 }

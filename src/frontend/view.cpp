@@ -126,6 +126,24 @@ std::string dims_text(std::int64_t n) {
 
 namespace frontend {
 
+slice_span resolve_slice(const slice& s, std::int64_t n) {
+  const std::int64_t step = s.step.value_or(1);
+  auto bound = [&](const std::optional<std::int64_t>& v, std::int64_t dflt) {
+    if (!v) return dflt;
+    std::int64_t b = *v < 0 ? *v + n : *v;
+    return step > 0 ? std::clamp<std::int64_t>(b, 0, n) : std::clamp<std::int64_t>(b, -1, n - 1);
+  };
+  const std::int64_t start = bound(s.start, step > 0 ? 0 : n - 1);
+  const std::int64_t stop = bound(s.stop, step > 0 ? n : -1);
+  // The step's magnitude in 64 unsigned bits (INT64_MIN has none in signed), and the length
+  // as 1 + (span - 1) / |step|: neither can overflow, whatever the step.
+  const std::uint64_t magnitude = step > 0 ? std::uint64_t(step) : std::uint64_t(0) - std::uint64_t(step);
+  std::int64_t len = 0;
+  if (step > 0 && stop > start) len = 1 + std::int64_t(std::uint64_t(stop - start - 1) / magnitude);
+  if (step < 0 && start > stop) len = 1 + std::int64_t(std::uint64_t(start - stop - 1) / magnitude);
+  return {start, step, len};
+}
+
 basic_index resolve_index(const shape_t& in, const std::vector<index_item>& items) {
   const std::int64_t nd = static_cast<std::int64_t>(in.size());
   std::int64_t consumed = 0, ellipses = 0;
@@ -179,24 +197,10 @@ basic_index resolve_index(const shape_t& in, const std::vector<index_item>& item
         r.source.emplace_back(d++, 1);
         break;
       case index_kind::slice: {
-        // Python's slice.indices(n).
-        const std::int64_t n = in[d];
         const std::int64_t step = it.range.step.value_or(1);
         if (step == 0) throw index_error("index: slice step cannot be zero");
-        auto bound = [&](const std::optional<std::int64_t>& v, std::int64_t dflt) {
-          if (!v) return dflt;
-          std::int64_t b = *v < 0 ? *v + n : *v;
-          return step > 0 ? std::clamp<std::int64_t>(b, 0, n) : std::clamp<std::int64_t>(b, -1, n - 1);
-        };
-        const std::int64_t start = bound(it.range.start, step > 0 ? 0 : n - 1);
-        const std::int64_t stop = bound(it.range.stop, step > 0 ? n : -1);
-        // The step's magnitude in 64 unsigned bits (INT64_MIN has none in signed), and the length
-        // as 1 + (span - 1) / |step|: neither can overflow, whatever the step.
-        const std::uint64_t magnitude =
-            step > 0 ? std::uint64_t(step) : std::uint64_t(0) - std::uint64_t(step);
-        std::int64_t len = 0;
-        if (step > 0 && stop > start) len = 1 + std::int64_t(std::uint64_t(stop - start - 1) / magnitude);
-        if (step < 0 && start > stop) len = 1 + std::int64_t(std::uint64_t(start - stop - 1) / magnitude);
+        const slice_span span = resolve_slice(it.range, in[d]);
+        const std::int64_t start = span.start, len = span.length;
         r.shape.push_back(len);
         r.base[d] = len > 0 ? start : 0;
         // A step that never reaches a second element is no stride at all: 1 keeps the view's

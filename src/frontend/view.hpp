@@ -25,6 +25,12 @@ struct basic_index {
 };
 basic_index resolve_index(const shape_t& in, const std::vector<index_item>& items);
 
+// Python's slice.indices(n) for a nonzero step: the first position, the step and the count.
+struct slice_span {
+  std::int64_t start = 0, step = 1, length = 0;
+};
+slice_span resolve_slice(const slice& s, std::int64_t n);
+
 // An affine view with every coefficient 0: fill in base and coeff, then make_view.
 ir::view_params affine_view(std::size_t in_ndim, std::size_t out_ndim);
 inline std::int64_t& coeff(ir::view_params& p, std::size_t in_dim, std::size_t out_dim,

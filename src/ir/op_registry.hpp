@@ -81,6 +81,7 @@ constexpr std::optional<dtype> loop_output(std::string_view types, dtype in) {
 }  // namespace ndfuse::ir
 
 #include "ir/op_table.hpp"
+#include "ir/op_table_internal.hpp"
 
 namespace ndfuse::ir {
 
