@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <span>
 #include <sstream>
 #include <unordered_set>
@@ -49,8 +50,10 @@ void count_growth(ir::node& n) {
 // last two values (Clenshaw's, as nf::i0's) makes exponential. Past the bounds, the pending DAG is
 // counted exactly, each node and buffer once; within them, n keeps the exact counts and nothing
 // materializes. The walk stops as soon as a bound is passed. Scalars count as ops only: each is a
-// kernel parameter of a few bytes, and a long recurrence has one per step.
+// kernel parameter of a few bytes, and a long recurrence has one per step. The walk reads other
+// nodes' inputs, which another thread's evaluation clears: it holds the evaluation lock.
 bool within_bounds_exactly(ir::node& n) {
+  const std::lock_guard lock(ir::graph_mutex());
   std::unordered_set<const ir::node*> seen;
   std::vector<const ir::node*> stack{&n};
   std::uint32_t ops = 0, leaves = 0;
