@@ -1,15 +1,13 @@
 #include "io/npy.hpp"
 
-#include <unistd.h>
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 
 #include "io/npy_header.hpp"
+#include "io/replace_file.hpp"
 #include "ndfuse/io.hpp"
 
 namespace ndfuse {
@@ -66,15 +64,10 @@ std::vector<std::byte> fortran_to_c(const std::vector<std::byte>& src, const sha
   return out;
 }
 
-std::string temporary_path(const std::string& path) {
-  static std::atomic<unsigned> counter{0};
-  return path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
-}
-
 }  // namespace
 
-void write_npy(const std::string& path, const host_array& h) {
-  const std::string dict = format_npy_header_dict(h.dtype, h.shape);
+std::string npy_prefix(dtype t, const shape_t& shape) {
+  const std::string dict = format_npy_header_dict(t, shape);
   // Pad with spaces and a final newline so that the data starts on a 64-byte boundary. Like
   // np.save, use format 1.0 unless the header length does not fit its 16-bit field.
   auto padding = [&](std::size_t length_bytes) {
@@ -91,50 +84,23 @@ void write_npy(const std::string& path, const host_array& h) {
   header += dict;
   header.append(pad, ' ');
   header += '\n';
-
-  const std::size_t nbytes = byte_count(h);
-  if (h.bytes.size() < nbytes)
-    throw value_error("save: '" + path + "': the host data is smaller than its shape says");
-
-  const std::string tmp = temporary_path(path);
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw io_error("save: cannot create '" + tmp + "' (for '" + path + "'): " + errno_text());
-    out.write(header.data(), static_cast<std::streamsize>(header.size()));
-    out.write(reinterpret_cast<const char*>(h.bytes.data()), static_cast<std::streamsize>(nbytes));
-    out.flush();
-    if (!out) {
-      const std::string why = errno_text();
-      out.close();
-      std::remove(tmp.c_str());
-      throw io_error("save: writing '" + path + "' failed: " + why);
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw io_error("save: cannot move the written data into '" + path + "': " + ec.message());
-  }
+  return header;
 }
 
-host_array read_npy(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw io_error("load: cannot open '" + path + "': " + errno_text());
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw io_error("load: '" + path + "' is a directory, not a .npy file");
-  in.seekg(0, std::ios::end);
-  const auto file_size = static_cast<std::size_t>(in.tellg());
-  in.seekg(0);
+host_array decode_npy(byte_source& in, const std::string& name) {
+  const std::uint64_t total_size = in.size();
   auto malformed = [&](const std::string& what) {
-    return value_error("load: '" + path + "' is not a valid .npy file: " + what);
+    return value_error("load: '" + name + "' is not a valid .npy file: " + what);
   };
 
   char prefix[magic_len + 2];
-  if (file_size < sizeof prefix || !in.read(prefix, sizeof prefix)) throw malformed("the file is too short");
-  if (std::memcmp(prefix, magic, magic_len) != 0)
+  if (total_size < sizeof prefix || !in.read(prefix, sizeof prefix)) throw malformed("the file is too short");
+  if (std::memcmp(prefix, magic, magic_len) != 0) {
+    if (std::memcmp(prefix, "PK\x03\x04", 4) == 0 || std::memcmp(prefix, "PK\x05\x06", 4) == 0)
+      throw value_error("load: '" + name +
+                        "' is an .npz archive, not a .npy file: read it with nf::load_npz");
     throw malformed("it does not start with the .npy magic string");
+  }
   const unsigned major = static_cast<unsigned char>(prefix[6]);
   const unsigned minor = static_cast<unsigned char>(prefix[7]);
   if (major < 1 || major > 3 || minor != 0) {
@@ -142,30 +108,26 @@ host_array read_npy(const std::string& path) {
   }
   const std::size_t length_bytes = major == 1 ? 2 : 4;
   unsigned char len_buf[4] = {};
-  if (!in.read(reinterpret_cast<char*>(len_buf), static_cast<std::streamsize>(length_bytes))) {
-    throw malformed("the file ends inside the header length");
-  }
+  if (!in.read(len_buf, length_bytes)) throw malformed("the file ends inside the header length");
   std::size_t header_len = 0;
   for (std::size_t i = 0; i < length_bytes; ++i)
     header_len |= static_cast<std::size_t>(len_buf[i]) << (8 * i);
-  const std::size_t data_start = sizeof prefix + length_bytes + header_len;
-  if (data_start > file_size) throw malformed("the file ends inside the header (truncated)");
+  const std::uint64_t data_start = sizeof prefix + length_bytes + header_len;
+  if (data_start > total_size) throw malformed("the file ends inside the header (truncated)");
   std::string text(header_len, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(header_len));
-  const npy_header header = parse_npy_header(text, path);
+  if (!in.read(text.data(), header_len)) throw malformed("the file ends inside the header (truncated)");
+  const npy_header header = parse_npy_header(text, name);
 
   host_array h;
   h.dtype = header.dtype;
   h.shape = header.shape;
   const std::size_t nbytes = byte_count(h);
-  if (file_size - data_start < nbytes) {
+  if (total_size - data_start < nbytes) {
     throw malformed("truncated data: shape " + shape_str(h.shape) + " needs " + std::to_string(nbytes) +
-                    " bytes, the file holds " + std::to_string(file_size - data_start));
+                    " bytes, the file holds " + std::to_string(total_size - data_start));
   }
   h.bytes.resize(nbytes);
-  if (nbytes && !in.read(reinterpret_cast<char*>(h.bytes.data()), static_cast<std::streamsize>(nbytes))) {
-    throw malformed("reading the data failed (truncated?)");
-  }
+  if (nbytes && !in.read(h.bytes.data(), nbytes)) throw malformed("reading the data failed (truncated?)");
   if (header.byte_swapped) swap_bytes(h.bytes, h.dtype);
   if (h.dtype == dtype::bool_) {
     // Any nonzero byte is True to NumPy; ndfuse's bool must hold exactly 0 or 1.
@@ -175,10 +137,51 @@ host_array read_npy(const std::string& path) {
   return h;
 }
 
+void write_npy(const std::string& path, const host_array& h) {
+  const std::string header = npy_prefix(h.dtype, h.shape);
+  const std::size_t nbytes = byte_count(h);
+  if (h.bytes.size() < nbytes)
+    throw value_error("save: '" + path + "': the host data is smaller than its shape says");
+  replace_file file(path, "save");
+  file.stream().write(header.data(), static_cast<std::streamsize>(header.size()));
+  file.stream().write(reinterpret_cast<const char*>(h.bytes.data()), static_cast<std::streamsize>(nbytes));
+  file.commit();
+}
+
+namespace {
+
+class file_source final : public byte_source {
+ public:
+  file_source(std::ifstream& in, std::uint64_t size) : in_(in), size_(size) {}
+  std::uint64_t size() const override { return size_; }
+  bool read(void* dst, std::size_t n) override {
+    return static_cast<bool>(in_.read(static_cast<char*>(dst), static_cast<std::streamsize>(n)));
+  }
+
+ private:
+  std::ifstream& in_;
+  std::uint64_t size_;
+};
+
+}  // namespace
+
+host_array read_npy(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw io_error("load: '" + path + "' is a directory, not a .npy file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw io_error("load: cannot open '" + path + "': " + errno_text());
+  in.seekg(0, std::ios::end);
+  const auto file_size = static_cast<std::uint64_t>(in.tellg());
+  in.seekg(0);
+  file_source source(in, file_size);
+  return decode_npy(source, path);
+}
+
 }  // namespace io
 
 void save(const std::string& path, const array& a) {
-  io::write_npy(path, a.to_host());
+  io::write_npy(path.ends_with(".npy") ? path : path + ".npy", a.to_host());
 }
 
 array load(const std::string& path) {

@@ -79,6 +79,18 @@ def same_values(a, b):
     return np.array_equal(a, b)
 
 
+def mismatch(got, want):
+    """What differs between a loaded array and the expected one (dtype with byte order, shape,
+    values bit for bit), or None."""
+    if got.dtype.str != want.dtype.str:
+        return f"dtype {got.dtype.str}, expected {want.dtype.str}"
+    if got.shape != want.shape:
+        return f"shape {got.shape}, expected {want.shape}"
+    if not same_values(got, want):
+        return f"values differ\n  got      {got!r}\n  expected {want!r}"
+    return None
+
+
 def main():
     root = sys.argv[1]
     failures = []
@@ -93,14 +105,10 @@ def main():
         except Exception as e:  # noqa: BLE001 - report any load failure as a test failure
             failures.append(f"{name}: np.load failed: {e!r}")
             continue
-        if got.dtype.str != want.dtype.str:
-            failures.append(f"{name}: dtype {got.dtype.str}, expected {want.dtype.str}")
+        problem = mismatch(got, want)
+        if problem:
+            failures.append(f"{name}: {problem}")
             continue
-        if got.shape != want.shape:
-            failures.append(f"{name}: shape {got.shape}, expected {want.shape}")
-            continue
-        if not same_values(got, want):
-            failures.append(f"{name}: values differ\n  got      {got!r}\n  expected {want!r}")
         buf = io.BytesIO()
         np.save(buf, want, allow_pickle=False)
         with open(path, "rb") as f:
