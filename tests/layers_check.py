@@ -6,7 +6,8 @@ src/schedule, src/runtime, jit, src/backend. A file may include its own stage's 
 earlier stages, plus the two doors the pipeline goes through forward: the frontend asks the runtime
 to evaluate (runtime/realize.hpp) and which device a node is on (runtime/device.hpp), and the runtime drives a backend through its interface
 (backend/backend.hpp). Raw kernels (nf::raw_kernel) skip the DAG: the frontend launches them
-through their own door (backend/raw_program.hpp), on the arrays' device (runtime/device_guard.hpp).
+through their own door (backend/raw_program.hpp), on the arrays' device (runtime/device_guard.hpp),
+and so do NCCL's collectives (backend/collectives.hpp), which run when they are called.
 src/support includes no other stage at all. Public headers (ndfuse/...) are
 everyone's.
 """
@@ -18,7 +19,8 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ORDER = ["support", "ir", "io", "frontend", "schedule", "runtime", "jit", "backend"]
 DOORS = {"runtime/realize.hpp": {"frontend"}, "runtime/device.hpp": {"frontend"}, "backend/backend.hpp": {"runtime"},
-         "backend/raw_program.hpp": {"frontend"}, "runtime/device_guard.hpp": {"frontend"}}
+         "backend/raw_program.hpp": {"frontend"}, "runtime/device_guard.hpp": {"frontend"},
+         "backend/collectives.hpp": {"frontend"}}
 
 
 def stage_of(path):

@@ -5,6 +5,7 @@
 #include "ndfuse/config.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/device.hpp"
+#include "ndfuse/distributed.hpp"
 #include "ndfuse/dlpack.hpp"
 #include "ndfuse/dtype.hpp"
 #include "ndfuse/error.hpp"

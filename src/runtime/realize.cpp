@@ -180,20 +180,13 @@ std::vector<std::shared_ptr<ir::node>> run_library_now(
   std::vector<std::shared_ptr<ir::node>> result;
   std::vector<void*> out;
   for (const auto& [t, shape] : outputs) {
-    auto n = ir::new_node();
-    n->place = ir::placement::of(d);
-    n->op = ir::op_code::buffer;
-    n->dt = t;
-    n->shape = shape;
-    ir::set_contiguous_strides(n->strides, shape);
-    const std::size_t nbytes = itemsize(t) * static_cast<std::size_t>(ir::shape_size(shape));
-    n->storage = std::make_shared<ir::buffer>(&b, nbytes);
+    auto n = allocate_on(d, t, shape);
+    const std::size_t nbytes = n->storage->nbytes;
     if (empty && nbytes) {
       const std::vector<char> zeros(nbytes, 0);
       b.copy_from_host(n->storage->data, zeros.data(), nbytes);
     }
     out.push_back(n->storage->data);
-    n->publish();
     result.push_back(std::move(n));
   }
   if (!empty) {
@@ -201,6 +194,20 @@ std::vector<std::shared_ptr<ir::node>> run_library_now(
     ++support::counters_here().library_calls;
   }
   return result;
+}
+
+std::shared_ptr<ir::node> allocate_on(device d, dtype t, const shape_t& shape) {
+  auto n = ir::new_node();
+  n->place = ir::placement::of(d);
+  n->op = ir::op_code::buffer;
+  n->dt = t;
+  n->shape = shape;
+  ir::set_contiguous_strides(n->strides, shape);
+  const device_guard on(d);
+  n->storage = std::make_shared<ir::buffer>(&on.backend(),
+                                            itemsize(t) * static_cast<std::size_t>(ir::shape_size(shape)));
+  n->publish();
+  return n;
 }
 
 std::shared_ptr<ir::node> upload(dtype t, const shape_t& shape, const void* data) {

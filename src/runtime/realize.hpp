@@ -29,6 +29,9 @@ std::vector<std::shared_ptr<ir::node>> run_library_now(const ir::library_call& c
 std::shared_ptr<ir::node> in_c_order(const std::shared_ptr<ir::node>& n);
 // Reads a node's elements to the host in C order (a strided node is copied first).
 host_array read_to_host(const std::shared_ptr<ir::node>& n);
+// A new materialized C-order node on device d whose elements are not yet written: the output of a
+// call made outside any plan (a solver's, a collective's).
+std::shared_ptr<ir::node> allocate_on(device d, dtype t, const shape_t& shape);
 // A new materialized node holding a copy of host data, on this thread's current device.
 std::shared_ptr<ir::node> upload(dtype t, const shape_t& shape, const void* data);
 // A new materialized node on device d holding n's elements in C order (n is evaluated first, and

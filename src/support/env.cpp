@@ -9,7 +9,7 @@ namespace ndfuse::support::env {
 namespace {
 
 // clang-format off
-constexpr std::array<declaration, 15> declarations = {{
+constexpr std::array<declaration, 16> declarations = {{
   {var::device, "NDFUSE_DEVICE", "cpu, cuda, cuda:N", "GPU 0 when the library was built with CUDA and a GPU is usable, else cpu",
    "The process default device: where arrays are made outside every device scope."},
   {var::backend, "NDFUSE_BACKEND", "cpu, cuda", "cuda when the library was built with CUDA and a device is present, else cpu",
@@ -40,6 +40,8 @@ constexpr std::array<declaration, 15> declarations = {{
    "CPU: the compiler of user kernels' host code."},
   {var::copy_threads, "NDFUSE_COPY_THREADS", "a positive integer (at most 64 are used)", "half the hardware threads, at most 16",
    "CUDA: threads copying between the caller's memory and pinned staging in host<->GPU moves."},
+  {var::nccl_library, "NDFUSE_NCCL_LIBRARY", "a path to libnccl.so", "libnccl.so.2 on the library path, else the CUDA toolkit's",
+   "CUDA: the NCCL library nf::distributed opens."},
 }};
 // clang-format on
 

@@ -26,6 +26,7 @@ enum class var {
   cache_max_bytes,
   host_cxx,
   copy_threads,
+  nccl_library,
 };
 
 struct declaration {
