@@ -11,6 +11,7 @@
 #include "ndfuse/error.hpp"
 #include "runtime/device.hpp"
 #include "runtime/realize.hpp"
+#include "support/env.hpp"
 #include "support/rendezvous.hpp"
 
 namespace ndfuse {
@@ -332,7 +333,13 @@ communicator init_from_env(std::chrono::milliseconds timeout) {
   // torchrun's agent may hold MASTER_PORT with its own store; ndfuse's rank 0 then takes the next.
   if (const char* agent = std::getenv("TORCHELASTIC_USE_AGENT_STORE"); agent && std::string(agent) == "True")
     ++port;
-  if (std::getenv("NDFUSE_MASTER_PORT")) port = env_int("NDFUSE_MASTER_PORT", op);
+  if (const auto& own = support::env::raw(support::env::var::master_port); own && !own->empty()) {
+    char* end = nullptr;
+    const long p = std::strtol(own->c_str(), &end, 10);
+    if (*end != '\0' || p <= 0 || p > 65535)
+      throw value_error(prefix(op) + "NDFUSE_MASTER_PORT='" + *own + "' is not a port of 1..65535");
+    port = static_cast<int>(p);
+  }
   return init_from_tcp(addr, port, size, rank, device::cuda(local), timeout);
 }
 

@@ -9,7 +9,7 @@ namespace ndfuse::support::env {
 namespace {
 
 // clang-format off
-constexpr std::array<declaration, 16> declarations = {{
+constexpr std::array<declaration, 17> declarations = {{
   {var::device, "NDFUSE_DEVICE", "cpu, cuda, cuda:N", "GPU 0 when the library was built with CUDA and a GPU is usable, else cpu",
    "The process default device: where arrays are made outside every device scope."},
   {var::backend, "NDFUSE_BACKEND", "cpu, cuda", "cuda when the library was built with CUDA and a device is present, else cpu",
@@ -42,6 +42,8 @@ constexpr std::array<declaration, 16> declarations = {{
    "CUDA: threads copying between the caller's memory and pinned staging in host<->GPU moves."},
   {var::nccl_library, "NDFUSE_NCCL_LIBRARY", "a path to libnccl.so", "libnccl.so.2 on the library path, else the CUDA toolkit's",
    "CUDA: the NCCL library nf::distributed opens."},
+  {var::master_port, "NDFUSE_MASTER_PORT", "a TCP port", "MASTER_PORT, or MASTER_PORT + 1 under torchrun's own store",
+   "CUDA: the port rank 0 listens on in nf::distributed::init_from_env."},
 }};
 // clang-format on
 

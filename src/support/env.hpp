@@ -27,6 +27,7 @@ enum class var {
   host_cxx,
   copy_threads,
   nccl_library,
+  master_port,
 };
 
 struct declaration {
