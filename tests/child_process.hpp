@@ -17,8 +17,9 @@ extern char** environ;
 
 namespace ndfuse_test {
 
-// Runs this test executable again on one test case, with extra environment variables; its exit code.
-inline int run_self(const std::string& test_name, const std::vector<std::string>& extra_env) {
+// Starts this test executable again on one test case, with extra environment variables, without
+// waiting for it; wait_child() waits and gives its exit code.
+inline pid_t spawn_self(const std::string& test_name, const std::vector<std::string>& extra_env) {
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
     std::string kv = *e;
@@ -35,10 +36,18 @@ inline int run_self(const std::string& test_name, const std::vector<std::string>
   std::string name = test_name;
   char* argv[] = {exe.data(), name.data(), nullptr};
   pid_t pid = 0;
-  if (posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv, envp.data()) != 0) return -1;
+  return posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv, envp.data()) == 0 ? pid : -1;
+}
+
+inline int wait_child(pid_t pid) {
   int status = 0;
-  if (waitpid(pid, &status, 0) != pid) return -1;
+  if (pid <= 0 || waitpid(pid, &status, 0) != pid) return -1;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// Runs this test executable again on one test case, with extra environment variables; its exit code.
+inline int run_self(const std::string& test_name, const std::vector<std::string>& extra_env) {
+  return wait_child(spawn_self(test_name, extra_env));
 }
 
 // Child test cases run only when a parent spawned them for that purpose (a tag filter would

@@ -65,7 +65,9 @@ using runner = std::function<std::vector<nf::array>(const case_id&, const std::v
 
 // Runs every case of `ranks` ranks (0: every case) through `run`; each rank's result against
 // NumPy's, or the error ndfuse must throw. `reordered`: sums and means may add in another order.
-inline int check_cases(const std::string& dir, int ranks, const runner& run, bool reordered) {
+// `only_rank` >= 0: `run` gives that rank's result alone (one process of several).
+inline int check_cases(const std::string& dir, int ranks, const runner& run, bool reordered,
+                       int only_rank = -1) {
   int checked = 0;
   for (const auto& row : oracle::read_manifest(dir)) {
     const case_id c = parse(row[0]);
@@ -81,20 +83,22 @@ inline int check_cases(const std::string& dir, int ranks, const runner& run, boo
       continue;
     }
     const std::vector<nf::array> got = run(c, parts);
-    const auto expected = oracle::split(row[2], ',');
+    auto expected = oracle::split(row[2], ',');
+    if (only_rank >= 0) expected = {expected.at(static_cast<std::size_t>(only_rank))};
     REQUIRE(got.size() == expected.size());
     std::vector<nf::host_array> hosts;
     for (const auto& p : parts) hosts.push_back(p.to_host());
     const bool inexact_sum = nf::is_inexact(parts[0].dtype()) && (c.op == "sum" || c.op == "avg");
-    for (std::size_t r = 0; r < got.size(); ++r) {
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      const std::size_t r = only_rank >= 0 ? static_cast<std::size_t>(only_rank) : k;
       INFO("rank " << r);
-      const auto want = oracle::read_npy(dir + "/" + expected[r]);
+      const auto want = oracle::read_npy(dir + "/" + expected[k]);
       if (reordered && inexact_sum)
-        CHECK(compare_reordered(got[r].to_host(), want, hosts, c.ranks,
+        CHECK(compare_reordered(got[k].to_host(), want, hosts, c.ranks,
                                 c.collective == "reduce_scatter" ? r * oracle::element_count(want) : 0) ==
               "");
       else
-        CHECK(oracle::compare(got[r].to_host(), want, {}) == "");
+        CHECK(oracle::compare(got[k].to_host(), want, {}) == "");
     }
     ++checked;
   }

@@ -129,6 +129,7 @@ rendezvous_token rendezvous_file(const std::string& path, int size, int rank,
 
 namespace {
 
+constexpr auto answer_grace = std::chrono::seconds(5);
 constexpr std::uint32_t hello_magic = 0x4e46524e;  // "NRFN": an ndfuse rank's hello
 enum : std::uint8_t { reply_token = 0, reply_failure = 1 };
 
@@ -315,21 +316,25 @@ rendezvous_token join(const std::string& host, int port, int size, int rank,
   put_u32(hello, static_cast<std::uint32_t>(size));
   put_u32(hello, static_cast<std::uint32_t>(rank));
   char status = 0;
-  if (!send_all(s.get(), hello.data(), hello.size()) || !recv_all(s.get(), &status, 1, deadline))
+  // Rank 0 gives its verdict when its own wait ends, which began about when this one did: the
+  // answer gets a grace period past this rank's timeout, so that the reason rank 0 gives (which
+  // rank is missing) arrives rather than a bare timeout here.
+  const auto answer_deadline = deadline + answer_grace;
+  if (!send_all(s.get(), hello.data(), hello.size()) || !recv_all(s.get(), &status, 1, answer_deadline))
     throw device_error(std::string(op) + ": rank " + std::to_string(rank) + " had no answer from rank 0 at " +
                        where(host, port) + " within " + seconds(timeout));
   if (status == reply_failure) {
     char len[4];
     std::string message = "rank 0 gave up without saying why";
-    if (recv_all(s.get(), len, 4, deadline)) {
+    if (recv_all(s.get(), len, 4, answer_deadline)) {
       std::string m(std::min<std::uint32_t>(get_u32(len), 1 << 16), '\0');
-      if (recv_all(s.get(), m.data(), m.size(), deadline)) message = m;
+      if (recv_all(s.get(), m.data(), m.size(), answer_deadline)) message = m;
     }
     throw device_error(std::string(op) + ": rank " + std::to_string(rank) +
                        " stopped: rank 0 reports: " + message);
   }
   rendezvous_token token{};
-  if (!recv_all(s.get(), token.data(), token.size(), deadline))
+  if (!recv_all(s.get(), token.data(), token.size(), answer_deadline))
     throw device_error(std::string(op) + ": rank " + std::to_string(rank) + ": rank 0 closed the connection");
   return token;
 }
