@@ -51,7 +51,8 @@ void BM_all_reduce(benchmark::State& state, std::int64_t bytes) {
   }
   const float want = static_cast<float>(n * (n + 1) / 2);
   for (const auto& s : sums) {
-    const auto ends = nf::concatenate({s(nf::slice(0, 1)), s(nf::slice(elements - 1, elements))}).to_vector<float>();
+    const auto ends =
+        nf::concatenate({s(nf::slice(0, 1)), s(nf::slice(elements - 1, elements))}).to_vector<float>();
     if (ends != std::vector<float>{want, want}) {
       std::cerr << "all_reduce of " << bytes << " bytes: wrong result\n";
       wrong_results = true;

@@ -2,6 +2,7 @@
 // case skips without NCCL or with fewer than two GPUs): every collective of gen_distributed.py's
 // oracle, for every dtype and op, with one process driving all GPUs and with one process per GPU
 // bootstrapped over TCP, a file and torchrun's variables; the errors at the call; value semantics.
+#include <cmath>
 #include <string>
 #include <thread>
 #include <vector>
@@ -206,6 +207,24 @@ TEST_CASE("one process per GPU: a rank's part", "[distributed_gpu]") {
   CHECK_THROWS_AS(dist::all_reduce(c, wrong_type), nf::dtype_error);
   dist::barrier(c);
   CHECK(dist::all_reduce(c, nf::ones({4})).to_vector<double>()[0] == size);
+
+  // A sharded array over the ranks: each computes its own part of the draw, and together they
+  // give the unsplit draw; the seed chain runs on each part; the norm joins them.
+  const std::int64_t n = 1000 * size;
+  auto x = dist::sharded_array::split(nf::random::default_rng(7).standard_normal({n}), c);
+  CHECK(x.shards()[0].shape()[0] == 1000);
+  CHECK_FALSE(x.shards()[0].is_evaluated());
+  nf::array whole = nf::random::default_rng(7).standard_normal({n});
+  CHECK(x.gather(c.device()).to_host().bytes == whole.to_host().bytes);
+  x *= 5.0;
+  x *= x;
+  x += x;
+  whole *= 5.0;
+  whole *= whole;
+  whole += whole;
+  CHECK(x.gather(c.device()).to_host().bytes == whole.to_host().bytes);
+  const double norm = dist::norm(x).gather(c.device()).item<double>();
+  CHECK(std::abs(norm - nf::linalg::norm(whole).item<double>()) <= 1e-12 * norm);
 }
 
 TEST_CASE("one process per GPU, bootstrapped over TCP, a file and torchrun's variables",

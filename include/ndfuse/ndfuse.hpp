@@ -22,6 +22,7 @@
 #include "ndfuse/raw_kernel.hpp"
 #include "ndfuse/reduce.hpp"
 #include "ndfuse/routines.hpp"
+#include "ndfuse/sharded.hpp"
 #include "ndfuse/sorting.hpp"
 #include "ndfuse/statistics.hpp"
 #include "ndfuse/user_kernel.hpp"
