@@ -4,7 +4,9 @@
 // the call to the end of a synchronize of every GPU, median of the repetitions. Reported as NCCL's
 // tests report it: algbw = bytes / time, busbw = algbw * 2 (n - 1) / n, the rate each link carries,
 // which a ring all_reduce keeps below the link's bandwidth. Each result is checked (rank r holds
-// r + 1: every element of the sum is n (n + 1) / 2). Without NCCL or two GPUs it says so and exits 0.
+// r + 1: every element of the sum is n (n + 1) / 2). And the seed chain on 2 GB of float64 split
+// over 1, 2, 4, ... GPUs (sharded_array), the speed-up of sharding. Without NCCL or two GPUs it says
+// so and exits 0.
 #include <benchmark/benchmark.h>
 
 #include <iostream>
@@ -13,6 +15,7 @@
 
 #if defined(NDFUSE_WITH_CUDA)
 #include <chrono>
+#include <cmath>
 
 #include "cuda_timing.hpp"
 
@@ -65,6 +68,43 @@ void BM_all_reduce(benchmark::State& state, std::int64_t bytes) {
   state.counters["GB/s"] = algbw * 2.0 * (n - 1) / n;  // busbw
 }
 
+// The seed chain on 2 GB of float64 split over the first k GPUs (k = 1: all on GPU 0), from the
+// build to the end of a synchronize: the speed-up of sharding, each GPU running one fused kernel on
+// its part. The input is made once; each run writes new shards.
+void BM_sharded_seed(benchmark::State& state, int k) {
+  constexpr std::int64_t n = 250'000'000;
+  std::vector<nf::device> devices;
+  for (int i = 0; i < k; ++i) devices.push_back(nf::device::cuda(i));
+  auto x = dist::sharded_array::split(nf::arange(n) % 1000 / 1000.0 + 1.0, devices);
+  x.eval();
+  dist::sharded_array y;
+  double total = 0;
+  for (auto _ : state) {
+    y = dist::sharded_array();
+    nf::synchronize();
+    const auto t0 = std::chrono::steady_clock::now();
+    y = x;
+    y *= 5.0;
+    y *= y;
+    y += y;
+    y.eval();
+    nf::synchronize();
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    total += s;
+    state.SetIterationTime(s);
+  }
+  // Element n - 1: ((n - 1) % 1000 / 1000 + 1) = 1.999; 2 (5 * 1.999)^2.
+  const double last = y.shards().back()(nf::slice(-1, nf::none)).to_vector<double>()[0];
+  const double want = 2 * (5 * 1.999) * (5 * 1.999);
+  if (std::abs(last - want) > 1e-9 * want) {
+    std::cerr << "sharded seed chain on " << k << " GPUs: wrong result " << last << "\n";
+    wrong_results = true;
+  }
+  const double per = total / static_cast<double>(state.iterations());
+  state.counters["gpus"] = k;
+  state.counters["GB/s"] = 2.0 * n * 8 / per / 1e9;  // read and write of every element
+}
+
 void register_all() {
   if (!dist::is_available() || nf::cuda::device_count() < 2) {
     std::cout << "bench_cuda_distributed: needs NCCL and two GPUs ("
@@ -76,6 +116,12 @@ void register_all() {
     auto* b = benchmark::RegisterBenchmark(("all_reduce/float32/" + std::to_string(mb) + "MB").c_str(),
                                            BM_all_reduce, mb << 20);
     b->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(mb >= 256 ? 5 : 20)->Repetitions(3);
+    b->ReportAggregatesOnly(true);
+  }
+  for (int k = 1; k <= nf::cuda::device_count(); k *= 2) {
+    auto* b = benchmark::RegisterBenchmark(("sharded_seed/float64/2GB/gpus" + std::to_string(k)).c_str(),
+                                           BM_sharded_seed, k);
+    b->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(10)->Repetitions(3);
     b->ReportAggregatesOnly(true);
   }
 }

@@ -192,7 +192,7 @@ struct single_call {
 };
 
 array run_one(const communicator& c, const array& x, reduce_op op, int root, single_call what,
-              const char* name) {
+              const char* name, bool agree_first = true) {
   auto& st = access::state(c, name);
   check_on(c, x, name);
   if (what.kind == coll::kind::broadcast || what.kind == coll::kind::reduce) check_root(root, c.size(), name);
@@ -200,7 +200,7 @@ array run_one(const communicator& c, const array& x, reduce_op op, int root, sin
   shape_t out_shape = x.shape();
   if (what.kind == coll::kind::reduce_scatter) out_shape = scattered_shape(x.shape(), c.size(), name);
   if (what.kind == coll::kind::all_gather) out_shape = gathered_shape(x.shape(), c.size(), name);
-  agree(c, what.code, x, op, root, name);
+  if (agree_first) agree(c, what.code, x, op, root, name);
   const auto in = wire_input(x, plan);
   auto out = runtime::allocate_on(c.device(), in->dt, out_shape);
   coll::call call;
@@ -417,17 +417,9 @@ void barrier(const communicator& c) {
     const device_scope on(c.device());
     one = array::from_host_copy(dtype::int32, {1}, std::vector<std::int32_t>{1}.data());
   }
-  const auto checks = c.checks();
-  auto& st = access::state(c, "barrier");
-  st.checks = false;  // the barrier's own all_reduce needs no agreement first
-  array r;
-  try {
-    r = all_reduce(c, one);
-  } catch (...) {
-    st.checks = checks;
-    throw;
-  }
-  st.checks = checks;
+  // The barrier's own all_reduce needs no agreement first: every rank passes the same.
+  const array r =
+      run_one(c, one, reduce_op::sum, 0, {coll::kind::all_reduce, true, k_all_reduce}, "barrier", false);
   (void)r.item<std::int32_t>();  // waits for the all_reduce, and so for everything queued before it
 }
 
