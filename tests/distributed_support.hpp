@@ -2,6 +2,10 @@
 // several GPUs) share: gen_distributed.py's cases, run through a function that gives each rank's
 // result, and the comparison with NumPy's fold.
 #pragma once
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <cmath>
 #include <functional>
 #include <string>
@@ -29,6 +33,19 @@ inline nf::distributed::reduce_op op_of(const std::string& op) {
   if (op == "max") return reduce_op::max;
   if (op == "avg") return reduce_op::avg;
   return reduce_op::sum;
+}
+
+// A TCP port nothing listens on now (the kernel's pick for port 0).
+inline int free_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  socklen_t len = sizeof a;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  ::close(fd);
+  return ntohs(a.sin_port);
 }
 
 inline double magnitude(const nf::host_array& h, std::size_t i) {

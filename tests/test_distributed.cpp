@@ -9,8 +9,6 @@
 #include <thread>
 #include <vector>
 
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "catch.hpp"
@@ -100,19 +98,6 @@ std::vector<nf::array> emulate(const dist_oracle::case_id& c, const std::vector<
   return nf::split(total, n);
 }
 
-// A TCP port nothing listens on now (the kernel's pick for port 0).
-int free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  socklen_t len = sizeof a;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  ::close(fd);
-  return ntohs(a.sin_port);
-}
-
 ndfuse::support::rendezvous_token token_of(char c) {
   ndfuse::support::rendezvous_token t;
   t.fill(c);
@@ -152,14 +137,14 @@ TEST_CASE("collective dtype plans give NumPy's elementwise folds", "[distributed
 
 TEST_CASE("ranks agree on a token over TCP, and a rank that never joins is named", "[distributed]") {
   using ndfuse::support::rendezvous_tcp;
-  const int port = free_port();
+  const int port = dist_oracle::free_port();
   auto ok = run_ranks(4, {}, [&](int r) {
     return rendezvous_tcp("127.0.0.1", port, 4, r, 20s, [] { return token_of('k'); });
   });
   CHECK(ok == std::vector<std::string>(4, "kkkk"));
 
   // Rank 2 of 3 never comes: rank 0 names it when the wait ends, and tells rank 1, which says so too.
-  const int port2 = free_port();
+  const int port2 = dist_oracle::free_port();
   auto missing = run_ranks(3, {2}, [&](int r) {
     return rendezvous_tcp("127.0.0.1", port2, 3, r, 1500ms, [] { return token_of('m'); });
   });
@@ -169,14 +154,14 @@ TEST_CASE("ranks agree on a token over TCP, and a rank that never joins is named
   CHECK(missing[1].find("rank 0 reports") != std::string::npos);
 
   // No rank 0 at all: the others give up at their timeout, naming where they looked.
-  const int port3 = free_port();
+  const int port3 = dist_oracle::free_port();
   auto alone = run_ranks(2, {0}, [&](int r) {
     return rendezvous_tcp("127.0.0.1", port3, 2, r, 500ms, [] { return token_of('x'); });
   });
   CHECK(alone[1].find("could not reach rank 0 at 127.0.0.1:" + std::to_string(port3)) != std::string::npos);
 
   // Ranks started with different world sizes.
-  const int port4 = free_port();
+  const int port4 = dist_oracle::free_port();
   std::string zero, one;
   std::thread t0([&] {
     try {
@@ -236,8 +221,9 @@ TEST_CASE("without NCCL or a GPU, nf::distributed says why at the call", "[distr
   INFO(why);
   CHECK_THROWS_AS(nf::distributed::init_all(), nf::device_error);
   CHECK_THROWS_AS(nf::distributed::make_unique_id(), nf::device_error);
-  CHECK_THROWS_AS(nf::distributed::init_from_tcp("127.0.0.1", free_port(), 2, 0, nf::device::cuda(0), 1s),
-                  nf::device_error);
+  CHECK_THROWS_AS(
+      nf::distributed::init_from_tcp("127.0.0.1", dist_oracle::free_port(), 2, 0, nf::device::cuda(0), 1s),
+      nf::device_error);
   CHECK_THROWS_AS(nf::distributed::init_all({nf::device::cpu()}), nf::device_error);
   // An empty communicator is refused before anything else.
   nf::distributed::communicator none;

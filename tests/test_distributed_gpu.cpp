@@ -7,8 +7,6 @@
 #include <thread>
 #include <vector>
 
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "catch.hpp"
@@ -59,18 +57,6 @@ std::vector<nf::array> run_rank(const dist::communicator& c, const dist_oracle::
   if (id.collective == "reduce_scatter") return {dist::reduce_scatter(c, x, op)};
   if (id.collective == "all_gather") return {dist::all_gather(c, x)};
   return {dist::broadcast(c, x, 1)};
-}
-
-int free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  socklen_t len = sizeof a;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  ::close(fd);
-  return ntohs(a.sin_port);
 }
 
 int env_int(const char* name) {
@@ -233,7 +219,7 @@ TEST_CASE("one process per GPU, bootstrapped over TCP, a file and torchrun's var
   const int n = gpus_for_nccl();
   for (const std::string mode : {"tcp", "file", "env"}) {
     INFO("bootstrap " << mode);
-    const int port = free_port();
+    const int port = dist_oracle::free_port();
     const std::string file =
         std::string(std::getenv("NDFUSE_TEST_TMP") ? std::getenv("NDFUSE_TEST_TMP") : "/tmp") + "/nccl_id_" +
         std::to_string(::getpid());
@@ -262,7 +248,7 @@ TEST_CASE("one process per GPU: rank 0 alone names the rank that never joined", 
     return;
   }
   NEED_GPUS();
-  CHECK(ndfuse_test::run_self(
-            "one process per GPU: rank 0 alone names the rank that never joined",
-            {"NDFUSE_TEST_CHILD=distributed_alone", "MASTER_PORT=" + std::to_string(free_port())}) == 0);
+  CHECK(ndfuse_test::run_self("one process per GPU: rank 0 alone names the rank that never joined",
+                              {"NDFUSE_TEST_CHILD=distributed_alone",
+                               "MASTER_PORT=" + std::to_string(dist_oracle::free_port())}) == 0);
 }
