@@ -73,10 +73,11 @@ std::int64_t start_of(const layout& l, std::size_t shard) {
   return s;
 }
 
-// The communicators of a set of GPUs, made once per set and kept for the process.
+// The communicators of a set of GPUs, made once per set and kept for the process: never destroyed,
+// since destroying an NCCL communicator at exit may come after the CUDA runtime has gone.
 const std::vector<communicator>& group_for(const std::vector<device>& devices) {
   static std::mutex mutex;
-  static std::map<std::vector<int>, std::vector<communicator>> groups;
+  static auto& groups = *new std::map<std::vector<int>, std::vector<communicator>>;
   std::vector<int> key;
   for (const auto& d : devices) key.push_back(d.index());
   const std::lock_guard lock(mutex);
