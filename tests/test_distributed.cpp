@@ -16,6 +16,7 @@
 #include "distributed_support.hpp"
 #include "frontend/collective_plan.hpp"
 #include "ndfuse/ndfuse.hpp"
+#include "support/mpi_bootstrap.hpp"
 #include "support/rendezvous.hpp"
 
 namespace fs = std::filesystem;
@@ -258,4 +259,30 @@ TEST_CASE("torchrun's environment is required by init_from_env", "[distributed]"
   CHECK(ndfuse_test::run_self("torchrun's environment is required by init_from_env",
                               {"NDFUSE_TEST_CHILD=no_torchrun", "RANK=", "WORLD_SIZE=", "MASTER_ADDR="}) ==
         0);
+}
+
+// A child started by mpirun (the test below): rank 0's token reaches every rank through MPI_Bcast.
+TEST_CASE("an MPI rank's part of the rendezvous", "[distributed]") {
+  if (!ndfuse_test::is_child("mpi_rank")) NDFUSE_SKIP("run by the test below, under mpirun");
+  bool made = false;
+  const auto r = ndfuse::support::rendezvous_mpi([&] {
+    made = true;
+    return token_of('p');
+  });
+  CHECK(r.size == 3);
+  CHECK(made == (r.rank == 0));
+  CHECK(r.token == token_of('p'));
+  CHECK(r.local_rank == r.rank);  // one host
+}
+
+TEST_CASE("ranks agree on a token through MPI", "[distributed]") {
+  const std::string mpirun = "/usr/bin/mpirun";
+  if (!fs::exists(mpirun)) NDFUSE_SKIP("no mpirun here (scripts/setup-deps installs Open MPI where it can)");
+  const std::string exe = fs::read_symlink("/proc/self/exe").string();
+  // As root (CI), Open MPI wants to be told; three ranks on two cores need --oversubscribe.
+  const std::string cmd =
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NDFUSE_TEST_CHILD=mpi_rank " + mpirun +
+      " --oversubscribe -x NDFUSE_TEST_CHILD -np 3 '" + exe +
+      "' \"an MPI rank's part of the rendezvous\" > /dev/null 2>&1";
+  CHECK(std::system(cmd.c_str()) == 0);
 }

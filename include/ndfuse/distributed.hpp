@@ -16,6 +16,7 @@
 #include <array>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -85,6 +86,12 @@ communicator init_from_tcp(const std::string& host, int port, int size, int rank
 // through init_from_tcp. Under torchrun's own store (TORCHELASTIC_USE_AGENT_STORE=True), which
 // holds MASTER_PORT, rank 0 listens on MASTER_PORT + 1; NDFUSE_MASTER_PORT overrides both.
 communicator init_from_env(std::chrono::milliseconds timeout = default_timeout);
+// Under mpirun or srun: MPI's rank and size of MPI_COMM_WORLD, rank 0's id sent with MPI_Bcast, on
+// GPU d (by default the process's local rank among its host's, modulo the GPUs there). MPI is opened
+// at run time (NDFUSE_MPI_LIBRARY, else Open MPI's or MPICH's library) and started here if the
+// program has not started it. A process that never comes is MPI's to report (mpirun ends the job).
+communicator init_from_mpi(std::optional<ndfuse::device> d = std::nullopt,
+                           std::chrono::milliseconds timeout = default_timeout);
 
 // ---- One rank per process: x is on c's device. -----------------------------------------------------
 array all_reduce(const communicator& c, const array& x, reduce_op op = reduce_op::sum);

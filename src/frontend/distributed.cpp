@@ -12,6 +12,7 @@
 #include "runtime/device.hpp"
 #include "runtime/realize.hpp"
 #include "support/env.hpp"
+#include "support/mpi_bootstrap.hpp"
 #include "support/rendezvous.hpp"
 
 namespace ndfuse {
@@ -341,6 +342,18 @@ communicator init_from_env(std::chrono::milliseconds timeout) {
     port = static_cast<int>(p);
   }
   return init_from_tcp(addr, port, size, rank, device::cuda(local), timeout);
+}
+
+communicator init_from_mpi(std::optional<device> d, std::chrono::milliseconds timeout) {
+  constexpr const char* op = "init_from_mpi";
+  if (d) gpu_device(*d, op);
+  require_nccl(op);
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = support::rendezvous_mpi([] { return coll::make_unique_id(); });
+  const device g = d ? *d : device::cuda(r.local_rank % cuda::device_count());
+  const auto left = timeout - std::chrono::duration_cast<std::chrono::milliseconds>(
+                                  std::chrono::steady_clock::now() - start);
+  return init_rank(r.token, r.size, r.rank, g, std::max(left, std::chrono::milliseconds(1000)));
 }
 
 // ---- collectives of one rank ------------------------------------------------------------------------------

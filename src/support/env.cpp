@@ -9,7 +9,7 @@ namespace ndfuse::support::env {
 namespace {
 
 // clang-format off
-constexpr std::array<declaration, 17> declarations = {{
+constexpr std::array<declaration, 18> declarations = {{
   {var::device, "NDFUSE_DEVICE", "cpu, cuda, cuda:N", "GPU 0 when the library was built with CUDA and a GPU is usable, else cpu",
    "The process default device: where arrays are made outside every device scope."},
   {var::backend, "NDFUSE_BACKEND", "cpu, cuda", "cuda when the library was built with CUDA and a device is present, else cpu",
@@ -44,6 +44,8 @@ constexpr std::array<declaration, 17> declarations = {{
    "CUDA: the NCCL library nf::distributed opens."},
   {var::master_port, "NDFUSE_MASTER_PORT", "a TCP port", "MASTER_PORT, or MASTER_PORT + 1 under torchrun's own store",
    "CUDA: the port rank 0 listens on in nf::distributed::init_from_env."},
+  {var::mpi_library, "NDFUSE_MPI_LIBRARY", "a path to libmpi.so", "Open MPI's libmpi.so.40, else MPICH's libmpi.so.12",
+   "CUDA: the MPI library nf::distributed::init_from_mpi opens."},
 }};
 // clang-format on
 

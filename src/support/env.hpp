@@ -28,6 +28,7 @@ enum class var {
   copy_threads,
   nccl_library,
   master_port,
+  mpi_library,
 };
 
 struct declaration {
