@@ -280,11 +280,12 @@ TEST_CASE("ranks agree on a token through MPI", "[distributed]") {
   if (!fs::exists(mpirun)) NDFUSE_SKIP("no mpirun here (scripts/setup-deps installs Open MPI where it can)");
   const std::string exe = fs::read_symlink("/proc/self/exe").string();
   // As root (CI), Open MPI wants to be told; three ranks on two cores need --oversubscribe. Under
-  // AddressSanitizer the ranks report no leaks: Open MPI's own allocations outlive MPI_Finalize.
+  // AddressSanitizer the ranks report no leaks: Open MPI's own allocations outlive MPI_Finalize. A
+  // hung launch fails after two minutes rather than holding the suite.
   const std::string cmd =
       "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NDFUSE_TEST_CHILD=mpi_rank "
       "ASAN_OPTIONS=detect_leaks=0 " +
-      mpirun + " --oversubscribe -x NDFUSE_TEST_CHILD -x ASAN_OPTIONS -np 3 '" + exe +
+      "timeout 120 " + mpirun + " --oversubscribe -x NDFUSE_TEST_CHILD -x ASAN_OPTIONS -np 3 '" + exe +
       "' \"an MPI rank's part of the rendezvous\" > /dev/null 2>&1";
   CHECK(std::system(cmd.c_str()) == 0);
 }
