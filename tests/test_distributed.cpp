@@ -284,8 +284,8 @@ TEST_CASE("ranks agree on a token through MPI", "[distributed]") {
   // hung launch fails after two minutes rather than holding the suite.
   const std::string cmd =
       "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NDFUSE_TEST_CHILD=mpi_rank "
-      "ASAN_OPTIONS=detect_leaks=0 " +
-      "timeout 120 " + mpirun + " --oversubscribe -x NDFUSE_TEST_CHILD -x ASAN_OPTIONS -np 3 '" + exe +
+      "ASAN_OPTIONS=detect_leaks=0 timeout 120 " +
+      mpirun + " --oversubscribe -x NDFUSE_TEST_CHILD -x ASAN_OPTIONS -np 3 '" + exe +
       "' \"an MPI rank's part of the rendezvous\" > /dev/null 2>&1";
   CHECK(std::system(cmd.c_str()) == 0);
 }
