@@ -118,6 +118,16 @@ void check_against_unsplit(const std::vector<nf::device>& devices, nf::device ho
 
   // A replicated result combines with the shards: x - mean(x).
   close((x - dist::mean(x)).gather(home), ref - nf::mean(ref));
+  // Whole arrays broadcast against a sharded one, as NumPy broadcasts: a row (all of it to every
+  // shard), a column and an array of the same shape (each shard gets its rows).
+  const nf::array m = nf::random::default_rng(13).standard_normal({7, 4});
+  const auto rows = dist::sharded_array::split(m, devices, 0);
+  const nf::array row = nf::arange(4.0), column = nf::arange(7.0).reshape({7, 1});
+  same((rows - row).gather(home), m - row);
+  same((column * rows).gather(home), column * m);
+  same((rows / m).gather(home), m / m);
+  same((2.0 - rows).gather(home), 2.0 - m);
+  CHECK_THROWS_AS(rows + nf::ones({5, 4}), nf::shape_error);
   // An evaluated input is cut and copied rather than regenerated.
   nf::array made = nf::arange(20.0) * 3.0;
   made.eval();

@@ -60,6 +60,11 @@ class sharded_array {
   // f applied to the shards of a and b side by side.
   static sharded_array zip(const sharded_array& a, const sharded_array& b,
                            const std::function<array(const array&, const array&)>& f);
+  // f applied to each shard of a and the matching part of a whole array b, which broadcasts
+  // against a as NumPy broadcasts: b's part along the split axis where b spans it, all of b where
+  // it does not (a length of 1 there, or fewer dimensions), copied to each shard's device.
+  static sharded_array zip(const sharded_array& a, const array& b,
+                           const std::function<array(const array&, const array&)>& f);
 
   sharded_array& operator+=(const sharded_array& b);
   sharded_array& operator-=(const sharded_array& b);
@@ -91,6 +96,14 @@ sharded_array operator+(scalar a, const sharded_array& b);
 sharded_array operator-(scalar a, const sharded_array& b);
 sharded_array operator*(scalar a, const sharded_array& b);
 sharded_array operator/(scalar a, const sharded_array& b);
+sharded_array operator+(const sharded_array& a, const array& b);
+sharded_array operator-(const sharded_array& a, const array& b);
+sharded_array operator*(const sharded_array& a, const array& b);
+sharded_array operator/(const sharded_array& a, const array& b);
+sharded_array operator+(const array& a, const sharded_array& b);
+sharded_array operator-(const array& a, const sharded_array& b);
+sharded_array operator*(const array& a, const sharded_array& b);
+sharded_array operator/(const array& a, const sharded_array& b);
 sharded_array operator-(const sharded_array& a);
 
 // Reductions over every axis, or one. Over the split axis (or all axes) the result is replicated;

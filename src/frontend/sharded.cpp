@@ -363,6 +363,31 @@ sharded_array sharded_array::zip(const sharded_array& a, const sharded_array& b,
   return rebuilt(base, std::move(out), op);
 }
 
+sharded_array sharded_array::zip(const sharded_array& a, const array& b,
+                                 const std::function<array(const array&, const array&)>& f) {
+  constexpr const char* op = "sharded_array.zip";
+  const layout& l = access::of(a, op);
+  // b's own axis for the split one, aligned on the right as broadcasting aligns shapes.
+  const std::int64_t k = l.axis - (a.ndim() - b.ndim());
+  const bool spans = l.axis >= 0 && k >= 0 && b.shape()[static_cast<std::size_t>(k)] != 1;
+  if (spans && b.shape()[static_cast<std::size_t>(k)] != l.shape[static_cast<std::size_t>(l.axis)])
+    throw shape_error(prefix(op) + "operands could not be broadcast together with shapes " +
+                      shape_str(l.shape) + " " + shape_str(b.shape()));
+  std::vector<array> out;
+  for (std::size_t i = 0; i < a.shards_.size(); ++i) {
+    const array& s = a.shards_[i];
+    array part = b;
+    if (spans) {
+      const std::size_t shard = static_cast<std::size_t>(l.first) + i;
+      const std::int64_t start = start_of(l, shard);
+      part = take(b, arange(start, start + l.sizes[shard]), static_cast<int>(k));
+    }
+    out.push_back(f(s, part.to(s.device())));
+  }
+  if (l.axis < 0) return replicated_from(l, std::move(out));
+  return rebuilt(l, std::move(out), op);
+}
+
 sharded_array& sharded_array::operator+=(const sharded_array& b) {
   return *this = *this + b;
 }
@@ -413,6 +438,12 @@ sharded_array& sharded_array::operator/=(scalar b) {
   }                                                                                          \
   sharded_array operator sym(scalar a, const sharded_array& b) {                             \
     return b.map([&](const array& y) { return a sym y; });                                   \
+  }                                                                                          \
+  sharded_array operator sym(const sharded_array& a, const array& b) {                       \
+    return sharded_array::zip(a, b, [](const array& x, const array& y) { return x sym y; }); \
+  }                                                                                          \
+  sharded_array operator sym(const array& a, const sharded_array& b) {                       \
+    return sharded_array::zip(b, a, [](const array& y, const array& x) { return x sym y; }); \
   }
 NDFUSE_SHARDED_BINARY(+)
 NDFUSE_SHARDED_BINARY(-)
