@@ -110,8 +110,6 @@ void check_on(const communicator& c, const array& x, const char* op) {
                        c.device().str() + ")");
 }
 
-enum class shape_rule { same, split_first_axis };
-
 shape_t scattered_shape(const shape_t& s, int size, const char* op) {
   if (s.empty() || s[0] % size != 0)
     throw shape_error(prefix(op) + "the first axis of " + shape_str(s) + " must split into " +
@@ -311,15 +309,19 @@ communicator init_from_tcp(const std::string& host, int port, int size, int rank
 
 namespace {
 
+int parsed_int(const std::string& name, const std::string& v, const char* op) {
+  char* end = nullptr;
+  const long n = std::strtol(v.c_str(), &end, 10);
+  if (v.empty() || *end != '\0' || n < 0 || n > (1L << 30))
+    throw value_error(prefix(op) + name + "='" + v + "' is not a non-negative integer");
+  return static_cast<int>(n);
+}
+
 int env_int(const char* name, const char* op) {
   const char* v = std::getenv(name);
   if (!v || !*v)
     throw value_error(prefix(op) + name + " is not set (start the program with torchrun, or set it)");
-  char* end = nullptr;
-  const long n = std::strtol(v, &end, 10);
-  if (*end != '\0' || n < 0 || n > (1L << 30))
-    throw value_error(prefix(op) + name + "='" + v + "' is not a non-negative integer");
-  return static_cast<int>(n);
+  return parsed_int(name, v, op);
 }
 
 }  // namespace
@@ -334,13 +336,9 @@ communicator init_from_env(std::chrono::milliseconds timeout) {
   // torchrun's agent may hold MASTER_PORT with its own store; ndfuse's rank 0 then takes the next.
   if (const char* agent = std::getenv("TORCHELASTIC_USE_AGENT_STORE"); agent && std::string(agent) == "True")
     ++port;
-  if (const auto& own = support::env::raw(support::env::var::master_port); own && !own->empty()) {
-    char* end = nullptr;
-    const long p = std::strtol(own->c_str(), &end, 10);
-    if (*end != '\0' || p <= 0 || p > 65535)
-      throw value_error(prefix(op) + "NDFUSE_MASTER_PORT='" + *own + "' is not a port of 1..65535");
-    port = static_cast<int>(p);
-  }
+  // (init_from_tcp checks the port's range.)
+  if (const auto& own = support::env::raw(support::env::var::master_port); own && !own->empty())
+    port = parsed_int("NDFUSE_MASTER_PORT", *own, op);
   return init_from_tcp(addr, port, size, rank, device::cuda(local), timeout);
 }
 

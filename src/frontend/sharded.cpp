@@ -116,19 +116,15 @@ shard_mode mode_of(const std::vector<device>& devices, const char* op) {
 shape_t whole_shape(const layout& l, const std::vector<array>& shards, const char* op) {
   shape_t s = shards.at(0).shape();
   if (l.axis < 0) return s;
-  std::int64_t total = 0;
   for (std::size_t i = 0; i < shards.size(); ++i) {
     const auto& si = shards[i].shape();
     if (static_cast<int>(si.size()) <= l.axis || si[static_cast<std::size_t>(l.axis)] != l.sizes[l.first + i])
       throw shape_error(prefix(op) + "shard " + std::to_string(l.first + i) + " became " + shape_str(si) +
                         ": an operation on shards must keep the split axis's length");
-    total += si[static_cast<std::size_t>(l.axis)];
   }
-  // With one process per GPU the other ranks' lengths are known from the split.
-  if (l.mode == shard_mode::ranks) {
-    total = 0;
-    for (auto n : l.sizes) total += n;
-  }
+  // Every shard's length is the split's, this process's or not (one process per GPU).
+  std::int64_t total = 0;
+  for (auto n : l.sizes) total += n;
   s[static_cast<std::size_t>(l.axis)] = total;
   return s;
 }

@@ -196,7 +196,6 @@ void writer::begin(const std::string& name, method how) {
   crc_ = 0;
   size_ = 0;
   written_ = offset_;
-  open_ = true;
 }
 
 void writer::write(const void* data, std::size_t n) {
@@ -229,7 +228,6 @@ void writer::end() {
   out_.seekp(static_cast<std::streamoff>(local_start_ + local_header_size + m.name.size() + 4));
   out_.write(sizes.data(), 16);
   out_.seekp(static_cast<std::streamoff>(offset_));
-  open_ = false;
 }
 
 void writer::finish() {

@@ -45,7 +45,6 @@ class writer {
   std::uint64_t local_start_ = 0, written_ = 0, size_ = 0;
   std::uint32_t crc_ = 0;
   method how_ = method::stored;
-  bool open_ = false;
 };
 
 // An archive's central directory, checked against the file's size.
