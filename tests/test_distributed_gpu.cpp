@@ -141,7 +141,10 @@ TEST_CASE("one process, every GPU: mismatched calls throw at the call", "[distri
   auto places = parts;
   places[1] = parts[0];  // on GPU 0, given for rank 1
   CHECK_THROWS_AS(dist::all_reduce(comms, places), nf::device_error);
-  CHECK_THROWS_AS(dist::all_reduce({comms[0]}, {parts[0]}), nf::value_error);  // the other ranks absent
+  // The other ranks absent. (Braces alone would pick the per-rank overload: one rank's call, which
+  // waits for the others as NCCL does.)
+  CHECK_THROWS_AS(dist::all_reduce(std::vector<dist::communicator>{comms[0]}, std::vector<nf::array>{parts[0]}),
+                  nf::value_error);
   std::vector<nf::array> fives;  // 5 rows split among 2, 3 or 4 ranks
   for (const auto& c : comms) {
     nf::device_scope on(c.device());
