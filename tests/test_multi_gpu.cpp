@@ -131,3 +131,35 @@ TEST_CASE("one thread per GPU runs the seed chain at once, as the CPU does", "[m
     CHECK(got[static_cast<std::size_t>(g)].bytes == expected.bytes);
   }
 }
+
+TEST_CASE("composites on GPU 1 run there with GPU 0 current", "[multi_gpu]") {
+  if (!two_gpus()) NDFUSE_SKIP("needs two GPUs");
+  nf::array m, v;
+  {
+    nf::cuda::device g(1);
+    m = nf::arange(12.0).reshape({3, 4}) * 0.5 - 2.0;
+    v = nf::sort(nf::ravel(m * m))(nf::slice(0, 6));
+  }
+  // Each result on GPU 1, equal bit for bit to the same call on the CPU device (each is exact or
+  // rounds the same on both).
+  const auto same = [&](const char* what, const nf::array& got, const nf::array& want) {
+    INFO(what);
+    CHECK(got.device() == nf::device::cuda(1));
+    CHECK(got.to_host().bytes == want.to_host().bytes);
+  };
+  const nf::array mc = m.to(nf::device::cpu()), vc = v.to(nf::device::cpu());
+  nf::cuda::device g0(0);
+  same("concatenate", nf::concatenate({m, m}, 1), nf::concatenate({mc, mc}, 1));
+  same("pad", nf::pad(m, 1, "reflect"), nf::pad(mc, 1, "reflect"));
+  same("boolean index", m(m > 0.0), mc(mc > 0.0));
+  same("unique", nf::unique(v), nf::unique(vc));
+  same("tril", nf::tril(m), nf::tril(mc));
+  same("int comparison out of range", m.astype(nf::dtype::int8) < 1000, mc.astype(nf::dtype::int8) < 1000);
+  const nf::array spectrum = nf::fft::fft(v, 8);  // cuFFT and the CPU's FFT round differently
+  CHECK(spectrum.device() == nf::device::cuda(1));
+  CHECK(nf::allclose(spectrum.to(nf::device::cpu()), nf::fft::fft(vc, 8), 1e-12, 1e-12));
+  nf::array f = m, fc = mc;
+  f.fill(2.5);
+  fc.fill(2.5);
+  same("fill", f, fc);
+}

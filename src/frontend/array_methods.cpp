@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "frontend/build.hpp"
+#include "frontend/operands_device.hpp"
 #include "ir/node.hpp"
 #include "ndfuse/composites.hpp"
 #include "ndfuse/creation.hpp"
@@ -166,6 +167,7 @@ void array::partition(std::int64_t kth, int axis) {
   *this = ndfuse::partition(*this, kth, axis);
 }
 void array::fill(scalar value) {
+  const frontend::operands_device on_its_device(*this);
   *this = full(shape(), value, dtype());
 }
 void array::put(const array& indices, const array& values) {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "frontend/composite_support.hpp"
+#include "frontend/operands_device.hpp"
 #include "ndfuse/composites.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/error.hpp"
@@ -158,10 +159,12 @@ std::vector<array> gradients(const array& f_in, const std::vector<spacing>& give
 }  // namespace
 
 std::vector<array> gradient(const array& f, double dx, axes axis, int edge_order) {
+  const frontend::operands_device on_their_device(f);
   return gradients(f, {spacing{dx, std::nullopt, std::nullopt}}, axis, edge_order);
 }
 
 std::vector<array> gradient(const array& f, const std::vector<array>& given, axes axis, int edge_order) {
+  const frontend::operands_device on_their_device(f, given);
   std::vector<spacing> h;
   std::vector<int> list;
   if (axis.all())
@@ -191,6 +194,7 @@ std::vector<array> gradient(const array& f, const std::vector<array>& given, axe
 }
 
 array unwrap(const array& p, std::optional<double> discont, int axis, double period) {
+  const frontend::operands_device on_their_device(p);
   const array dd = diff(p, 1, axis);  // first, as NumPy: its error for a 0-d p
   const int ax = frontend::normalized_axis(axis, p.ndim(), "unwrap");
   const double jump = discont.value_or(period / 2);

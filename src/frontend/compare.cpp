@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "frontend/build.hpp"
+#include "frontend/operands_device.hpp"
 #include "ndfuse/creation.hpp"
 
 namespace ndfuse::frontend {
@@ -116,6 +117,7 @@ std::optional<array> exact_integer_comparison(op_code op, const operand& a, cons
   auto below = below_range(n->dt, sc.value);
   if (!below) return std::nullopt;
   op_code as_written = a.arr ? op : mirrored(op);  // array op scalar
+  const operands_device on_their_device(*arr.arr);
   return full(n->shape, constant_result(as_written, *below));
 }
 

@@ -3,6 +3,7 @@
 #include "ndfuse/composites.hpp"
 
 #include "frontend/composite_support.hpp"
+#include "frontend/operands_device.hpp"
 
 #include <cmath>
 #include <limits>
@@ -209,6 +210,7 @@ array nancumprod(const array& a, std::optional<int> axis, reduce_dtype dt) {
 }
 
 array select(const std::vector<array>& conditions, const std::vector<array>& choices, scalar otherwise) {
+  const frontend::operands_device on_their_device(conditions, choices);
   if (conditions.size() != choices.size())
     throw value_error("select: list of cases must be same length as list of conditions");
   if (conditions.empty()) throw value_error("select with an empty condition list is not possible");
@@ -271,6 +273,7 @@ array ravel_multi_index(const std::vector<array>& multi_index, const shape_t& di
 }
 
 array median(const array& a, std::optional<int> axis, bool keepdims) {
+  const frontend::operands_device on_their_device(a);
   const array x = axis ? a : ravel(a);
   const int ax = axis ? normalized_axis(*axis, x.ndim(), "median") : 0;
   const array s = sort(moved_last(x, ax), -1);
@@ -329,6 +332,7 @@ array setdiff1d(const array& a, const array& b) {
 }
 
 array setxor1d(const array& a, const array& b) {
+  const frontend::operands_device on_their_device(a, b);
   // NumPy: aux sorted; flag = concatenate(([True], aux[1:] != aux[:-1], [True]));
   // aux[flag[1:] & flag[:-1]].
   const array aux = sort(concatenate({unique(a), unique(b)}, 0), none);
@@ -354,6 +358,7 @@ array diff(const array& a, int n, int axis) {
 }
 
 array ediff1d(const array& a, const std::optional<array>& to_end, const std::optional<array>& to_begin) {
+  const frontend::operands_device on_their_device(a, to_end, to_begin);
   // NumPy casts to_begin and to_end to the result's dtype with same_kind casting.
   const array flat = ravel(a);
   array d = flat(slice(1, none)) - flat(slice(none, -1));
@@ -457,6 +462,7 @@ array cross_of(const array& a, const array& b, int axis, const char* op) {
 }  // namespace
 
 array cross(const array& a, const array& b, int axis) {
+  const frontend::operands_device on_their_device(a, b);
   return cross_of(a, b, axis, "cross");
 }
 
@@ -468,6 +474,7 @@ array matrix_transpose(const array& a) {
   return ndfuse::matrix_transpose(a);
 }
 array cross(const array& a, const array& b, int axis) {
+  const frontend::operands_device on_their_device(a, b);
   return cross_of(a, b, axis, "linalg.cross");
 }
 }  // namespace linalg

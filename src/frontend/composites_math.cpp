@@ -8,6 +8,7 @@
 
 #include "frontend/build.hpp"
 #include "frontend/composite_support.hpp"
+#include "frontend/operands_device.hpp"
 #include "ndfuse/composites.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/error.hpp"
@@ -52,6 +53,7 @@ array ldexp(const array& x1, const array& x2) {
 }
 
 array ldexp(const array& x1, std::int64_t x2) {
+  const frontend::operands_device on_their_device(x1);
   return ldexp(x1, full({}, scalar(x2), dtype::int64));
 }
 

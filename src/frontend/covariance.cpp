@@ -2,6 +2,7 @@
 // centred on their means, X @ X^H through the BLAS, scaled by 1 / (n - ddof).
 #include <string>
 
+#include "frontend/operands_device.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/error.hpp"
 #include "ndfuse/linalg.hpp"
@@ -14,6 +15,7 @@ namespace ndfuse {
 
 array cov(const array& m, const std::optional<array>& y, bool rowvar, bool bias,
           std::optional<std::int64_t> ddof) {
+  const frontend::operands_device on_their_device(m, y);
   if (m.ndim() > 2) throw value_error("cov: m has more than 2 dimensions");
   if (y && y->ndim() > 2) throw value_error("cov: y has more than 2 dimensions");
   const dtype t = promote_types(y ? promote_types(m.dtype(), y->dtype()) : m.dtype(), dtype::float64);

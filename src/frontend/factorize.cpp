@@ -6,6 +6,7 @@
 #include <string>
 
 #include "frontend/build.hpp"
+#include "frontend/operands_device.hpp"
 #include "frontend/solver_call.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/index.hpp"
@@ -42,6 +43,7 @@ bool widely_spread(const array& s, std::int64_t k) {
 }  // namespace
 
 qr_result qr(const array& a, std::string_view mode) {
+  const frontend::operands_device on_their_device(a);
   if (mode != "reduced" && mode != "complete" && mode != "r")
     throw value_error("linalg.qr: unrecognized mode '" + std::string(mode) +
                       "' (expected 'reduced', 'complete' or 'r')");

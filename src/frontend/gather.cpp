@@ -5,6 +5,7 @@
 // x(idx...) = v is a scatter library call on a copy of x, with the element offsets and the values
 // computed by one fused kernel.
 #include "frontend/gather.hpp"
+#include "frontend/operands_device.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -162,6 +163,7 @@ struct advanced_index {
 };
 
 advanced_index resolve(const array& x, const std::vector<index_item>& items, const char* op) {
+  const frontend::operands_device on_their_device(x);
   const auto& xn = checked(x, op);
   const std::int64_t nd = static_cast<std::int64_t>(xn->shape.size());
   std::int64_t consumed = 0;
@@ -272,6 +274,7 @@ array index_advanced(const array& x, const std::vector<index_item>& items) {
 }
 
 void assign_advanced(array& x, const std::vector<index_item>& items, const array& value) {
+  const frontend::operands_device on_their_device(x, value);
   const char* op = "index assignment";
   const auto& xn = checked(x, op);
   const auto& vn = checked(value, op);

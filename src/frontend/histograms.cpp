@@ -7,6 +7,7 @@
 #include <string>
 
 #include "frontend/gather.hpp"
+#include "frontend/operands_device.hpp"
 #include "ndfuse/composites.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/error.hpp"
@@ -108,6 +109,7 @@ array counts_on_edges(const array& a, const array& edges, const std::optional<ar
 histogram_result histogram(const array& a_in, std::int64_t bins,
                            std::optional<std::pair<double, double>> range, bool density,
                            const std::optional<array>& weights) {
+  const frontend::operands_device on_their_device(a_in, weights);
   if (bins < 1) throw value_error("histogram: `bins` must be positive, when an integer");
   if (is_complex(a_in.dtype())) throw dtype_error("histogram: complex input is not supported");
   const std::optional<array> w = raveled_weights(a_in, weights, "histogram");
@@ -127,6 +129,7 @@ histogram_result histogram(const array& a_in, std::int64_t bins,
 
 histogram_result histogram(const array& a_in, const array& bin_edges, bool density,
                            const std::optional<array>& weights) {
+  const frontend::operands_device on_their_device(a_in, bin_edges, weights);
   if (is_complex(a_in.dtype())) throw dtype_error("histogram: complex input is not supported");
   check_increasing(bin_edges, "histogram: `bins`");
   const std::optional<array> w = raveled_weights(a_in, weights, "histogram");

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 
+#include "frontend/operands_device.hpp"
 #include "frontend/view.hpp"
 #include "ir/shape_math.hpp"
 #include "ndfuse/creation.hpp"
@@ -33,6 +34,7 @@ node_ptr shifted(const node_ptr& x, const shape_t& shape, const std::vector<std:
 }  // namespace
 
 array concatenate(const std::vector<array>& arrays, int axis) {
+  const frontend::operands_device on_their_device(arrays);
   if (arrays.empty()) throw shape_error("concatenate: need at least one array to concatenate");
   const auto& first = checked(arrays[0], "concatenate");
   const std::int64_t nd = first->shape.size();
@@ -179,6 +181,7 @@ array pad_axis_from_self(const array& a, int ax, std::int64_t before, std::int64
 
 array pad(const array& a, const std::vector<std::pair<std::int64_t, std::int64_t>>& pad_width,
           const std::string& mode, scalar constant_value) {
+  const frontend::operands_device on_their_device(a);
   const auto& an = checked(a, "pad");
   const std::size_t nd = an->shape.size();
   if (pad_width.size() != nd && pad_width.size() != 1)
@@ -226,6 +229,7 @@ array pad(const array& a, std::int64_t pad_width, const std::string& mode, scala
 }
 
 array roll(const array& a, std::int64_t shift, std::optional<int> axis) {
+  const frontend::operands_device on_their_device(a);
   const auto& an = checked(a, "roll");
   if (!axis) return reshape(roll(ravel(a), shift, 0), an->shape);
   const int ax = normalize_axis(*axis, an->shape.size(), "roll");

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "frontend/build.hpp"
+#include "frontend/operands_device.hpp"
 #include "frontend/reduce_build.hpp"
 #include "frontend/view.hpp"
 #include "ir/shape_math.hpp"
@@ -292,6 +293,7 @@ array diagonal(const array& a, std::int64_t offset, int axis1, int axis2) {
 }
 
 array diag(const array& v, std::int64_t k) {
+  const frontend::operands_device on_their_device(v);
   const auto& vn = checked(v, "diag");
   if (vn->shape.size() == 2) return diagonal(v, k, 0, 1);
   if (vn->shape.size() != 1)
@@ -328,9 +330,11 @@ array triangle(const array& m, std::int64_t k, bool lower, const char* op) {
 }  // namespace
 
 array tril(const array& m, std::int64_t k) {
+  const frontend::operands_device on_their_device(m);
   return triangle(m, k, true, "tril");
 }
 array triu(const array& m, std::int64_t k) {
+  const frontend::operands_device on_their_device(m);
   return triangle(m, k, false, "triu");
 }
 

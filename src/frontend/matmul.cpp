@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "frontend/build.hpp"
+#include "frontend/operands_device.hpp"
 #include "ir/library.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/linalg.hpp"
@@ -181,6 +182,7 @@ array fused_product(const array& a, const array& b, dtype t) {
 }  // namespace
 
 array matmul(const array& a, const array& b) {
+  const frontend::operands_device on_their_device(a, b);
   using namespace frontend;
   checked(a, "matmul");
   checked(b, "matmul");

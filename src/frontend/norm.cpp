@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "frontend/operands_device.hpp"
 #include "frontend/reduce_build.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/linalg.hpp"
@@ -46,6 +47,7 @@ array vector_norm(const array& x, const norm_order& ord, const axes& axis, bool 
 }
 
 array matrix_norm(const array& x, const norm_order& ord, int row, int col, bool keepdims) {
+  const frontend::operands_device on_their_device(x);
   if (ord.is_default() || ord.name() == "fro") {
     array sq = is_complex(x.dtype()) ? real(multiply(x, conj(x))) : multiply(x, x);
     return sqrt(sum(sq, {row, col}, keepdims));

@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 
+#include "frontend/operands_device.hpp"
 #include "ndfuse/composites.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/error.hpp"
@@ -19,6 +20,7 @@
 namespace ndfuse {
 
 array polyval(const array& p_in, const array& x) {
+  const frontend::operands_device on_their_device(p_in, x);
   if (p_in.ndim() == 0) throw dtype_error("polyval: iteration over a 0-d array (NumPy: TypeError)");
   const array& p = p_in;
   array y = zeros_like(x);
@@ -49,6 +51,7 @@ array without_leading_zeros(const array& a_in) {
 }  // namespace
 
 array polyadd(const array& a1, const array& a2) {
+  const frontend::operands_device on_their_device(a1, a2);
   return padded_sum(a1, a2, false);
 }
 
@@ -57,6 +60,7 @@ array polysub(const array& a1, const array& a2) {
 }
 
 array polymul(const array& a1, const array& a2) {
+  const frontend::operands_device on_their_device(a1, a2);
   return convolve(without_leading_zeros(a1), without_leading_zeros(a2));
 }
 
@@ -72,6 +76,7 @@ void check_iterable(const array& a, const char* op) {
 }  // namespace
 
 array poly(const array& seq_in) {
+  const frontend::operands_device on_their_device(seq_in);
   check_iterable(seq_in, "poly");
   array seq = seq_in;
   const shape_t sh = seq.shape();
@@ -105,6 +110,7 @@ array poly(const array& seq_in) {
 }
 
 array roots(const array& p_in) {
+  const frontend::operands_device on_their_device(p_in);
   check_iterable(p_in, "roots");
   array p = p_in;
   if (p.ndim() != 1) throw value_error("roots: Input must be a rank-1 array.");
@@ -127,6 +133,7 @@ array roots(const array& p_in) {
 }
 
 array vander(const array& x, std::optional<std::int64_t> N, bool increasing) {
+  const frontend::operands_device on_their_device(x);
   if (x.ndim() != 1) throw value_error("vander: x must be a one-dimensional array or sequence.");
   const std::int64_t n = x.size(), cols = N.value_or(n);
   if (cols < 0) throw value_error("vander: negative dimensions are not allowed");
@@ -143,6 +150,7 @@ array vander(const array& x, std::optional<std::int64_t> N, bool increasing) {
 
 array polyfit(const array& x_in, const array& y_in, std::int64_t deg, std::optional<double> rcond,
               const std::optional<array>& w_in) {
+  const frontend::operands_device on_their_device(x_in, y_in, w_in);
   // NumPy's x + 0.0: integers become float64, float32 stays.
   const auto inexact = [](const array& a) { return is_inexact(a.dtype()) ? a : a.astype(dtype::float64); };
   const array x = inexact(x_in), y = inexact(y_in);

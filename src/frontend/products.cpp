@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "frontend/build.hpp"
+#include "frontend/operands_device.hpp"
 #include "frontend/view.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/linalg.hpp"
@@ -134,6 +135,7 @@ array kron(const array& a, const array& b) {
 namespace linalg {
 
 array matrix_power(const array& a, std::int64_t n) {
+  const frontend::operands_device on_their_device(a);
   frontend::checked(a, "matrix_power");
   if (a.ndim() < 2 || a.shape()[a.ndim() - 1] != a.shape()[a.ndim() - 2])
     throw shape_error("matrix_power: last 2 dimensions of the array must be square, got " +

@@ -10,6 +10,7 @@
 
 #include "frontend/composite_support.hpp"
 #include "frontend/gather.hpp"
+#include "frontend/operands_device.hpp"
 #include "ndfuse/composites.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/error.hpp"
@@ -217,18 +218,22 @@ array weak(double q, const quantile_call& call) {
 }  // namespace
 
 array quantile(const array& a, double q, std::optional<int> axis, std::string_view method, bool keepdims) {
+  const frontend::operands_device on_their_device(a);
   return quantiles(a, weak(q, {"quantile", false, 1}), true, axis, method, keepdims, {"quantile", false, 1});
 }
 array quantile(const array& a, const array& q, std::optional<int> axis, std::string_view method,
                bool keepdims) {
+  const frontend::operands_device on_their_device(a, q);
   return quantiles(a, q, false, axis, method, keepdims, {"quantile", false, 1});
 }
 array percentile(const array& a, double q, std::optional<int> axis, std::string_view method, bool keepdims) {
+  const frontend::operands_device on_their_device(a);
   return quantiles(a, weak(q, {"percentile", false, 100}), true, axis, method, keepdims,
                    {"percentile", false, 100});
 }
 array percentile(const array& a, const array& q, std::optional<int> axis, std::string_view method,
                  bool keepdims) {
+  const frontend::operands_device on_their_device(a, q);
   return quantiles(a, q, false, axis, method, keepdims, {"percentile", false, 100});
 }
 array nanquantile(const array& a, double q, std::optional<int> axis, std::string_view method, bool keepdims) {

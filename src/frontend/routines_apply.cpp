@@ -3,6 +3,7 @@
 #include <string>
 
 #include "frontend/composite_support.hpp"
+#include "frontend/operands_device.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/error.hpp"
 #include "ndfuse/manipulation.hpp"
@@ -13,6 +14,7 @@
 namespace ndfuse {
 
 array piecewise(const array& x, const std::vector<array>& condlist_in, const std::vector<piece>& funclist) {
+  const frontend::operands_device on_their_device(x, condlist_in);
   std::vector<array> conds;
   for (const auto& c : condlist_in) conds.push_back(broadcast_to(c.astype(dtype::bool_), x.shape()));
   const std::size_t n = conds.size();

@@ -9,6 +9,7 @@
 
 #include "frontend/composite_support.hpp"
 #include "frontend/gather.hpp"
+#include "frontend/operands_device.hpp"
 #include "frontend/view.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/error.hpp"
@@ -83,16 +84,19 @@ std::vector<std::int64_t> host_indices(const array& obj, std::int64_t n, const c
 }  // namespace
 
 array delete_(const array& arr, std::int64_t obj, std::optional<int> axis) {
+  const frontend::operands_device on_their_device(arr);
   const auto [a, ax] = edit_axis(arr, axis, "delete");
   return delete_positions(a, ax, {obj}, "delete");
 }
 
 array delete_(const array& arr, const std::vector<std::int64_t>& obj, std::optional<int> axis) {
+  const frontend::operands_device on_their_device(arr);
   const auto [a, ax] = edit_axis(arr, axis, "delete");
   return delete_positions(a, ax, obj, "delete");
 }
 
 array delete_(const array& arr, const array& obj, std::optional<int> axis) {
+  const frontend::operands_device on_their_device(arr, obj);
   const auto [a, ax] = edit_axis(arr, axis, "delete");
   bool mask = false;
   const std::vector<std::int64_t> at = host_indices(obj, a.shape()[ax], "delete", &mask);
@@ -100,6 +104,7 @@ array delete_(const array& arr, const array& obj, std::optional<int> axis) {
 }
 
 array delete_(const array& arr, const slice& obj, std::optional<int> axis) {
+  const frontend::operands_device on_their_device(arr);
   const auto [a, ax] = edit_axis(arr, axis, "delete");
   return delete_positions(a, ax, slice_positions(obj, a.shape()[ax], "delete"), "delete");
 }
@@ -158,18 +163,21 @@ array insert_list(const array& a, int axis, std::vector<std::int64_t> at, const 
 }  // namespace
 
 array insert(const array& arr, std::int64_t obj, const array& values, std::optional<int> axis) {
+  const frontend::operands_device on_their_device(arr, values);
   const auto [a, ax] = edit_axis(arr, axis, "insert");
   return insert_block(a, ax, obj, values, true);
 }
 
 array insert(const array& arr, const std::vector<std::int64_t>& obj, const array& values,
              std::optional<int> axis) {
+  const frontend::operands_device on_their_device(arr, values);
   const auto [a, ax] = edit_axis(arr, axis, "insert");
   if (obj.size() == 1) return insert_block(a, ax, obj[0], values, false);
   return insert_list(a, ax, obj, values);
 }
 
 array insert(const array& arr, const array& obj, const array& values, std::optional<int> axis) {
+  const frontend::operands_device on_their_device(arr, obj, values);
   const auto [a, ax] = edit_axis(arr, axis, "insert");
   bool mask = false;
   const std::vector<std::int64_t> at = host_indices(obj, a.shape()[ax], "insert", &mask);
@@ -178,6 +186,7 @@ array insert(const array& arr, const array& obj, const array& values, std::optio
 }
 
 array insert(const array& arr, const slice& obj, const array& values, std::optional<int> axis) {
+  const frontend::operands_device on_their_device(arr, values);
   const auto [a, ax] = edit_axis(arr, axis, "insert");
   const std::vector<std::int64_t> at = slice_positions(obj, a.shape()[ax], "insert");
   if (at.size() == 1) return insert_block(a, ax, at[0], values, false);
@@ -185,6 +194,7 @@ array insert(const array& arr, const slice& obj, const array& values, std::optio
 }
 
 array resize(const array& a, const shape_t& new_shape) {
+  const frontend::operands_device on_their_device(a);
   std::int64_t size = 1;
   for (auto d : new_shape) {
     if (d < 0) throw value_error("resize: all elements of `new_shape` must be non-negative");
@@ -218,6 +228,7 @@ array row_stack(const std::vector<array>& arrays) {
 }
 
 array trim_zeros(const array& filt, std::string_view trim, std::optional<std::vector<int>> axis) {
+  const frontend::operands_device on_their_device(filt);
   std::string t(trim);
   std::transform(t.begin(), t.end(), t.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -245,6 +256,7 @@ array trim_zeros(const array& filt, std::string_view trim, std::optional<std::ve
 }
 
 array diagflat(const array& v, std::int64_t k) {
+  const frontend::operands_device on_their_device(v);
   return diag(ravel(v), k);
 }
 

@@ -6,6 +6,7 @@
 
 #include "frontend/composite_support.hpp"
 #include "frontend/gather.hpp"
+#include "frontend/operands_device.hpp"
 #include "ndfuse/composites.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/error.hpp"
@@ -60,6 +61,7 @@ array extract(const array& condition, const array& arr) {
 }
 
 void place(array& arr, const array& mask, const array& vals) {
+  const frontend::operands_device on_their_device(arr, mask, vals);
   if (mask.size() != arr.size()) throw value_error("place: mask and data must be the same size");
   const array at = flatnonzero(mask);
   if (at.size() == 0) return;
@@ -68,6 +70,7 @@ void place(array& arr, const array& mask, const array& vals) {
 }
 
 void putmask(array& a, const array& mask, const array& values) {
+  const frontend::operands_device on_their_device(a, mask, values);
   if (mask.size() != a.size()) throw value_error("putmask: mask and data must be the same size");
   const std::int64_t nv = values.size();
   if (nv == 0 || a.size() == 0) return;
@@ -78,6 +81,7 @@ void putmask(array& a, const array& mask, const array& values) {
 }
 
 void put_along_axis(array& arr, const array& indices, const array& values, int axis) {
+  const frontend::operands_device on_their_device(arr, indices, values);
   if (indices.ndim() != arr.ndim())
     throw value_error("put_along_axis: `indices` and `arr` must have the same number of dimensions");
   if (!is_integer(indices.dtype())) throw index_error("put_along_axis: `indices` must be an integer array");
@@ -97,6 +101,7 @@ void put_along_axis(array& arr, const array& indices, const array& values, int a
 }
 
 void copyto(array& dst, const array& src, casting rule, const std::optional<array>& where_mask) {
+  const frontend::operands_device on_their_device(dst, src, where_mask);
   if (!can_cast(src.dtype(), dst.dtype(), rule))
     throw dtype_error("copyto: Cannot cast array data from dtype('" + std::string(dtype_name(src.dtype())) +
                       "') to dtype('" + std::string(dtype_name(dst.dtype())) + "') according to the rule");
@@ -111,6 +116,7 @@ void copyto(array& dst, const array& src, casting rule, const std::optional<arra
 }
 
 void fill_diagonal(array& a, const array& val, bool wrap) {
+  const frontend::operands_device on_their_device(a, val);
   if (a.ndim() < 2) throw value_error("fill_diagonal: array must be at least 2-d");
   std::int64_t step = 0, end = a.size();
   if (a.ndim() == 2) {
@@ -129,6 +135,7 @@ void fill_diagonal(array& a, const array& val, bool wrap) {
 }
 
 void fill_diagonal(array& a, scalar val, bool wrap) {
+  const frontend::operands_device on_their_device(a);
   fill_diagonal(a, full({1}, val, a.dtype()), wrap);
 }
 

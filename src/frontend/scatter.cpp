@@ -5,6 +5,7 @@
 #include <string>
 
 #include "frontend/gather.hpp"
+#include "frontend/operands_device.hpp"
 #include "frontend/view.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/index.hpp"
@@ -17,6 +18,7 @@ using frontend::checked;
 using frontend::node_ptr;
 
 void assign_index(array& x, const std::vector<index_item>& items, const array& value) {
+  const frontend::operands_device on_their_device(x, value);
   if (frontend::has_array(items)) return frontend::assign_advanced(x, items, value);
   const auto& xn = checked(x, "index assignment");
   const auto& vn = checked(value, "index assignment");

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "frontend/gather.hpp"
+#include "frontend/operands_device.hpp"
 #include "ndfuse/composites.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/error.hpp"
@@ -110,6 +111,7 @@ void check_vectors(const array& a, const array& v, const char* op) {
 }  // namespace
 
 array convolve(const array& a_in, const array& v_in, std::string_view mode) {
+  const frontend::operands_device on_their_device(a_in, v_in);
   const array a0 = atleast_1d(a_in), v0 = atleast_1d(v_in);
   const bool swap = v0.size() > a0.size();
   const array& a = swap ? v0 : a0;
@@ -120,6 +122,7 @@ array convolve(const array& a_in, const array& v_in, std::string_view mode) {
 }
 
 array correlate(const array& a_in, const array& v_in, std::string_view mode) {
+  const frontend::operands_device on_their_device(a_in, v_in);
   // Unlike convolve, NumPy's correlate takes no 0-d operand.
   if (a_in.ndim() == 0 || v_in.ndim() == 0)
     throw value_error("correlate: object of too small depth for desired array");

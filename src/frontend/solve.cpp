@@ -3,6 +3,7 @@
 #include <string>
 
 #include "frontend/build.hpp"
+#include "frontend/operands_device.hpp"
 #include "frontend/solver_call.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/linalg.hpp"
@@ -99,11 +100,13 @@ lu_parts lu_of(const array& a, const char* op) {
 }  // namespace
 
 array det(const array& a) {
+  const frontend::operands_device on_their_device(a);
   auto p = lu_of(a, "linalg.det");
   return multiply(prod(p.diagonal, -1), p.perm_sign);
 }
 
 slogdet_result slogdet(const array& a) {
+  const frontend::operands_device on_their_device(a);
   auto p = lu_of(a, "linalg.slogdet");
   const array mag = abs(p.diagonal);
   // Each diagonal element's unit phase (0 for a zero, which makes the sign 0 as NumPy's). A real NaN

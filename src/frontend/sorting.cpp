@@ -6,6 +6,7 @@
 #include <string>
 
 #include "frontend/gather.hpp"
+#include "frontend/operands_device.hpp"
 #include "frontend/view.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/index.hpp"
@@ -102,6 +103,7 @@ array searchsorted(const array& a, const array& v, std::string_view side) {
 }
 
 array searchsorted(const array& a, scalar v, std::string_view side) {
+  const frontend::operands_device on_their_device(a);
   checked(a, "searchsorted");
   const dtype t = frontend::promote_with(a.dtype(), operand(v), "searchsorted");
   return searchsorted_as(a, full({}, v, t), t, side);
@@ -160,6 +162,7 @@ array inverse_of(const sorted_runs& r, const shape_t& shape) {
 }  // namespace
 
 array unique(const array& a) {
+  const frontend::operands_device on_their_device(a);
   return values_of(runs_of(a, true, "unique"));
 }
 array unique_values(const array& a) {
@@ -167,17 +170,20 @@ array unique_values(const array& a) {
 }
 
 unique_all_result unique_all(const array& a) {
+  const frontend::operands_device on_their_device(a);
   const auto r = runs_of(a, false, "unique_all");
   return {values_of(r), frontend::gather(r.perm, {0}, {r.starts}, r.starts.shape()), inverse_of(r, a.shape()),
           counts_of(r)};
 }
 
 unique_counts_result unique_counts(const array& a) {
+  const frontend::operands_device on_their_device(a);
   const auto r = runs_of(a, false, "unique_counts");
   return {values_of(r), counts_of(r)};
 }
 
 unique_inverse_result unique_inverse(const array& a) {
+  const frontend::operands_device on_their_device(a);
   const auto r = runs_of(a, false, "unique_inverse");
   return {values_of(r), inverse_of(r, a.shape())};
 }
@@ -185,6 +191,7 @@ unique_inverse_result unique_inverse(const array& a) {
 namespace {
 
 array bincount_of(const array& x, const array* weights, std::int64_t minlength) {
+  const frontend::operands_device on_their_device(x);
   const auto& xn = checked(x, "bincount");
   if (xn->shape.size() != 1)
     throw shape_error("bincount: x must be 1-dimensional, got shape " + shape_str(xn->shape));

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "frontend/build.hpp"
+#include "frontend/operands_device.hpp"
 #include "frontend/solver_call.hpp"
 #include "ndfuse/config.hpp"
 #include "ndfuse/creation.hpp"
@@ -62,6 +63,7 @@ array least_squares_solution(const svd_result& f, const array& cutoff, const arr
 }  // namespace
 
 array pinv(const array& a, std::optional<double> rcond_arg, bool hermitian, std::optional<double> rtol) {
+  const frontend::operands_device on_their_device(a);
   // Checked first, as NumPy does, before any shape is looked at.
   if (rcond_arg && rtol) throw value_error("linalg.pinv: `rtol` and `rcond` can't be both set.");
   const double rcond = rcond_arg ? *rcond_arg : rtol ? *rtol : 1e-15;
@@ -77,6 +79,7 @@ array pinv(const array& a, std::optional<double> rcond_arg, bool hermitian, std:
 }
 
 lstsq_result lstsq(const array& a, const array& b_in, double rcond) {
+  const frontend::operands_device on_their_device(a, b_in);
   const auto& an = frontend::checked(a, "linalg.lstsq");
   const auto& bn = frontend::checked(b_in, "linalg.lstsq");
   const bool vector = bn->shape.size() == 1;
@@ -120,6 +123,7 @@ lstsq_result lstsq(const array& a, const array& b_in, double rcond) {
 }
 
 array matrix_rank(const array& a, std::optional<double> tol, bool hermitian, std::optional<double> rtol) {
+  const frontend::operands_device on_their_device(a);
   if (tol && rtol) throw value_error("linalg.matrix_rank: `tol` and `rtol` can't be both set.");
   const auto& an = frontend::checked(a, "linalg.matrix_rank");
   if (an->shape.size() < 2) return any(not_equal(a, 0)).astype(dtype::int64);

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "frontend/gather.hpp"
+#include "frontend/operands_device.hpp"
 #include "frontend/view.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/index.hpp"
@@ -78,6 +79,7 @@ array take_along_axis(const array& a, const array& indices, none_t) {
 
 // a.flat[indices] = values: an advanced-index assignment on the flattened a.
 void put(array& a, const array& indices, const array& values) {
+  const frontend::operands_device on_their_device(a, indices, values);
   const auto& an = checked(a, "put");
   checked(values, "put");
   if (indices.size() == 0) return;
@@ -118,6 +120,7 @@ array flatnonzero(const array& a) {
 }
 
 array argwhere(const array& a) {
+  const frontend::operands_device on_their_device(a);
   const auto& an = checked(a, "argwhere");
   if (an->shape.empty()) {
     // NumPy: one row per true element of the 0-d array, and no columns.
