@@ -36,7 +36,8 @@ void BM_all_reduce(benchmark::State& state, std::int64_t bytes) {
   std::vector<nf::array> parts;
   for (const auto& c : cs) {
     nf::device_scope on(c.device());
-    parts.push_back(nf::full({elements}, 1.0f + static_cast<float>(c.rank())));
+    // The dtype is given: a C++ float is a weak scalar, which nf::full makes float64 (NumPy's).
+    parts.push_back(nf::full({elements}, 1.0 + c.rank(), nf::dtype::float32));
     parts.back().eval();
   }
   std::vector<nf::array> sums = dist::all_reduce(cs, parts);  // warm-up: NCCL sets up its channels
@@ -54,6 +55,10 @@ void BM_all_reduce(benchmark::State& state, std::int64_t bytes) {
   }
   const float want = static_cast<float>(n * (n + 1) / 2);
   for (const auto& s : sums) {
+    if (s.dtype() != nf::dtype::float32) {
+      std::cerr << "all_reduce of " << bytes << " bytes: " << nf::dtype_name(s.dtype()) << ", not float32\n";
+      wrong_results = true;
+    }
     const auto ends =
         nf::concatenate({s(nf::slice(0, 1)), s(nf::slice(elements - 1, elements))}).to_vector<float>();
     if (ends != std::vector<float>{want, want}) {
