@@ -336,3 +336,93 @@ TEST_CASE("indexing, in-place routines and edge cases stay on their operands' de
   gpu_current other;
   CHECK_THROWS_AS(nf::linalg::inv(singular).eval(), nf::linalg_error);
 }
+
+TEST_CASE("the rest of the surface stays on its operands' device", "[devices]") {
+  nf::device_scope cpu(nf::device::cpu());
+  const nf::array m = nf::arange(12.0).reshape({3, 4}) * 0.5 - 2.0;
+  const nf::array v = nf::array({3.0, -1.0, 2.0, 2.0, 0.5, 7.0});
+  const nf::array sq = nf::array({4.0, 1.0, 0.5, 1.0, 3.0, 0.25, 0.5, 0.25, 2.0}).reshape({3, 3});
+  const nf::array with_nan = nf::array({1.0, std::nan(""), -3.0, 2.0});
+  const nf::array cube = nf::arange(24.0).reshape({2, 3, 4});
+  const nf::array spacing = nf::array({0.0, 1.0, 3.0});
+  const nf::array picks = nf::array({0, 2, 5});
+  const nf::array tensor = nf::eye(6).reshape({6, 2, 3}) * 2.0 + 1.0;
+  const nf::array rhs = nf::arange(6.0);
+  const nf::array sample = nf::arange(12.0).reshape({6, 2});
+  const std::vector<std::pair<std::string, std::function<nf::array()>>> calls = {
+      {"cumulative_sum with the initial 0", [&] { return nf::cumulative_sum(v, 0, std::nullopt, true); }},
+      {"cumulative_prod with the initial 1", [&] { return nf::cumulative_prod(v, 0, std::nullopt, true); }},
+      {"meshgrid",
+       [&] {
+         return nf::meshgrid({v, spacing})[1];
+       }},
+      {"ix_",
+       [&] {
+         return nf::ix_({picks, picks})[1];
+       }},
+      {"broadcast_arrays",
+       [&] {
+         return nf::broadcast_arrays({m, v(nf::slice(0, 4))})[1];
+       }},
+      {"tensorsolve", [&] { return nf::linalg::tensorsolve(tensor, rhs); }},
+      {"tensorinv",
+       [&] {
+         return nf::linalg::tensorinv(tensor.reshape({6, 6}) * 1.0, 1);
+       }},
+      {"multi_dot",
+       [&] {
+         return nf::linalg::multi_dot({m.T(), m, v(nf::slice(0, 4))});
+       }},
+      {"histogramdd",
+       [&] {
+         return nf::histogramdd(sample, {3, 2}).hist;
+       }},
+      {"histogramdd edges",
+       [&] {
+         return nf::histogramdd(sample, {3, 2}).edges[0];
+       }},
+      {"nanpercentile", [&] { return nf::nanpercentile(with_nan, 40.0); }},
+      {"eigvalsh", [&] { return nf::linalg::eigvalsh(sq); }},
+      {"svdvals", [&] { return nf::linalg::svdvals(m); }},
+      {"take along an axis", [&] { return nf::take(cube, picks(nf::slice(0, 2)), 2); }},
+      {"repeat", [&] { return nf::repeat(v, 3); }},
+      {"round", [&] { return nf::round(v * 1.2345, 2); }},
+      {"real_if_close", [&] { return nf::real_if_close(v.astype(nf::dtype::complex128)); }},
+      {"diag_indices_from", [&] { return nf::diag_indices_from(sq)[0]; }},
+      {"tril_indices_from", [&] { return nf::tril_indices_from(sq)[1]; }},
+      {"gradient with coordinates",
+       [&] {
+         return nf::gradient(sq, {spacing, spacing})[1];
+       }},
+      {"polysub", [&] { return nf::polysub(v, spacing); }},
+      {"argpartition", [&] { return nf::argpartition(m, 1, 0); }},
+      {"nanmax", [&] { return nf::nanmax(with_nan); }},
+      {"nanargmax", [&] { return nf::nanargmax(with_nan); }},
+      {"ptp", [&] { return nf::ptp(m, 1); }},
+      {"count_nonzero", [&] { return nf::count_nonzero(m); }},
+      {"nan_to_num with limits", [&] { return nf::nan_to_num(with_nan / 0.0, 1.0, 2.0, -2.0); }},
+      {"apply_over_axes",
+       [&] {
+         return nf::apply_over_axes([](const nf::array& a, int ax) { return nf::sum(a, ax, true); }, cube,
+                                    {0, 2});
+       }},
+      {"fftn with s",
+       [&] {
+         return nf::fft::fftn(cube, {3, 3}, {0, 1});
+       }},
+      {"irfft2", [&] { return nf::fft::irfft2(m.astype(nf::dtype::complex128)); }},
+      {"matrix_transpose", [&] { return nf::matrix_transpose(cube); }},
+      {"sort in place",
+       [&] {
+         nf::array a = nf::copy(v);
+         a.sort();
+         return a;
+       }},
+  };
+  for (const auto& [what, call] : calls) same_with_gpu_current(what, call);
+  {
+    gpu_current other;
+    CHECK(nf::array_equal(v, v));
+    CHECK(nf::allclose(m, m + 1e-12));
+  }
+}

@@ -184,10 +184,12 @@ array cumulative(const array& x, std::optional<int> axis, reduce_dtype dt, bool 
 }  // namespace
 
 array cumulative_sum(const array& x, std::optional<int> axis, reduce_dtype dt, bool include_initial) {
+  const frontend::operands_device on_their_device(x);
   return cumulative(x, axis, dt, include_initial, false, "cumulative_sum");
 }
 
 array cumulative_prod(const array& x, std::optional<int> axis, reduce_dtype dt, bool include_initial) {
+  const frontend::operands_device on_their_device(x);
   return cumulative(x, axis, dt, include_initial, true, "cumulative_prod");
 }
 

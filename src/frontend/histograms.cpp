@@ -184,6 +184,7 @@ array as_rows(const array& sample) {
 histogramdd_result histogramdd(const array& sample_in, const std::vector<std::int64_t>& bins,
                                const std::vector<std::pair<double, double>>& ranges, bool density,
                                const std::optional<array>& weights) {
+  const frontend::operands_device on_their_device(sample_in, weights);
   const array sample = as_rows(sample_in);
   const std::size_t d = sample.shape()[1];
   if (bins.size() != 1 && bins.size() != d)
@@ -206,6 +207,7 @@ histogramdd_result histogramdd(const array& sample_in, const std::vector<std::in
 
 histogramdd_result histogramdd(const array& sample_in, const std::vector<array>& bin_edges, bool density,
                                const std::optional<array>& weights) {
+  const frontend::operands_device on_their_device(sample_in, bin_edges, weights);
   const array sample = as_rows(sample_in);
   if (bin_edges.size() != static_cast<std::size_t>(sample.shape()[1]))
     throw value_error("histogramdd: The dimension of bins must be equal to the dimension of the sample x.");

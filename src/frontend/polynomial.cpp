@@ -56,6 +56,7 @@ array polyadd(const array& a1, const array& a2) {
 }
 
 array polysub(const array& a1, const array& a2) {
+  const frontend::operands_device on_their_device(a1, a2);
   return padded_sum(a1, a2, true);
 }
 

@@ -237,20 +237,24 @@ array percentile(const array& a, const array& q, std::optional<int> axis, std::s
   return quantiles(a, q, false, axis, method, keepdims, {"percentile", false, 100});
 }
 array nanquantile(const array& a, double q, std::optional<int> axis, std::string_view method, bool keepdims) {
+  const frontend::operands_device on_their_device(a);
   return quantiles(a, weak(q, {"nanquantile", true, 1}), true, axis, method, keepdims,
                    {"nanquantile", true, 1});
 }
 array nanquantile(const array& a, const array& q, std::optional<int> axis, std::string_view method,
                   bool keepdims) {
+  const frontend::operands_device on_their_device(a, q);
   return quantiles(a, q, false, axis, method, keepdims, {"nanquantile", true, 1});
 }
 array nanpercentile(const array& a, double q, std::optional<int> axis, std::string_view method,
                     bool keepdims) {
+  const frontend::operands_device on_their_device(a);
   return quantiles(a, weak(q, {"nanpercentile", true, 100}), true, axis, method, keepdims,
                    {"nanpercentile", true, 100});
 }
 array nanpercentile(const array& a, const array& q, std::optional<int> axis, std::string_view method,
                     bool keepdims) {
+  const frontend::operands_device on_their_device(a, q);
   return quantiles(a, q, false, axis, method, keepdims, {"nanpercentile", true, 100});
 }
 

@@ -18,6 +18,7 @@
 namespace ndfuse {
 
 std::vector<array> diag_indices_from(const array& arr) {
+  const frontend::operands_device on_their_device(arr);
   if (arr.ndim() < 2) throw value_error("diag_indices_from: input array must be at least 2-d");
   for (auto d : arr.shape())
     if (d != arr.shape()[0])
@@ -26,11 +27,13 @@ std::vector<array> diag_indices_from(const array& arr) {
 }
 
 std::vector<array> tril_indices_from(const array& arr, std::int64_t k) {
+  const frontend::operands_device on_their_device(arr);
   if (arr.ndim() != 2) throw value_error("tril_indices_from: input array must be 2-d");
   return tril_indices(arr.shape()[0], k, arr.shape()[1]);
 }
 
 std::vector<array> triu_indices_from(const array& arr, std::int64_t k) {
+  const frontend::operands_device on_their_device(arr);
   if (arr.ndim() != 2) throw value_error("triu_indices_from: input array must be 2-d");
   return triu_indices(arr.shape()[0], k, arr.shape()[1]);
 }
