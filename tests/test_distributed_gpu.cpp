@@ -143,8 +143,9 @@ TEST_CASE("one process, every GPU: mismatched calls throw at the call", "[distri
   CHECK_THROWS_AS(dist::all_reduce(comms, places), nf::device_error);
   // The other ranks absent. (Braces alone would pick the per-rank overload: one rank's call, which
   // waits for the others as NCCL does.)
-  CHECK_THROWS_AS(dist::all_reduce(std::vector<dist::communicator>{comms[0]}, std::vector<nf::array>{parts[0]}),
-                  nf::value_error);
+  CHECK_THROWS_AS(
+      dist::all_reduce(std::vector<dist::communicator>{comms[0]}, std::vector<nf::array>{parts[0]}),
+      nf::value_error);
   std::vector<nf::array> fives;  // 5 rows split among 2, 3 or 4 ranks
   for (const auto& c : comms) {
     nf::device_scope on(c.device());
@@ -214,6 +215,15 @@ TEST_CASE("one process per GPU: a rank's part", "[distributed_gpu]") {
   CHECK(x.gather(c.device()).to_host().bytes == whole.to_host().bytes);
   const double norm = dist::norm(x).gather(c.device()).item<double>();
   CHECK(std::abs(norm - nf::linalg::norm(whole).item<double>()) <= 1e-12 * norm);
+
+  // Shards of unequal length (NumPy's array_split: the first ranks one row more), along axis 1 of
+  // a 2-d draw: the gather gives the whole back.
+  const std::int64_t cols = 7 * size + 3;
+  auto uneven = dist::sharded_array::split(nf::random::default_rng(9).random({3, cols}), c, 1);
+  CHECK(uneven.shards()[0].shape()[1] == cols / size + (rank < cols % size ? 1 : 0));
+  const nf::array joined = uneven.gather(c.device());
+  CHECK(joined.shape() == nf::shape_t{3, cols});
+  CHECK(joined.to_host().bytes == nf::random::default_rng(9).random({3, cols}).to_host().bytes);
 }
 
 TEST_CASE("one process per GPU, bootstrapped over TCP, a file and torchrun's variables",

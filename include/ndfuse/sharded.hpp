@@ -48,8 +48,8 @@ class sharded_array {
   const std::vector<array>& shards() const;
   std::vector<device> devices() const;
 
-  // The whole array on device d (for one process per GPU: on every rank, through all_gather; the
-  // shards must then be of equal size).
+  // The whole array on device d (for one process per GPU: on every rank, through all_gather, whose
+  // parts are padded to the longest shard when the split was uneven).
   array gather(device d) const;
   // Starts every shard's evaluation.
   sharded_array& eval();

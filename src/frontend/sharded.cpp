@@ -317,13 +317,21 @@ array sharded_array::gather(device d) const {
     for (const auto& s : shards_) moved.push_back(s.to(d));
     return concatenate(moved, l.axis);
   }
-  if (std::any_of(l.sizes.begin(), l.sizes.end(), [&](std::int64_t n) { return n != l.sizes[0]; }))
-    throw shape_error(prefix("sharded_array.gather") + "all_gather needs shards of equal length; the " +
-                      std::to_string(l.shape[static_cast<std::size_t>(l.axis)]) + " along axis " +
-                      std::to_string(l.axis) + " do not split evenly among " +
-                      std::to_string(l.sizes.size()) + " ranks");
   const array front = ascontiguousarray(moveaxis(shards_[0], l.axis, 0));
-  return moveaxis(all_gather(l.comms[0], front), 0, l.axis).to(d);
+  const std::int64_t longest = *std::max_element(l.sizes.begin(), l.sizes.end());
+  if (std::all_of(l.sizes.begin(), l.sizes.end(), [&](std::int64_t n) { return n == longest; }))
+    return moveaxis(all_gather(l.comms[0], front), 0, l.axis).to(d);
+  // NCCL's all_gather takes equal parts: each rank sends its shard padded to the longest, and the
+  // padding is dropped from the joined blocks (every rank knows every length from the split).
+  std::vector<std::pair<std::int64_t, std::int64_t>> widths(front.shape().size(), {0, 0});
+  widths[0].second = longest - front.shape()[0];
+  const array blocks = all_gather(l.comms[0], pad(front, widths));
+  std::vector<array> parts;
+  for (std::size_t r = 0; r < l.sizes.size(); ++r) {
+    const std::int64_t start = static_cast<std::int64_t>(r) * longest;
+    parts.push_back(blocks(slice(start, start + l.sizes[r])));
+  }
+  return moveaxis(concatenate(parts, 0), 0, l.axis).to(d);
 }
 
 sharded_array& sharded_array::eval() {
