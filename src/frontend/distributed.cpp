@@ -127,13 +127,43 @@ shape_t gathered_shape(const shape_t& s, int size, const char* op) {
   return out;
 }
 
+// Whether a collective combines values (and so needs a reduction NCCL can run on the dtype).
+bool reduces(coll::kind k) {
+  return k == coll::kind::all_reduce || k == coll::kind::reduce_scatter || k == coll::kind::reduce;
+}
+
+// The output's shape for an input of shape s, checked; the roots of broadcast and reduce, too.
+shape_t output_shape(coll::kind k, const shape_t& s, int size, int root, const char* op) {
+  if (k == coll::kind::broadcast || k == coll::kind::reduce) check_root(root, size, op);
+  if (k == coll::kind::reduce_scatter) return scattered_shape(s, size, op);
+  if (k == coll::kind::all_gather) return gathered_shape(s, size, op);
+  return s;
+}
+
+// One rank's call, from its input and output buffers (already in the plan's wire dtype).
+coll::call call_of(coll::communicator* comm, coll::kind k, const frontend::collective_plan& plan, int root,
+                   const ir::node& in, const ir::node& out) {
+  coll::call call;
+  call.comm = comm;
+  call.kind = k;
+  call.wire = plan.wire;
+  call.op = plan.op;
+  call.peer = root;
+  // NCCL counts reduce_scatter's output and all_gather's input per rank: the smaller side.
+  call.count = wire_count(k == coll::kind::reduce_scatter ? out.size() : in.size(), plan);
+  call.send = data_of(in);
+  call.recv = data_of(out);
+  return call;
+}
+
 // ---- the cross-process check: every rank passed the same call ------------------------------------------
 
 constexpr std::size_t descriptor_length = 16;  // kind, dtype, op, root, ndim, up to 11 dims
 
-std::vector<std::int64_t> descriptor(int kind, const array& x, reduce_op op, int root, const char* name) {
+std::vector<std::int64_t> descriptor(coll::kind kind, const array& x, reduce_op op, int root,
+                                     const char* name) {
   std::vector<std::int64_t> d(descriptor_length, -1);
-  d[0] = kind;
+  d[0] = static_cast<std::int64_t>(kind);
   d[1] = static_cast<std::int64_t>(x.dtype());
   d[2] = static_cast<std::int64_t>(op);
   d[3] = root;
@@ -149,7 +179,7 @@ std::string describe_descriptor(const std::int64_t* d) {
   return shape_str(s) + " " + std::string(dtype_name(static_cast<dtype>(d[1])));
 }
 
-void agree(const communicator& c, int kind, const array& x, reduce_op op, int root, const char* name) {
+void agree(const communicator& c, coll::kind kind, const array& x, reduce_op op, int root, const char* name) {
   if (!access::state(c, name).checks || c.size() == 1) return;
   const auto mine = descriptor(kind, x, op, root, name);
   std::shared_ptr<ir::node> in;
@@ -172,7 +202,8 @@ void agree(const communicator& c, int kind, const array& x, reduce_op op, int ro
     if (std::equal(d, d + descriptor_length, mine.data())) continue;
     std::string what = prefix(name) + "the ranks disagree: rank " + std::to_string(c.rank()) + " passed " +
                        describe(x) + ", rank " + std::to_string(r) + " " + describe_descriptor(d);
-    if (d[0] != kind) what = prefix(name) + "rank " + std::to_string(r) + " called a different collective";
+    if (d[0] != static_cast<std::int64_t>(kind))
+      what = prefix(name) + "rank " + std::to_string(r) + " called a different collective";
     if (d[2] != static_cast<std::int64_t>(op)) what += " (and another reduce_op)";
     if (d[3] != root) what += " (and root " + std::to_string(d[3]) + ")";
     if (d[1] != mine[1]) throw dtype_error(what);
@@ -182,38 +213,18 @@ void agree(const communicator& c, int kind, const array& x, reduce_op op, int ro
 
 // ---- one rank -----------------------------------------------------------------------------------------
 
-enum kind_code : int { k_all_reduce, k_reduce_scatter, k_all_gather, k_broadcast, k_reduce };
-
-struct single_call {
-  coll::kind kind;
-  bool reduces;
-  int code;
-};
-
-array run_one(const communicator& c, const array& x, reduce_op op, int root, single_call what,
+array run_one(const communicator& c, const array& x, reduce_op op, int root, coll::kind kind,
               const char* name, bool agree_first = true) {
   auto& st = access::state(c, name);
   check_on(c, x, name);
-  if (what.kind == coll::kind::broadcast || what.kind == coll::kind::reduce) check_root(root, c.size(), name);
-  const auto plan = frontend::plan_collective(x.dtype(), what.reduces, op, name);
-  shape_t out_shape = x.shape();
-  if (what.kind == coll::kind::reduce_scatter) out_shape = scattered_shape(x.shape(), c.size(), name);
-  if (what.kind == coll::kind::all_gather) out_shape = gathered_shape(x.shape(), c.size(), name);
-  if (agree_first) agree(c, what.code, x, op, root, name);
+  const auto plan = frontend::plan_collective(x.dtype(), reduces(kind), op, name);
+  const shape_t out_shape = output_shape(kind, x.shape(), c.size(), root, name);
+  if (agree_first) agree(c, kind, x, op, root, name);
   const auto in = wire_input(x, plan);
   auto out = runtime::allocate_on(c.device(), in->dt, out_shape);
-  coll::call call;
-  call.comm = st.impl.get();
-  call.kind = what.kind;
-  call.wire = plan.wire;
-  call.op = plan.op;
-  call.peer = root;
-  // NCCL counts reduce_scatter's output and all_gather's input per rank: the smaller side.
-  call.count = wire_count(what.kind == coll::kind::reduce_scatter ? out->size() : x.size(), plan);
-  call.send = data_of(*in);
-  call.recv = data_of(*out);
+  const coll::call call = call_of(st.impl.get(), kind, plan, root, *in, *out);
   if (call.count > 0) coll::run({call});
-  if (what.kind == coll::kind::reduce && c.rank() != root) return x;
+  if (kind == coll::kind::reduce && c.rank() != root) return x;
   return result_of(std::move(out), x.dtype());
 }
 
@@ -257,6 +268,19 @@ void communicator::set_checks(bool on) {
   access::state(*this, "communicator.set_checks").checks = on;
 }
 
+namespace {
+
+// What is left of `timeout` since `start` for NCCL's own set-up, at least a second: the rendezvous
+// took the rest.
+std::chrono::milliseconds time_left(std::chrono::steady_clock::time_point start,
+                                    std::chrono::milliseconds timeout) {
+  const auto spent =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+  return std::max(timeout - spent, std::chrono::milliseconds(1000));
+}
+
+}  // namespace
+
 std::vector<communicator> init_all(const std::vector<device>& devices) {
   constexpr const char* op = "init_all";
   if (devices.empty()) throw value_error(prefix(op) + "no devices given");
@@ -290,9 +314,7 @@ communicator init_from_file(const std::string& path, int size, int rank, device 
   const auto start = std::chrono::steady_clock::now();
   const unique_id id =
       support::rendezvous_file(path, size, rank, timeout, [] { return coll::make_unique_id(); });
-  const auto left = timeout - std::chrono::duration_cast<std::chrono::milliseconds>(
-                                  std::chrono::steady_clock::now() - start);
-  return init_rank(id, size, rank, g, std::max(left, std::chrono::milliseconds(1000)));
+  return init_rank(id, size, rank, g, time_left(start, timeout));
 }
 
 communicator init_from_tcp(const std::string& host, int port, int size, int rank, device d,
@@ -302,9 +324,7 @@ communicator init_from_tcp(const std::string& host, int port, int size, int rank
   const auto start = std::chrono::steady_clock::now();
   const unique_id id =
       support::rendezvous_tcp(host, port, size, rank, timeout, [] { return coll::make_unique_id(); });
-  const auto left = timeout - std::chrono::duration_cast<std::chrono::milliseconds>(
-                                  std::chrono::steady_clock::now() - start);
-  return init_rank(id, size, rank, g, std::max(left, std::chrono::milliseconds(1000)));
+  return init_rank(id, size, rank, g, time_left(start, timeout));
 }
 
 namespace {
@@ -349,27 +369,25 @@ communicator init_from_mpi(std::optional<device> d, std::chrono::milliseconds ti
   const auto start = std::chrono::steady_clock::now();
   const auto r = support::rendezvous_mpi([] { return coll::make_unique_id(); });
   const device g = d ? *d : device::cuda(r.local_rank % cuda::device_count());
-  const auto left = timeout - std::chrono::duration_cast<std::chrono::milliseconds>(
-                                  std::chrono::steady_clock::now() - start);
-  return init_rank(r.token, r.size, r.rank, g, std::max(left, std::chrono::milliseconds(1000)));
+  return init_rank(r.token, r.size, r.rank, g, time_left(start, timeout));
 }
 
 // ---- collectives of one rank ------------------------------------------------------------------------------
 
 array all_reduce(const communicator& c, const array& x, reduce_op op) {
-  return run_one(c, x, op, 0, {coll::kind::all_reduce, true, k_all_reduce}, "all_reduce");
+  return run_one(c, x, op, 0, coll::kind::all_reduce, "all_reduce");
 }
 array reduce_scatter(const communicator& c, const array& x, reduce_op op) {
-  return run_one(c, x, op, 0, {coll::kind::reduce_scatter, true, k_reduce_scatter}, "reduce_scatter");
+  return run_one(c, x, op, 0, coll::kind::reduce_scatter, "reduce_scatter");
 }
 array all_gather(const communicator& c, const array& x) {
-  return run_one(c, x, reduce_op::sum, 0, {coll::kind::all_gather, false, k_all_gather}, "all_gather");
+  return run_one(c, x, reduce_op::sum, 0, coll::kind::all_gather, "all_gather");
 }
 array broadcast(const communicator& c, const array& x, int root) {
-  return run_one(c, x, reduce_op::sum, root, {coll::kind::broadcast, false, k_broadcast}, "broadcast");
+  return run_one(c, x, reduce_op::sum, root, coll::kind::broadcast, "broadcast");
 }
 array reduce(const communicator& c, const array& x, int root, reduce_op op) {
-  return run_one(c, x, op, root, {coll::kind::reduce, true, k_reduce}, "reduce");
+  return run_one(c, x, op, root, coll::kind::reduce, "reduce");
 }
 
 namespace {
@@ -429,8 +447,7 @@ void barrier(const communicator& c) {
     one = array::from_host_copy(dtype::int32, {1}, std::vector<std::int32_t>{1}.data());
   }
   // The barrier's own all_reduce needs no agreement first: every rank passes the same.
-  const array r =
-      run_one(c, one, reduce_op::sum, 0, {coll::kind::all_reduce, true, k_all_reduce}, "barrier", false);
+  const array r = run_one(c, one, reduce_op::sum, 0, coll::kind::all_reduce, "barrier", false);
   (void)r.item<std::int32_t>();  // waits for the all_reduce, and so for everything queued before it
 }
 
@@ -471,30 +488,18 @@ void check_group(const std::vector<communicator>& comms, const std::vector<array
 }
 
 std::vector<array> run_group(const std::vector<communicator>& comms, const std::vector<array>& parts,
-                             reduce_op op, int root, coll::kind kind, bool reduces, const char* name) {
+                             reduce_op op, int root, coll::kind kind, const char* name) {
   check_group(comms, parts, name);
-  const int size = comms[0].size();
-  if (kind == coll::kind::broadcast || kind == coll::kind::reduce) check_root(root, size, name);
   const array& x0 = parts[0];
-  const auto plan = frontend::plan_collective(x0.dtype(), reduces, op, name);
-  shape_t out_shape = x0.shape();
-  if (kind == coll::kind::reduce_scatter) out_shape = scattered_shape(x0.shape(), size, name);
-  if (kind == coll::kind::all_gather) out_shape = gathered_shape(x0.shape(), size, name);
+  const auto plan = frontend::plan_collective(x0.dtype(), reduces(kind), op, name);
+  const shape_t out_shape = output_shape(kind, x0.shape(), comms[0].size(), root, name);
   std::vector<std::shared_ptr<ir::node>> ins, outs;
   std::vector<coll::call> calls;
   for (std::size_t i = 0; i < comms.size(); ++i) {
     ins.push_back(wire_input(parts[i], plan));
     outs.push_back(runtime::allocate_on(comms[i].device(), ins.back()->dt, out_shape));
-    coll::call call;
-    call.comm = access::state(comms[i], name).impl.get();
-    call.kind = kind;
-    call.wire = plan.wire;
-    call.op = plan.op;
-    call.peer = root;
-    call.count = wire_count(kind == coll::kind::reduce_scatter ? outs.back()->size() : x0.size(), plan);
-    call.send = data_of(*ins.back());
-    call.recv = data_of(*outs.back());
-    calls.push_back(call);
+    calls.push_back(
+        call_of(access::state(comms[i], name).impl.get(), kind, plan, root, *ins.back(), *outs.back()));
   }
   if (calls[0].count > 0) coll::run(calls);
   std::vector<array> result;
@@ -511,22 +516,22 @@ std::vector<array> run_group(const std::vector<communicator>& comms, const std::
 
 std::vector<array> all_reduce(const std::vector<communicator>& comms, const std::vector<array>& parts,
                               reduce_op op) {
-  return run_group(comms, parts, op, 0, coll::kind::all_reduce, true, "all_reduce");
+  return run_group(comms, parts, op, 0, coll::kind::all_reduce, "all_reduce");
 }
 std::vector<array> reduce_scatter(const std::vector<communicator>& comms, const std::vector<array>& parts,
                                   reduce_op op) {
-  return run_group(comms, parts, op, 0, coll::kind::reduce_scatter, true, "reduce_scatter");
+  return run_group(comms, parts, op, 0, coll::kind::reduce_scatter, "reduce_scatter");
 }
 std::vector<array> all_gather(const std::vector<communicator>& comms, const std::vector<array>& parts) {
-  return run_group(comms, parts, reduce_op::sum, 0, coll::kind::all_gather, false, "all_gather");
+  return run_group(comms, parts, reduce_op::sum, 0, coll::kind::all_gather, "all_gather");
 }
 std::vector<array> broadcast(const std::vector<communicator>& comms, const std::vector<array>& parts,
                              int root) {
-  return run_group(comms, parts, reduce_op::sum, root, coll::kind::broadcast, false, "broadcast");
+  return run_group(comms, parts, reduce_op::sum, root, coll::kind::broadcast, "broadcast");
 }
 std::vector<array> reduce(const std::vector<communicator>& comms, const std::vector<array>& parts, int root,
                           reduce_op op) {
-  return run_group(comms, parts, op, root, coll::kind::reduce, true, "reduce");
+  return run_group(comms, parts, op, root, coll::kind::reduce, "reduce");
 }
 
 void barrier(const std::vector<communicator>& comms) {

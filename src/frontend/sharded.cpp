@@ -12,6 +12,7 @@
 #include "frontend/shard_slice.hpp"
 #include "ndfuse/creation.hpp"
 #include "ndfuse/error.hpp"
+#include "ndfuse/index.hpp"
 #include "ndfuse/linalg.hpp"
 #include "ndfuse/manipulation.hpp"
 #include "ndfuse/math.hpp"
@@ -178,16 +179,15 @@ std::vector<array> combine(const layout& l, std::vector<array> partials, reduce_
   return partials;
 }
 
-// A value no element beats under min or max: what an empty shard contributes.
-array identity_for(reduce_op op, const array& like) {
-  const ndfuse::dtype t = like.dtype();
+// A value no element of dtype t beats under min or max: what an empty shard contributes.
+scalar identity_for(reduce_op op, ndfuse::dtype t) {
   const bool lowest = op == reduce_op::max;
-  if (t == dtype::bool_) return full_like(like, scalar(!lowest));
+  if (t == dtype::bool_) return scalar(!lowest);
   if (is_inexact(t))
-    return full_like(like, scalar(lowest ? -std::numeric_limits<double>::infinity()
-                                         : std::numeric_limits<double>::infinity()));
+    return scalar(lowest ? -std::numeric_limits<double>::infinity()
+                         : std::numeric_limits<double>::infinity());
   const iinfo range(t);
-  return full_like(like, lowest ? scalar(range.min) : scalar(range.max));
+  return lowest ? scalar(range.min) : scalar(range.max);
 }
 
 sharded_array reduce_with(const sharded_array& x, std::optional<int> axis, reduce_op op, const char* name,
@@ -219,7 +219,8 @@ sharded_array reduce_with(const sharded_array& x, std::optional<int> axis, reduc
         rs.erase(rs.begin() + l.axis);
       else
         rs.clear();
-      partials.push_back(identity_for(op, full(rs, scalar(0), s.dtype()).to(s.device())));
+      const device_scope on(s.device());
+      partials.push_back(full(rs, identity_for(op, s.dtype()), s.dtype()));
       continue;
     }
     partials.push_back(axis ? reduce_one(s, *axis, false) : reduce_one(s, {}, false));
@@ -381,10 +382,12 @@ sharded_array sharded_array::zip(const sharded_array& a, const array& b,
   for (std::size_t i = 0; i < a.shards_.size(); ++i) {
     const array& s = a.shards_[i];
     array part = b;
-    if (spans) {
+    if (spans) {  // a view of the rows (or columns, ...) this shard meets
       const std::size_t shard = static_cast<std::size_t>(l.first) + i;
       const std::int64_t start = start_of(l, shard);
-      part = take(b, arange(start, start + l.sizes[shard]), static_cast<int>(k));
+      std::vector<index_item> items(static_cast<std::size_t>(k), index_item(all));
+      items.emplace_back(slice(start, start + l.sizes[shard]));
+      part = index(b, items);
     }
     out.push_back(f(s, part.to(s.device())));
   }
